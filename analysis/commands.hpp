@@ -1,0 +1,27 @@
+#pragma once
+// The subcommands of `corbin`. Each add_* registers one subcommand whose callback computes and
+// prints its result; errors propagate to main() as exceptions.
+
+#include <CLI/CLI.hpp>
+
+#include "corbin/number/interval.hpp"
+#include "corbin/quantizer/budget.hpp"
+
+namespace corbin::cli {
+
+void add_joint(CLI::App& app);  // joint, mse
+void add_gap(CLI::App& app);
+void add_pldp(CLI::App& app);
+
+/// Calls f(α) with α exact (Rational) for --alpha/--exp-eps, or as an Interval for --eps, under
+/// the working precision given.
+template <class F>
+void with_alpha(const Budget& budget, unsigned precision_bits, F&& f) {
+  PrecisionScope scope(precision_bits);
+  if (budget.exact())
+    f(budget.alpha_exact());
+  else
+    f(budget.alpha_interval());
+}
+
+}  // namespace corbin::cli

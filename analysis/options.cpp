@@ -1,0 +1,78 @@
+#include "options.hpp"
+
+#include "corbin/number/error.hpp"
+#include "corbin/quantizer/ldpq.hpp"
+
+namespace corbin::cli {
+
+void BudgetOptions::add(CLI::App& app) {
+  auto* a = app.add_option("--alpha", alpha, "α(ε) = (e^ε+1)/(e^ε−1), rational > 1 (exact)");
+  auto* x = app.add_option("--exp-eps", exp_eps, "e^ε, rational > 1 (exact)");
+  auto* e = app.add_option("--eps", eps, "ε > 0 (transcendental α: certified intervals)");
+  a->excludes(x)->excludes(e);
+  x->excludes(e);
+  app.add_option("--precision", precision,
+                 "working precision in bits for --eps (default: bits + 128, at least 128)");
+}
+
+Budget BudgetOptions::budget() const {
+  if (!alpha.empty()) return Budget::make(Budget::Kind::alpha, parse_rational(alpha, "--alpha"));
+  if (!exp_eps.empty())
+    return Budget::make(Budget::Kind::exp_eps, parse_rational(exp_eps, "--exp-eps"));
+  if (!eps.empty()) return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
+  throw invalid_argument("the privacy budget", "missing", "given by one of --alpha, --exp-eps, --eps");
+}
+
+unsigned BudgetOptions::precision_bits(unsigned long bits) const {
+  if (precision.empty()) return default_precision_bits(bits);
+  const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
+  if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");
+  return static_cast<unsigned>(p);
+}
+
+void GeometryOptions::add(CLI::App& app, bool pair) {
+  app.add_option("--center", center, "center c (default 0)");
+  app.add_option("--radius", radius, "radius r > 0 (default 1)");
+  app.add_option("--bits", bits, "shared bits per parameter d >= 0 (default 5)");
+  app.add_option("--variant", variant, "corrected | as-printed | reference-code (default corrected)");
+  if (pair) {
+    app.add_option("--w", w, "leader's weight in [c − r, c + r] (default 0)");
+    app.add_option("--w2", w2, "follower's weight in [c − r, c + r] (default 0)");
+  }
+}
+
+Rational GeometryOptions::c() const { return parse_rational(center, "--center"); }
+Rational GeometryOptions::r() const {
+  const Rational value = parse_rational(radius, "--radius");
+  check_radius(value);
+  return value;
+}
+Rational GeometryOptions::w1() const {
+  const Rational value = parse_rational(w, "--w");
+  check_weight("--w", value, c(), r());
+  return value;
+}
+Rational GeometryOptions::w2_value() const {
+  const Rational value = parse_rational(w2, "--w2");
+  check_weight("--w2", value, c(), r());
+  return value;
+}
+unsigned long GeometryOptions::d(unsigned long limit) const {
+  return parse_count(bits, "--bits", limit);
+}
+Variant GeometryOptions::v() const { return parse_variant(variant); }
+
+unsigned long parse_count(const std::string& text, const char* option, unsigned long limit) {
+  const std::string rule = "an integer in [0, " + std::to_string(limit) + "]";
+  Rational value;
+  try {
+    value = parse_rational(text, option);
+  } catch (const invalid_argument&) {
+    throw invalid_argument(option, quote(text), rule);
+  }
+  if (denominator(value) != 1 || value < 0 || value > limit)
+    throw invalid_argument(option, quote(text), rule);
+  return numerator(value).convert_to<unsigned long>();
+}
+
+}  // namespace corbin::cli

@@ -1,0 +1,38 @@
+#pragma once
+// Options shared by the subcommands: the privacy budget, the quantizer's geometry and the
+// output format. All numbers are read as strings and parsed exactly (parse_rational), so that
+// every bad value gets the same one-line message naming the option.
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "corbin/quantizer/budget.hpp"
+#include "corbin/quantizer/corbinq.hpp"
+
+namespace corbin::cli {
+
+struct BudgetOptions {
+  std::string alpha, exp_eps, eps, precision;
+  void add(CLI::App& app);
+  Budget budget() const;
+  /// Working precision in bits for certified evaluation at d shared bits (--precision or
+  /// default_precision_bits(d)).
+  unsigned precision_bits(unsigned long bits) const;
+};
+
+struct GeometryOptions {
+  std::string center = "0", radius = "1", w = "0", w2 = "0", bits = "5", variant = "corrected";
+  void add(CLI::App& app, bool pair);
+  Rational c() const;
+  Rational r() const;
+  Rational w1() const;
+  Rational w2_value() const;
+  unsigned long d(unsigned long limit = kMaxBits) const;
+  Variant v() const;
+};
+
+/// Parses a non-negative integer option (e.g. --bits, --precision) with a message naming it.
+unsigned long parse_count(const std::string& text, const char* option, unsigned long limit);
+
+}  // namespace corbin::cli

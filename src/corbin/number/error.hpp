@@ -1,0 +1,49 @@
+#pragma once
+// Errors raised at the library boundary. The CLI maps invalid_argument to exit status 2 and
+// one line on stderr; undecidable means a certified comparison could not be settled at the
+// working precision (the caller may retry with more bits, never guess).
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace corbin {
+
+/// Bad input: the message names the parameter, its value and the rule it breaks.
+class invalid_argument : public std::invalid_argument {
+ public:
+  invalid_argument(std::string_view parameter, std::string_view value, std::string_view rule)
+      : std::invalid_argument(std::string(parameter) + " is " + std::string(value) +
+                              ", but must be " + std::string(rule)),
+        parameter_(parameter) {}
+  const std::string& parameter() const noexcept { return parameter_; }
+
+ private:
+  std::string parameter_;
+};
+
+/// A branch decision (floor, comparison) that interval arithmetic could not certify.
+class undecidable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// 'text' in single quotes, for echoing user input in a message. (Built with append: GCC 12's
+/// -Wrestrict misfires on "'" + std::string(...) + "'".)
+inline std::string quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.append(1, '\'').append(text).append(1, '\'');
+  return out;
+}
+
+/// Formats any streamable value for an error message.
+template <class T>
+std::string describe(const T& value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace corbin

@@ -1,0 +1,56 @@
+#pragma once
+// Certified real arithmetic. `Real` is an MPFR float, `Interval` an MPFI interval whose
+// endpoints are rounded outward, so every computed interval encloses the true value. A branch
+// that depends on a transcendental quantity (a floor, a comparison) is decided only when the
+// enclosing interval settles it; otherwise `corbin::undecidable` is raised.
+
+#include <boost/multiprecision/mpfi.hpp>
+#include <boost/multiprecision/mpfr.hpp>
+#include <string>
+
+#include "corbin/number/rational.hpp"
+
+namespace corbin {
+
+using Real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<0>,
+                                           boost::multiprecision::et_off>;
+using Interval = boost::multiprecision::number<boost::multiprecision::mpfi_float_backend<0>,
+                                               boost::multiprecision::et_off>;
+
+/// Sets the working precision (in bits) of Real and Interval for its lifetime; restores the
+/// previous one on exit. Values created inside carry this precision.
+class PrecisionScope {
+ public:
+  explicit PrecisionScope(unsigned bits);
+  ~PrecisionScope();
+  PrecisionScope(const PrecisionScope&) = delete;
+  PrecisionScope& operator=(const PrecisionScope&) = delete;
+
+ private:
+  unsigned saved_real_, saved_interval_;
+};
+
+/// The working precision in bits.
+unsigned working_precision_bits();
+
+Interval interval_from(const Rational& x);  ///< smallest enclosure of x at working precision
+Interval interval_from(const BigInt& x);    ///< exact when |x| < 2^precision
+Interval interval_hull(const Real& lo, const Real& hi);
+
+Real lower_of(const Interval& x);
+Real upper_of(const Interval& x);
+Real midpoint_of(const Interval& x);
+
+/// floor(x), certified: both endpoints must have the same floor, else undecidable.
+BigInt certified_floor(const Interval& x, const char* what);
+
+/// x < y, certified: true if hi(x) < lo(y), false if lo(x) >= hi(y), else undecidable.
+bool certified_less(const Interval& x, const Interval& y, const char* what);
+
+/// Decimal text with `digits` significant digits (round to nearest).
+std::string to_decimal(const Real& x, int digits = 30);
+
+/// Exact rational value of a finite Real.
+Rational to_rational(const Real& x);
+
+}  // namespace corbin

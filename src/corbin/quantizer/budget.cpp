@@ -1,0 +1,62 @@
+#include "corbin/quantizer/budget.hpp"
+
+#include "corbin/number/error.hpp"
+
+namespace corbin {
+namespace {
+
+const char* option_name(Budget::Kind kind) {
+  switch (kind) {
+    case Budget::Kind::alpha: return "--alpha";
+    case Budget::Kind::exp_eps: return "--exp-eps";
+    case Budget::Kind::eps: return "--eps";
+  }
+  return "--eps";
+}
+
+}  // namespace
+
+Budget Budget::make(Kind kind, const Rational& value) {
+  switch (kind) {
+    case Kind::alpha:
+      if (value <= 1) throw invalid_argument("--alpha", to_string(value), "> 1 (α(ε) > 1 for ε > 0)");
+      break;
+    case Kind::exp_eps:
+      if (value <= 1) throw invalid_argument("--exp-eps", to_string(value), "> 1 (ε > 0)");
+      break;
+    case Kind::eps:
+      if (value <= 0) throw invalid_argument("--eps", to_string(value), "> 0");
+      break;
+  }
+  return Budget{kind, value};
+}
+
+Rational Budget::alpha_exact() const {
+  switch (kind) {
+    case Kind::alpha: return value;
+    case Kind::exp_eps: return Rational((value + 1) / (value - 1));
+    case Kind::eps: break;
+  }
+  throw invalid_argument("--eps", to_string(value),
+                         "replaced by --alpha or --exp-eps where an exact α is required");
+}
+
+Rational Budget::exp_eps_exact() const {
+  const Rational a = alpha_exact();
+  return Rational((a + 1) / (a - 1));
+}
+
+Interval Budget::alpha_interval() const {
+  if (exact()) return interval_from(alpha_exact());
+  const Interval x = exp(interval_from(value));
+  return Interval((x + 1) / (x - 1));
+}
+
+Interval Budget::eps_interval() const {
+  if (kind == Kind::eps) return interval_from(value);
+  return Interval(log(interval_from(exp_eps_exact())));
+}
+
+std::string Budget::describe() const { return std::string(option_name(kind)) + " " + to_string(value); }
+
+}  // namespace corbin

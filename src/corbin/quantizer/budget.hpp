@@ -1,0 +1,40 @@
+#pragma once
+// The privacy budget and the scale α(ε) = (e^ε + 1)/(e^ε − 1) of Alg. 1, line 1.
+//
+// α is rational exactly when e^ε is, so the budget can be given three ways:
+//   alpha  A      α itself (A > 1)                    -> exact
+//   exp_eps X     e^ε = X (X > 1), α = (X+1)/(X−1)    -> exact
+//   eps E         ε = E (E > 0), α transcendental     -> certified interval
+// Note: the paper's Section 2.3 prints α = (1+e^ε)/(1−e^ε), which is negative; Alg. 1 and all
+// proofs use (e^ε+1)/(e^ε−1), which is what is implemented.
+
+#include <string>
+
+#include "corbin/number/interval.hpp"
+#include "corbin/number/rational.hpp"
+
+namespace corbin {
+
+struct Budget {
+  enum class Kind { alpha, exp_eps, eps };
+  Kind kind;
+  Rational value;
+
+  /// Validates the value for its kind (α > 1, e^ε > 1, ε > 0); raises invalid_argument naming
+  /// --alpha, --exp-eps or --eps.
+  static Budget make(Kind kind, const Rational& value);
+
+  bool exact() const { return kind != Kind::eps; }
+  /// α exactly; only for exact budgets.
+  Rational alpha_exact() const;
+  /// Enclosure of α at the working precision (a point interval's enclosure for exact budgets).
+  Interval alpha_interval() const;
+  /// Enclosure of ε = ln((α+1)/(α−1)).
+  Interval eps_interval() const;
+  /// e^ε exactly; only for exact budgets.
+  Rational exp_eps_exact() const;
+  /// The option that set the budget, for messages ("--alpha 3").
+  std::string describe() const;
+};
+
+}  // namespace corbin

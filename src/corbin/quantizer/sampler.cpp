@@ -1,0 +1,132 @@
+#include "corbin/quantizer/sampler.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "corbin/number/error.hpp"
+#include "corbin/quantizer/ldpq.hpp"
+
+namespace corbin {
+namespace {
+
+std::uint64_t to_u64(const BigInt& x) { return x.convert_to<std::uint64_t>(); }
+
+void check_first(std::uint64_t first, std::size_t chunk) {
+  if (first % chunk != 0)
+    throw invalid_argument("first", std::to_string(first),
+                           "a multiple of the chunk size " + std::to_string(chunk));
+}
+
+[[noreturn]] void nan_input(const char* name, const float* w, std::size_t count,
+                            std::uint64_t first) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (w[i] != w[i])
+      throw invalid_argument(std::string(name) + "[" + std::to_string(first + i) + "]", "NaN",
+                             "a number (NaN weights cannot be quantized)");
+  throw invalid_argument(name, "NaN", "a number");
+}
+
+}  // namespace
+
+FixedPointLaw::FixedPointLaw(const Budget& budget, const Rational& center, const Rational& radius) {
+  check_radius(radius);
+  const BigInt one_k = pow2(kFixedBits);
+  if (budget.exact()) {
+    const Rational a = budget.alpha_exact();
+    const Rational lo = ldpq_q(a, center, radius, Rational(center - radius)) * one_k;
+    const Rational hi = ldpq_q(a, center, radius, Rational(center + radius)) * one_k;
+    n_lo_ = to_u64(-floor_of(Rational(-lo)));  // ceil
+    n_hi_ = to_u64(floor_of(hi));
+    level_ = to_double(Rational(a * radius));
+  } else {
+    PrecisionScope scope(128);
+    const Interval a = budget.alpha_interval();
+    const Interval lo = ldpq_q(a, center, radius, Rational(center - radius)) * interval_from(one_k);
+    const Interval hi = ldpq_q(a, center, radius, Rational(center + radius)) * interval_from(one_k);
+    BigInt lo_ceil, hi_floor;
+    mpfr_get_z(lo_ceil.backend().data(), upper_of(lo).backend().data(), MPFR_RNDU);
+    mpfr_get_z(hi_floor.backend().data(), lower_of(hi).backend().data(), MPFR_RNDD);
+    n_lo_ = to_u64(lo_ceil);
+    n_hi_ = to_u64(hi_floor);
+    level_ = midpoint_of(Interval(a * interval_from(radius))).convert_to<double>();
+  }
+  center_ = to_double(center);
+  low_ = to_double(Rational(center - radius));
+  high_ = to_double(Rational(center + radius));
+  scale_ = kHalf / level_;  // 2^K/(2rα)
+}
+
+CorbinqPairSampler::CorbinqPairSampler(const FixedPointLaw& law, unsigned bits, const Key& shared,
+                                       const Key& private_leader, const Key& private_follower,
+                                       std::uint32_t stream)
+    : law_(law),
+      bits_(bits),
+      shared_(shared),
+      private_leader_(private_leader),
+      private_follower_(private_follower),
+      stream_(stream) {
+  if (bits > kMaxBits)
+    throw invalid_argument("--bits", std::to_string(bits),
+                           "at most " + std::to_string(kMaxBits) + " in the sampler");
+}
+
+void CorbinqPairSampler::sample(const float* w1, const float* w2, float* out1, float* out2,
+                                std::size_t count, std::uint64_t first) const {
+  check_first(first, kChunk);
+  const unsigned f = kFixedBits - bits_;
+  const std::uint64_t tie_mask = (std::uint64_t{1} << f) - 1;
+  const std::uint64_t z_mask = (std::uint64_t{1} << bits_) - 1;
+  const std::uint64_t one_k = std::uint64_t{1} << kFixedBits;
+  const float plus = law_.plus_value(), minus = law_.minus_value();
+  std::vector<std::uint8_t> z_bytes(kChunk * bits_ / 8 + 16, 0);
+  bool nan_seen = false;
+  for (std::size_t start = 0; start < count; start += kChunk) {
+    const std::size_t n = std::min(kChunk, count - start);
+    const std::uint64_t chunk = (first + start) / kChunk;
+    keystream(shared_, stream_, chunk, z_bytes.data(), (n * bits_ + 7) / 8);
+    WordStream coins1(private_leader_, stream_, chunk), coins2(private_follower_, stream_, chunk);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t bit = i * bits_;
+      std::uint64_t word;
+      std::memcpy(&word, z_bytes.data() + bit / 8, sizeof word);  // little-endian load
+      const std::uint64_t z = (word >> (bit % 8)) & z_mask;
+      const std::uint64_t n1 = law_.fixed_q(w1[start + i], nan_seen);
+      const std::uint64_t v = one_k - law_.fixed_q(w2[start + i], nan_seen);
+      const std::uint64_t a1 = n1 >> f, a2 = v >> f;
+      bool plus1 = z < a1, minus2 = z < a2;
+      if (z == a1) [[unlikely]]
+        plus1 = (coins1.next() & tie_mask) < (n1 & tie_mask);
+      if (z == a2) [[unlikely]]
+        minus2 = (coins2.next() & tie_mask) < (v & tie_mask);
+      out1[start + i] = plus1 ? plus : minus;
+      out2[start + i] = minus2 ? minus : plus;
+    }
+  }
+  if (nan_seen) {
+    bool dummy = false;
+    for (std::size_t i = 0; i < count; ++i) law_.fixed_q(w1[i], dummy);
+    if (dummy) nan_input("w1", w1, count, first);
+    nan_input("w2", w2, count, first);
+  }
+}
+
+LdpqSampler::LdpqSampler(const FixedPointLaw& law, const Key& private_key, std::uint32_t stream)
+    : law_(law), private_key_(private_key), stream_(stream) {}
+
+void LdpqSampler::sample(const float* w, float* out, std::size_t count, std::uint64_t first) const {
+  check_first(first, kChunk);
+  const float plus = law_.plus_value(), minus = law_.minus_value();
+  std::vector<std::uint32_t> coins(kChunk);
+  bool nan_seen = false;
+  for (std::size_t start = 0; start < count; start += kChunk) {
+    const std::size_t n = std::min(kChunk, count - start);
+    keystream(private_key_, stream_, (first + start) / kChunk,
+              reinterpret_cast<std::uint8_t*>(coins.data()), n * sizeof(std::uint32_t));
+    for (std::size_t i = 0; i < n; ++i)
+      out[start + i] = coins[i] < law_.fixed_q(w[start + i], nan_seen) ? plus : minus;
+  }
+  if (nan_seen) nan_input("w", w, count, first);
+}
+
+}  // namespace corbin

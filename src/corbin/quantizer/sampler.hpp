@@ -1,0 +1,104 @@
+#pragma once
+// Samplers for LDPQ and CorBinQ pairs over flat float arrays.
+//
+// Probabilities are fixed point: q̂ = n / 2^K with K = 32 and n an integer, so every decision is
+// an integer comparison and the sampler's law is known exactly (no floating-point threshold
+// drift). n is clamped to [ceil(2^K q(c − r)), floor(2^K q(c + r))], computed exactly (or with
+// certified bounds for --eps): the realised probabilities then stay inside the LDPQ range and the
+// sampler is ε-PLDP for its own rounded law, never slightly above e^ε.
+//
+// CorBinQ on integers (Alg. 2, corrected): with F = K − d, the leader's threshold is
+// a1 = n1 >> F and its tie probability (n1 mod 2^F)/2^F; the follower uses 2^K − n2 likewise.
+// Z (d bits per parameter) comes from the pair's shared ChaCha20 stream; each tie consumes one
+// word of the tying client's private stream. Parameters are processed in chunks of kChunk and
+// each chunk's randomness is addressed by its index (counter-based).
+
+#include <cstddef>
+#include <cstdint>
+
+#include "corbin/quantizer/budget.hpp"
+#include "corbin/quantizer/keystream.hpp"
+
+namespace corbin {
+
+constexpr unsigned kFixedBits = 32;
+
+/// Alg. 2 on integers with K = total_bits: returns (Q1 = +, Q2 = +) given Z = z and the
+/// private words u1, u2 (only their low K − d bits are used, and only at ties).
+struct PairSigns {
+  bool plus1, plus2;
+};
+inline PairSigns corbinq_decide(std::uint64_t n1, std::uint64_t n2, unsigned bits,
+                                unsigned total_bits, std::uint64_t z, std::uint64_t u1,
+                                std::uint64_t u2) {
+  const unsigned f = total_bits - bits;
+  const std::uint64_t mask = (std::uint64_t{1} << f) - 1;
+  const std::uint64_t v = (std::uint64_t{1} << total_bits) - n2;
+  const std::uint64_t a1 = n1 >> f, a2 = v >> f;
+  const bool plus1 = z < a1 || (z == a1 && (u1 & mask) < (n1 & mask));
+  const bool minus2 = z < a2 || (z == a2 && (u2 & mask) < (v & mask));
+  return {plus1, !minus2};
+}
+
+/// q(w) in fixed point for float inputs.
+class FixedPointLaw {
+ public:
+  FixedPointLaw(const Budget& budget, const Rational& center, const Rational& radius);
+
+  /// n = round(2^K q(w)) clamped to [n_lo, n_hi]; w is first clipped to [c − r, c + r] (the
+  /// paper's footnote on clipping). A NaN w sets `nan_seen` and maps to the center.
+  std::uint64_t fixed_q(float w, bool& nan_seen) const {
+    const double x = static_cast<double>(w);
+    nan_seen |= x != x;
+    const double clipped = x != x ? center_ : (x < low_ ? low_ : (x > high_ ? high_ : x));
+    const double t = (clipped - center_) * scale_ + kHalf;
+    auto n = static_cast<std::uint64_t>(t + 0.5);
+    return n < n_lo_ ? n_lo_ : (n > n_hi_ ? n_hi_ : n);
+  }
+  float plus_value() const { return static_cast<float>(center_ + level_); }
+  float minus_value() const { return static_cast<float>(center_ - level_); }
+  std::uint64_t n_lo() const { return n_lo_; }
+  std::uint64_t n_hi() const { return n_hi_; }
+
+ private:
+  static constexpr double kHalf = 2147483648.0;  // 2^(K−1)
+  double center_, level_, low_, high_, scale_;
+  std::uint64_t n_lo_, n_hi_;
+};
+
+class CorbinqPairSampler {
+ public:
+  static constexpr std::size_t kChunk = 4096;
+  static constexpr unsigned kMaxBits = 32;
+
+  /// Raises invalid_argument(--bits) unless 0 <= bits <= 32.
+  CorbinqPairSampler(const FixedPointLaw& law, unsigned bits, const Key& shared,
+                     const Key& private_leader, const Key& private_follower,
+                     std::uint32_t stream);
+
+  /// Quantizes count parameter pairs (w1[i] leader, w2[i] follower). `first` is the global index
+  /// of w1[0] and must be a multiple of kChunk, so that any slice reproduces the full run.
+  /// Raises invalid_argument naming the first NaN input.
+  void sample(const float* w1, const float* w2, float* out1, float* out2, std::size_t count,
+              std::uint64_t first = 0) const;
+
+ private:
+  FixedPointLaw law_;
+  unsigned bits_;
+  Key shared_, private_leader_, private_follower_;
+  std::uint32_t stream_;
+};
+
+class LdpqSampler {
+ public:
+  static constexpr std::size_t kChunk = 4096;
+  LdpqSampler(const FixedPointLaw& law, const Key& private_key, std::uint32_t stream);
+  void sample(const float* w, float* out, std::size_t count, std::uint64_t first = 0) const;
+
+ private:
+  FixedPointLaw law_;
+  Key private_key_;
+  std::uint32_t stream_;
+};
+
+}  // namespace corbin
