@@ -17,7 +17,11 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
-BigInt parse_digits(std::string_view s) { return BigInt(std::string(s)); }
+/// Decimal digits to an integer. Leading zeros are dropped first: GMP reads "025" as octal.
+BigInt parse_digits(std::string_view s) {
+  const auto first = s.find_first_not_of('0');
+  return first == std::string_view::npos ? BigInt(0) : BigInt(std::string(s.substr(first)));
+}
 
 BigInt pow10(long e) {
   BigInt r = 1;

@@ -34,6 +34,8 @@ T aggregate_mse(const T& alpha, const Rational& center, const Rational& radius,
   using N = NumTraits<T>;
   if (weights.empty()) throw invalid_argument("--weights", "empty", "a list of at least one weight");
   check_pairing(pairing, weights.size());
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    check_weight(("--weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
   std::vector<bool> paired(weights.size(), false);
   T second_moments = 0, bias_sum = 0, bias_squares = 0;
   for (const auto& [i, j] : pairing) {
@@ -47,7 +49,6 @@ T aggregate_mse(const T& alpha, const Rational& center, const Rational& radius,
   }
   for (std::size_t i = 0; i < weights.size(); ++i) {
     if (paired[i]) continue;
-    check_weight("--weights", weights[i], center, radius);
     second_moments += ldpq_mse(alpha, center, radius, weights[i]);
   }
   const T n = N::from(Rational(static_cast<long>(weights.size())));

@@ -1,0 +1,154 @@
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "corbin/quantizer/corbinq.hpp"
+#include "corbin/quantizer/sampler.hpp"
+
+using namespace corbin;
+
+namespace {
+
+const Budget kBudget = Budget::make(Budget::Kind::exp_eps, 3);  // α = 2
+
+/// The exact law the integer kernel realises for fixed-point n1, n2 with K total bits.
+JointLaw<Rational> fixed_point_law(std::uint64_t n1, std::uint64_t n2, unsigned d, unsigned k) {
+  const unsigned f = k - d;
+  const std::uint64_t v = (std::uint64_t{1} << k) - n2;
+  const Rational scale(1, BigInt(std::uint64_t{1} << f));
+  const Cell<Rational> u_cell{BigInt(n1 >> f), Rational(n1 & ((1u << f) - 1)) * scale};
+  const Cell<Rational> v_cell{BigInt(v >> f), Rational(v & ((1u << f) - 1)) * scale};
+  return joint_law_from_cells(u_cell, v_cell, pow2(d), Variant::corrected);
+}
+
+}  // namespace
+
+TEST_CASE("the integer kernel realises the closed-form law exactly", "[sampler][unit]") {
+  // Exhaustive over every shared Z (2^d) and every private word pair (2^F each).
+  for (unsigned d = 0; d <= 4; ++d) {
+    const unsigned f = 3, k = d + f;
+    const std::uint64_t one = std::uint64_t{1} << k;
+    for (std::uint64_t n1 = 1; n1 < one; n1 += (one > 16 ? 3 : 1))
+      for (std::uint64_t n2 = 1; n2 < one; n2 += (one > 16 ? 5 : 1)) {
+        std::uint64_t counts[2][2] = {};
+        for (std::uint64_t z = 0; z < (std::uint64_t{1} << d); ++z)
+          for (std::uint64_t u1 = 0; u1 < (1u << f); ++u1)
+            for (std::uint64_t u2 = 0; u2 < (1u << f); ++u2) {
+              const PairSigns s = corbinq_decide(n1, n2, d, k, z, u1, u2);
+              ++counts[s.plus1][s.plus2];
+            }
+        const Rational total(BigInt(std::uint64_t{1} << (d + 2 * f)));
+        const auto law = fixed_point_law(n1, n2, d, k);
+        INFO("d=" << d << " n1=" << n1 << " n2=" << n2);
+        REQUIRE(Rational(counts[1][1]) / total == law.pp);
+        REQUIRE(Rational(counts[1][0]) / total == law.pm);
+        REQUIRE(Rational(counts[0][1]) / total == law.mp);
+        REQUIRE(Rational(counts[0][0]) / total == law.mm);
+      }
+  }
+}
+
+TEST_CASE("fixed-point probabilities stay inside the LDPQ range", "[sampler][unit]") {
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  // q ranges over [1/4, 3/4]: n over [2^30, 3·2^30] exactly.
+  CHECK(law.n_lo() == (std::uint64_t{1} << 30));
+  CHECK(law.n_hi() == 3 * (std::uint64_t{1} << 30));
+  bool nan = false;
+  CHECK(law.fixed_q(0.0f, nan) == (std::uint64_t{1} << 31));
+  CHECK(law.fixed_q(5.0f, nan) == law.n_hi());  // clipped
+  CHECK(law.fixed_q(-5.0f, nan) == law.n_lo());
+  CHECK_FALSE(nan);
+  law.fixed_q(std::numeric_limits<float>::quiet_NaN(), nan);
+  CHECK(nan);
+  // With --eps the bounds are certified inward: n_hi/n_lo never exceeds e^ε.
+  const FixedPointLaw eps(Budget::make(Budget::Kind::eps, Rational(1, 10)), Rational(0), Rational(1));
+  const double ratio = static_cast<double>(eps.n_hi()) / static_cast<double>(eps.n_lo());
+  CHECK(ratio <= std::exp(0.1));
+  CHECK(ratio > std::exp(0.1) * (1 - 1e-8));
+}
+
+TEST_CASE("the CorBinQ sampler matches its exact law (chi-square, fixed seed)", "[sampler][unit]") {
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  const unsigned d = 3;
+  const std::size_t n = 1 << 20;
+  const float w1_value = 0.3f, w2_value = -0.1f;
+  std::vector<float> w1(n, w1_value), w2(n, w2_value), o1(n), o2(n);
+  CorbinqPairSampler sampler(law, d, derive_key(7, "shared"), derive_key(7, "leader"),
+                             derive_key(7, "follower"), 0);
+  sampler.sample(w1.data(), w2.data(), o1.data(), o2.data(), n);
+  double counts[2][2] = {};
+  for (std::size_t i = 0; i < n; ++i) counts[o1[i] > 0][o2[i] > 0] += 1;
+  bool nan = false;
+  const auto exact = fixed_point_law(law.fixed_q(w1_value, nan), law.fixed_q(w2_value, nan), d, 32);
+  const double p[2][2] = {{to_double(exact.mm), to_double(exact.mp)},
+                          {to_double(exact.pm), to_double(exact.pp)}};
+  double chi2 = 0;
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 2; ++b) {
+      const double e = p[a][b] * static_cast<double>(n);
+      if (e > 0) chi2 += (counts[a][b] - e) * (counts[a][b] - e) / e;
+      else CHECK(counts[a][b] == 0);
+    }
+  // 3 degrees of freedom: P(chi2 > 16.27) = 0.001.
+  CHECK(chi2 < 16.27);
+  for (std::size_t i = 0; i < 64; ++i) CHECK((o1[i] == 2.0f || o1[i] == -2.0f));  // c ± rα
+}
+
+TEST_CASE("samplers are reproducible and slice-consistent", "[sampler][unit]") {
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  const std::size_t n = 3 * CorbinqPairSampler::kChunk + 17;
+  std::vector<float> w1(n), w2(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    w1[i] = static_cast<float>(i % 101) / 50.0f - 1.0f;
+    w2[i] = static_cast<float>(i % 37) / 18.0f - 1.0f;
+  }
+  CorbinqPairSampler s(law, 5, derive_key(1, "z"), derive_key(1, "a"), derive_key(1, "b"), 9);
+  std::vector<float> a1(n), a2(n), b1(n), b2(n);
+  s.sample(w1.data(), w2.data(), a1.data(), a2.data(), n);
+  s.sample(w1.data(), w2.data(), b1.data(), b2.data(), n);
+  CHECK(a1 == b1);
+  CHECK(a2 == b2);
+  const std::size_t off = CorbinqPairSampler::kChunk;
+  std::vector<float> c1(n - off), c2(n - off);
+  s.sample(w1.data() + off, w2.data() + off, c1.data(), c2.data(), n - off, off);
+  CHECK(std::equal(c1.begin(), c1.end(), a1.begin() + off));
+  CHECK_THROWS_AS(s.sample(w1.data(), w2.data(), c1.data(), c2.data(), 10, 5), invalid_argument);
+  // A different shared key changes the outputs.
+  CorbinqPairSampler other(law, 5, derive_key(2, "z"), derive_key(1, "a"), derive_key(1, "b"), 9);
+  other.sample(w1.data(), w2.data(), b1.data(), b2.data(), n);
+  CHECK(a1 != b1);
+  CHECK_THROWS_AS(CorbinqPairSampler(law, 33, {}, {}, {}, 0), invalid_argument);
+}
+
+TEST_CASE("NaN weights are refused by index", "[sampler][unit]") {
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  std::vector<float> w(100, 0.5f), out(100), w2(100, 0.0f), out2(100);
+  w[42] = std::numeric_limits<float>::quiet_NaN();
+  LdpqSampler ldpq(law, derive_key(3, "p"), 0);
+  try {
+    ldpq.sample(w.data(), out.data(), w.size());
+    FAIL("NaN accepted");
+  } catch (const invalid_argument& e) {
+    CHECK(e.parameter() == "w[42]");
+  }
+  CorbinqPairSampler pair(law, 5, derive_key(3, "z"), derive_key(3, "a"), derive_key(3, "b"), 0);
+  try {
+    pair.sample(w2.data(), w.data(), out.data(), out2.data(), w.size());
+    FAIL("NaN accepted");
+  } catch (const invalid_argument& e) {
+    CHECK(e.parameter() == "w2[42]");
+  }
+}
+
+TEST_CASE("the LDPQ sampler is unbiased (z-test, fixed seed)", "[sampler][unit]") {
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  const std::size_t n = 1 << 20;
+  std::vector<float> w(n, 0.6f), out(n);
+  LdpqSampler(law, derive_key(11, "ldpq"), 0).sample(w.data(), out.data(), n);
+  double mean = 0;
+  for (float x : out) mean += x;
+  mean /= static_cast<double>(n);
+  // Var(Q) = L^2 − w^2 = 4 − 0.36; |z| < 4 fails with probability 6e-5.
+  const double z = (mean - 0.6) / std::sqrt((4 - 0.36) / static_cast<double>(n));
+  CHECK(std::abs(z) < 4);
+}
