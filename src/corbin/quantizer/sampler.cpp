@@ -1,5 +1,6 @@
 #include "corbin/quantizer/sampler.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -71,36 +72,70 @@ CorbinqPairSampler::CorbinqPairSampler(const FixedPointLaw& law, unsigned bits, 
                            "at most " + std::to_string(kMaxBits) + " in the sampler");
 }
 
+namespace {
+
+/// One chunk of CorBinQ without the ties, written as straight-line passes over small arrays so
+/// that the compiler vectorises them (AVX2 where the CPU has it, chosen at load time). Returns
+/// true if some input was NaN. Ties are resolved afterwards by the caller.
+__attribute__((target_clones("avx2", "default"))) bool corbinq_chunk(
+    const float* __restrict w1, const float* __restrict w2, float* __restrict out1,
+    float* __restrict out2, std::uint32_t* __restrict a1, std::uint32_t* __restrict a2,
+    std::uint32_t* __restrict z, const std::uint8_t* __restrict z_bytes, std::size_t n,
+    unsigned bits, const SamplerConstants& constants) {
+  const SamplerConstants k = constants;  // a local copy: stores through out1 cannot alias it
+  const std::uint64_t z_mask = (std::uint64_t{1} << bits) - 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t bit = i * bits;
+    std::uint64_t word;
+    std::memcpy(&word, z_bytes + bit / 8, sizeof word);  // little-endian load
+    z[i] = static_cast<std::uint32_t>((word >> (bit % 8)) & z_mask);
+  }
+  int nan = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x1 = w1[i], x2 = w2[i];
+    nan |= (x1 != x1) | (x2 != x2);
+    // Clip to [c − r, c + r], then n = round(2^K q) by the 2^52 trick (exact for t < 2^52)
+    // and clamp n to [n_lo, n_hi]; the follower uses 2^K − n.
+    const std::int64_t r1 = fixed_point(x1, k), r2 = fixed_point(x2, k);
+    const auto t1 = static_cast<std::uint32_t>(r1 >> k.f);
+    const auto t2 = static_cast<std::uint32_t>((k.one - r2) >> k.f);
+    a1[i] = t1;
+    a2[i] = t2;
+    out1[i] = z[i] < t1 ? k.plus : k.minus;
+    out2[i] = z[i] < t2 ? k.minus : k.plus;
+  }
+  return nan != 0;
+}
+
+}  // namespace
+
 void CorbinqPairSampler::sample(const float* w1, const float* w2, float* out1, float* out2,
                                 std::size_t count, std::uint64_t first) const {
   check_first(first, kChunk);
   const unsigned f = kFixedBits - bits_;
   const std::uint64_t tie_mask = (std::uint64_t{1} << f) - 1;
-  const std::uint64_t z_mask = (std::uint64_t{1} << bits_) - 1;
   const std::uint64_t one_k = std::uint64_t{1} << kFixedBits;
-  const float plus = law_.plus_value(), minus = law_.minus_value();
+  const SamplerConstants k = law_.constants(f);
   std::vector<std::uint8_t> z_bytes(kChunk * bits_ / 8 + 16, 0);
+  std::vector<std::uint32_t> a1(kChunk), a2(kChunk), z(kChunk);
   bool nan_seen = false;
   for (std::size_t start = 0; start < count; start += kChunk) {
     const std::size_t n = std::min(kChunk, count - start);
     const std::uint64_t chunk = (first + start) / kChunk;
     keystream(shared_, stream_, chunk, z_bytes.data(), (n * bits_ + 7) / 8);
+    nan_seen |= corbinq_chunk(w1 + start, w2 + start, out1 + start, out2 + start, a1.data(),
+                              a2.data(), z.data(), z_bytes.data(), n, bits_, k);
+    // Ties (Z = T): about 2/2^d of the parameters, resolved in order with private coins.
     WordStream coins1(private_leader_, stream_, chunk), coins2(private_follower_, stream_, chunk);
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t bit = i * bits_;
-      std::uint64_t word;
-      std::memcpy(&word, z_bytes.data() + bit / 8, sizeof word);  // little-endian load
-      const std::uint64_t z = (word >> (bit % 8)) & z_mask;
-      const std::uint64_t n1 = law_.fixed_q(w1[start + i], nan_seen);
-      const std::uint64_t v = one_k - law_.fixed_q(w2[start + i], nan_seen);
-      const std::uint64_t a1 = n1 >> f, a2 = v >> f;
-      bool plus1 = z < a1, minus2 = z < a2;
-      if (z == a1) [[unlikely]]
-        plus1 = (coins1.next() & tie_mask) < (n1 & tie_mask);
-      if (z == a2) [[unlikely]]
-        minus2 = (coins2.next() & tie_mask) < (v & tie_mask);
-      out1[start + i] = plus1 ? plus : minus;
-      out2[start + i] = minus2 ? minus : plus;
+      if (z[i] == a1[i]) [[unlikely]] {
+        const std::uint64_t n1 = law_.fixed_q(w1[start + i], nan_seen);
+        out1[start + i] = (coins1.next() & tie_mask) < (n1 & tie_mask) ? k.plus : k.minus;
+      }
+      if (z[i] == a2[i]) [[unlikely]] {
+        const std::uint64_t v = one_k - law_.fixed_q(w2[start + i], nan_seen);
+        out2[start + i] = (coins2.next() & tie_mask) < (v & tie_mask) ? k.minus : k.plus;
+      }
     }
   }
   if (nan_seen) {

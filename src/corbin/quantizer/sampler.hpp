@@ -14,7 +14,9 @@
 // each chunk's randomness is addressed by its index (counter-based).
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/keystream.hpp"
@@ -40,6 +42,27 @@ inline PairSigns corbinq_decide(std::uint64_t n1, std::uint64_t n2, unsigned bit
   return {plus1, !minus2};
 }
 
+/// Constants of the vectorised CorBinQ pass (sampler.cpp).
+struct SamplerConstants {
+  double low, high, center, scale, offset;
+  std::int64_t n_lo, n_hi, one;
+  unsigned f;
+  float plus, minus;
+};
+
+/// n = round(2^K q(x)) after clipping x to [c − r, c + r], rounded to nearest-even through the
+/// 2^52 trick (adding 2^52 leaves the integer in the low mantissa bits; exact for t < 2^52), and
+/// clamped to [n_lo, n_hi]. Branch-free so that loops over it vectorise; the bulk pass and the
+/// tie path share it, so both see the same n.
+inline std::int64_t fixed_point(double x, const SamplerConstants& k) {
+  const double t = (std::min(std::max(x, k.low), k.high) - k.center) * k.scale + k.offset;
+  const double shifted = t + 4503599627370496.0;  // 2^52
+  std::int64_t bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const std::int64_t n = bits - 0x4330000000000000LL;  // the bit pattern of 2^52
+  return std::min(std::max(n, k.n_lo), k.n_hi);
+}
+
 /// q(w) in fixed point for float inputs.
 class FixedPointLaw {
  public:
@@ -50,14 +73,16 @@ class FixedPointLaw {
   std::uint64_t fixed_q(float w, bool& nan_seen) const {
     const double x = static_cast<double>(w);
     nan_seen |= x != x;
-    const double clipped = x != x ? center_ : (x < low_ ? low_ : (x > high_ ? high_ : x));
-    const double t = (clipped - center_) * scale_ + kHalf;
-    auto n = static_cast<std::uint64_t>(t + 0.5);
-    return n < n_lo_ ? n_lo_ : (n > n_hi_ ? n_hi_ : n);
+    return static_cast<std::uint64_t>(fixed_point(x != x ? center_ : x, constants(0)));
   }
   float plus_value() const { return static_cast<float>(center_ + level_); }
   float minus_value() const { return static_cast<float>(center_ - level_); }
   std::uint64_t n_lo() const { return n_lo_; }
+  SamplerConstants constants(unsigned f) const {
+    return {low_,  high_, center_, scale_, kHalf, static_cast<std::int64_t>(n_lo_),
+            static_cast<std::int64_t>(n_hi_), std::int64_t{1} << kFixedBits, f, plus_value(),
+            minus_value()};
+  }
   std::uint64_t n_hi() const { return n_hi_; }
 
  private:
