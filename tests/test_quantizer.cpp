@@ -60,7 +60,8 @@ TEST_CASE("CorBinQ joint law, hand-derived at d = 2", "[quantizer][unit]") {
   // P(−,−) = (3/4)(1/8)/4 = 3/128, P(−,+) = (1 + 21/32)/4 = 53/128.
   const auto law = corbinq_joint_law(Rational(2), kZero, kOne, Rational(1, 4), Rational(-1, 8), 2,
                                      Variant::corrected);
-  check_equal(law, {Rational(7, 128), Rational(65, 128), Rational(53, 128), Rational(3, 128)});
+  check_equal(law, {Rational(7, 128), Rational(65, 128), Rational(53, 128), Rational(3, 128),
+                    Rational(9, 16), Rational(15, 32)});
   CHECK(law.q1_plus() == Rational(9, 16));
   CHECK(law.q2_plus() == Rational(15, 32));
 }
@@ -89,7 +90,7 @@ TEST_CASE("the reference code's top cell always answers its own sign", "[quantiz
   // With d = 0 there is only the top cell: the reference code is deterministic.
   const auto d0 = corbinq_joint_law(Rational(3), kZero, kOne, Rational(1, 3), Rational(-1, 2), 0,
                                     Variant::reference_code);
-  check_equal(d0, {0, 1, 0, 0});
+  check_equal(d0, {0, 1, 0, 0, 1, 0});
 }
 
 TEST_CASE("closed form equals brute-force enumeration (every variant, d <= 8)", "[quantizer][unit]") {

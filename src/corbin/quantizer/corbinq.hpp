@@ -45,11 +45,14 @@ void check_bits(long long bits, unsigned long limit = kMaxBits);
 unsigned default_precision_bits(unsigned long bits);
 
 /// P(Q1 = c + s1 rα, Q2 = c + s2 rα); the first sign belongs to Q1.
+/// The marginals are stored, not summed from the cells: for an interval law, pp + pm would widen
+/// a certainly-zero or certainly-one marginal into an enclosure that straddles it.
 template <class T>
 struct JointLaw {
   T pp, pm, mp, mm;
-  T q1_plus() const { return T(pp + pm); }
-  T q2_plus() const { return T(pp + mp); }
+  T plus1, plus2;  ///< P(Q1 = c + rα), P(Q2 = c + rα)
+  T q1_plus() const { return plus1; }
+  T q2_plus() const { return plus2; }
 };
 
 template <class T>
@@ -87,7 +90,8 @@ JointLaw<T> joint_law_from_cells(const Cell<T>& u, const Cell<T>& v, const BigIn
   }
   const T d = N::from(two_d);
   const T s1 = q1_plus.sum(), s2 = q2_minus.sum(), s12 = inner(q1_plus, q2_minus);
-  return JointLaw<T>{T((s1 - s12) / d), T(s12 / d), T((d - s1 - s2 + s12) / d), T((s2 - s12) / d)};
+  return JointLaw<T>{T((s1 - s12) / d), T(s12 / d), T((d - s1 - s2 + s12) / d),
+                     T((s2 - s12) / d), T(s1 / d),             T(1 - s2 / d)};
 }
 
 /// Threshold cells of Alg. 2, line 3: u = 2^d q1 and v = 2^d (1 − q2).

@@ -56,7 +56,7 @@ JointLaw<Rational> enumerate_joint_law(const Rational& alpha, const Rational& ce
   const Bits t1 = to_bits(t1_int, bits), t2 = to_bits(t2_int, bits);
   const Rational f1 = u - Rational(t1_int), f2 = v - Rational(t2_int);  // lines 9 and 17
 
-  JointLaw<Rational> law{0, 0, 0, 0};
+  JointLaw<Rational> law{0, 0, 0, 0, 0, 0};
   for (std::uint64_t z_int = 0; z_int < two_d; ++z_int) {
     Rational p1_plus, p2_minus;  // P(Q1 = +  | Z), P(Q2 = − | Z)
     if (variant == Variant::reference_code) {
@@ -84,6 +84,8 @@ JointLaw<Rational> enumerate_joint_law(const Rational& alpha, const Rational& ce
   law.pm *= scale;
   law.mp *= scale;
   law.mm *= scale;
+  law.plus1 = law.pp + law.pm;
+  law.plus2 = law.pp + law.mp;
   return law;
 }
 

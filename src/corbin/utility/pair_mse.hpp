@@ -49,15 +49,15 @@ T pair_bias(const JointLaw<T>& law, const PairGeometry<T>& g) {
 template <class T>
 JointLaw<T> optimal_coupling(const PairGeometry<T>& g) {
   if (g.sum_sign <= 0)
-    return JointLaw<T>{T(0), g.q1, g.q2, T(1 - g.q1 - g.q2)};
-  return JointLaw<T>{T(g.q1 + g.q2 - 1), T(1 - g.q2), T(1 - g.q1), T(0)};
+    return JointLaw<T>{T(0), g.q1, g.q2, T(1 - g.q1 - g.q2), g.q1, g.q2};
+  return JointLaw<T>{T(g.q1 + g.q2 - 1), T(1 - g.q2), T(1 - g.q1), T(0), g.q1, g.q2};
 }
 
 /// Two independent LDPQs.
 template <class T>
 JointLaw<T> independent_law(const PairGeometry<T>& g) {
   return JointLaw<T>{T(g.q1 * g.q2), T(g.q1 * (1 - g.q2)), T((1 - g.q1) * g.q2),
-                     T((1 - g.q1) * (1 - g.q2))};
+                     T((1 - g.q1) * (1 - g.q2)), g.q1, g.q2};
 }
 
 /// Theorem 1's additive term r^2 α^2 / 2^(d−6).
