@@ -34,17 +34,21 @@ rc::Gen<Case> gen_case(unsigned long max_bits) {
       rc::gen::inRange(0, 3));
 }
 
+void assert_same_law(const JointLaw<Rational>& a, const JointLaw<Rational>& b) {
+  RC_ASSERT(a.pp == b.pp);
+  RC_ASSERT(a.pm == b.pm);
+  RC_ASSERT(a.mp == b.mp);
+  RC_ASSERT(a.mm == b.mm);
+}
+
 }  // namespace
 
 TEST_CASE("closed form = enumeration", "[property]") {
   rc::prop("every variant, d <= 10", [] {
     const Case x = *gen_case(10);
     const auto a = corbinq_joint_law(x.alpha, x.center, x.radius, x.w1, x.w2, x.bits, x.variant);
-    const auto b = enumerate_joint_law(x.alpha, x.center, x.radius, x.w1, x.w2, x.bits, x.variant);
-    RC_ASSERT(a.pp == b.pp);
-    RC_ASSERT(a.pm == b.pm);
-    RC_ASSERT(a.mp == b.mp);
-    RC_ASSERT(a.mm == b.mm);
+    assert_same_law(a, enumerate_joint_law(x.alpha, x.center, x.radius, x.w1, x.w2, x.bits,
+                                           x.variant));
   }, /*verbose=*/true);
 }
 
@@ -94,11 +98,7 @@ TEST_CASE("d = 0 is two independent LDPQs", "[property]") {
     const auto g = pair_geometry(x.alpha, x.center, x.radius, x.w1, x.w2);
     const auto ind = independent_law(g);
     for (Variant v : {Variant::corrected, Variant::as_printed}) {
-      const auto law = corbinq_joint_law(x.alpha, x.center, x.radius, x.w1, x.w2, 0, v);
-      RC_ASSERT(law.pp == ind.pp);
-      RC_ASSERT(law.pm == ind.pm);
-      RC_ASSERT(law.mp == ind.mp);
-      RC_ASSERT(law.mm == ind.mm);
+      assert_same_law(corbinq_joint_law(x.alpha, x.center, x.radius, x.w1, x.w2, 0, v), ind);
     }
   }, /*verbose=*/true);
 }

@@ -135,23 +135,19 @@ PldpResult<T> corbinq_pldp(const T& alpha, const Rational& center, const Rationa
         plus.push_back(client == 1 ? law.q1_plus() : law.q2_plus());
       }
       for (int output : {1, -1}) {
+        std::vector<T> p;  // P(output | own point)
+        p.reserve(plus.size());
+        for (const T& x : plus) p.push_back(output == 1 ? x : T(1 - x));
         std::size_t i_max = 0, i_min = 0;
-        T p_max, p_min;
-        for (std::size_t i = 0; i < own_points.size(); ++i) {
-          const T p = output == 1 ? plus[i] : T(1 - plus[i]);
-          if (i == 0) {
-            p_max = p_min = p;
-            continue;
-          }
-          if (detail::better(p, own_points[i].attained, output == 1 ? plus[i_max] : T(1 - plus[i_max]),
-                             own_points[i_max].attained))
+        T p_max = p[0], p_min = p[0];
+        for (std::size_t i = 1; i < p.size(); ++i) {
+          if (detail::better(p[i], own_points[i].attained, p[i_max], own_points[i_max].attained))
             i_max = i;
-          if (detail::better(T(-p), own_points[i].attained,
-                             T(-(output == 1 ? plus[i_min] : T(1 - plus[i_min]))),
+          if (detail::better(T(-p[i]), own_points[i].attained, T(-p[i_min]),
                              own_points[i_min].attained))
             i_min = i;
-          p_max = N::max(p_max, p);
-          p_min = N::min(p_min, p);
+          p_max = N::max(p_max, p[i]);
+          p_min = N::min(p_min, p[i]);
         }
         PldpResult<T> r;
         r.bound = best.bound;

@@ -19,13 +19,12 @@ void check_first(std::uint64_t first, std::size_t chunk) {
                            "a multiple of the chunk size " + std::to_string(chunk));
 }
 
-[[noreturn]] void nan_input(const char* name, const float* w, std::size_t count,
-                            std::uint64_t first) {
+/// Raises invalid_argument naming the first NaN of w (as name[index]), if there is one.
+void check_no_nan(const char* name, const float* w, std::size_t count, std::uint64_t first) {
   for (std::size_t i = 0; i < count; ++i)
     if (w[i] != w[i])
       throw invalid_argument(std::string(name) + "[" + std::to_string(first + i) + "]", "NaN",
                              "a number (NaN weights cannot be quantized)");
-  throw invalid_argument(name, "NaN", "a number");
 }
 
 }  // namespace
@@ -138,11 +137,9 @@ void CorbinqPairSampler::sample(const float* w1, const float* w2, float* out1, f
       }
     }
   }
-  if (nan_seen) {
-    bool dummy = false;
-    for (std::size_t i = 0; i < count; ++i) law_.fixed_q(w1[i], dummy);
-    if (dummy) nan_input("w1", w1, count, first);
-    nan_input("w2", w2, count, first);
+  if (nan_seen) {  // the bulk pass only flags; name the first culprit
+    check_no_nan("w1", w1, count, first);
+    check_no_nan("w2", w2, count, first);
   }
 }
 
@@ -161,7 +158,7 @@ void LdpqSampler::sample(const float* w, float* out, std::size_t count, std::uin
     for (std::size_t i = 0; i < n; ++i)
       out[start + i] = coins[i] < law_.fixed_q(w[start + i], nan_seen) ? plus : minus;
   }
-  if (nan_seen) nan_input("w", w, count, first);
+  if (nan_seen) check_no_nan("w", w, count, first);
 }
 
 }  // namespace corbin
