@@ -2,6 +2,8 @@
 // _approx twins) and the bad-input contract (exit 2, one line on stderr naming the option).
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,7 +16,8 @@ struct Result {
 };
 
 Result run(const std::string& args) {
-  const std::string err_file = "corbin_cli_stderr.txt";
+  // One file per test process: ctest -j runs test cases side by side in one directory.
+  const std::string err_file = "corbin_cli_stderr." + std::to_string(getpid()) + ".txt";
   const std::string cmd = std::string(CORBIN_CLI_PATH) + " " + args + " 2>" + err_file;
   Result r{0, "", ""};
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -28,6 +31,7 @@ Result run(const std::string& args) {
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.err.append(buf, n);
     fclose(f);
   }
+  std::remove(err_file.c_str());
   return r;
 }
 

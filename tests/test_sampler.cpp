@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "corbin/quantizer/corbinq.hpp"
@@ -21,7 +23,116 @@ JointLaw<Rational> fixed_point_law(std::uint64_t n1, std::uint64_t n2, unsigned 
   return joint_law_from_cells(u_cell, v_cell, pow2(d), Variant::corrected);
 }
 
+/// ChaCha20 words of (key, stream, chunk) from libsodium.
+std::vector<std::uint32_t> reference_words(const Key& key, std::uint32_t stream,
+                                           std::uint64_t chunk, std::size_t count) {
+  std::vector<std::uint32_t> words(count);
+  reference_keystream(key, stream, chunk, reinterpret_cast<std::uint8_t*>(words.data()),
+                      count * sizeof(std::uint32_t));
+  return words;
+}
+
+/// The sampler's documented law, one parameter at a time with no vector code: Z of parameter i
+/// is bits [i·d, (i + 1)·d) of the chunk's shared keystream (least significant first), the j-th
+/// tie of a client in a chunk takes word j of its private keystream, and corbinq_decide decides.
+struct Outputs {
+  std::vector<float> out1, out2;
+};
+Outputs reference_sampler(const FixedPointLaw& law, unsigned d, const Key& shared,
+                          const Key& leader, const Key& follower, std::uint32_t stream,
+                          const std::vector<float>& w1, const std::vector<float>& w2) {
+  const std::size_t chunk_size = CorbinqPairSampler::kChunk;
+  Outputs o{std::vector<float>(w1.size()), std::vector<float>(w1.size())};
+  bool nan = false;
+  for (std::size_t start = 0; start < w1.size(); start += chunk_size) {
+    const std::size_t n = std::min(chunk_size, w1.size() - start);
+    const std::uint64_t chunk = start / chunk_size;
+    std::vector<std::uint8_t> bytes((n * d + 7) / 8);
+    reference_keystream(shared, stream, chunk, bytes.data(), bytes.size());
+    const auto coins1 = reference_words(leader, stream, chunk, n);
+    const auto coins2 = reference_words(follower, stream, chunk, n);
+    std::size_t used1 = 0, used2 = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t z = 0;
+      for (unsigned b = 0; b < d; ++b) {
+        const std::size_t bit = i * d + b;
+        z |= static_cast<std::uint64_t>(bytes[bit / 8] >> (bit % 8) & 1u) << b;
+      }
+      const std::uint64_t n1 = law.fixed_q(w1[start + i], nan), n2 = law.fixed_q(w2[start + i], nan);
+      const unsigned f = kFixedBits - d;
+      const std::uint64_t a1 = n1 >> f, a2 = ((std::uint64_t{1} << kFixedBits) - n2) >> f;
+      const std::uint64_t u1 = z == a1 ? coins1[used1++] : 0, u2 = z == a2 ? coins2[used2++] : 0;
+      const PairSigns s = corbinq_decide(n1, n2, d, kFixedBits, z, u1, u2);
+      o.out1[start + i] = s.plus1 ? law.plus_value() : law.minus_value();
+      o.out2[start + i] = s.plus2 ? law.plus_value() : law.minus_value();
+    }
+  }
+  return o;
+}
+
+/// Inputs that reach every branch: inside, on and beyond c ± r, ±inf, and a sweep fine enough
+/// that many parameters sit on threshold cells.
+std::vector<float> awkward_inputs(std::size_t n, float c, float r, unsigned salt) {
+  std::vector<float> w(n);
+  const float special[] = {c - r, c + r, c, c - 2 * r, c + 3 * r,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(), std::nextafter(c + r, 0.0f)};
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = i * 7919 + salt;
+    w[i] = k % 13 == 0 ? special[k % 8]
+                       : c - 1.2f * r + 2.4f * r * static_cast<float>(k % 4099) / 4098.0f;
+  }
+  return w;
+}
+
 }  // namespace
+
+TEST_CASE("keystream is libsodium's ChaCha20-IETF byte for byte", "[sampler][unit]") {
+  const Key key = derive_key(5, "keystream");
+  for (const std::uint32_t stream : {0u, 7u})
+    for (const std::uint64_t chunk : {std::uint64_t{0}, std::uint64_t{1}, (std::uint64_t{1} << 40) + 3})
+      for (const std::size_t bytes : {0, 1, 63, 64, 65, 1000, 4096 * 5 + 3}) {
+        std::vector<std::uint8_t> fast(bytes + 1, 0xAB), slow(bytes + 1, 0xAB);
+        keystream(key, stream, chunk, fast.data(), bytes);
+        reference_keystream(key, stream, chunk, slow.data(), bytes);
+        INFO("stream=" << stream << " chunk=" << chunk << " bytes=" << bytes);
+        CHECK(fast == slow);  // the guard byte past the end is untouched in both
+      }
+}
+
+TEST_CASE("the vectorised samplers equal the one-parameter reference bit for bit",
+          "[sampler][unit]") {
+  const Key shared = derive_key(21, "shared"), leader = derive_key(21, "leader"),
+            follower = derive_key(21, "follower");
+  const std::size_t n = 2 * CorbinqPairSampler::kChunk + 123;
+  const auto w1 = awkward_inputs(n, 0.25f, 0.5f, 1), w2 = awkward_inputs(n, 0.25f, 0.5f, 2);
+  for (const Budget& budget : {kBudget, Budget::make(Budget::Kind::eps, Rational(7, 10))}) {
+    const FixedPointLaw law(budget, Rational(1, 4), Rational(1, 2));
+    for (const unsigned d : {0u, 1u, 3u, 5u, 8u, 9u, 13u, 20u, 31u, 32u}) {
+      INFO("budget=" << budget.describe() << " d=" << d);
+      const CorbinqPairSampler sampler(law, d, shared, leader, follower, 3);
+      std::vector<float> out1(n), out2(n);
+      sampler.sample(w1.data(), w2.data(), out1.data(), out2.data(), n);
+      const Outputs expected = reference_sampler(law, d, shared, leader, follower, 3, w1, w2);
+      CHECK(out1 == expected.out1);
+      CHECK(out2 == expected.out2);
+    }
+    std::vector<float> out(n);
+    LdpqSampler(law, leader, 4).sample(w1.data(), out.data(), n);
+    bool nan = false;
+    std::size_t mismatches = 0;
+    for (std::size_t start = 0; start < n; start += LdpqSampler::kChunk) {
+      const std::size_t m = std::min(LdpqSampler::kChunk, n - start);
+      const auto coins = reference_words(leader, 4, start / LdpqSampler::kChunk, m);
+      for (std::size_t i = 0; i < m; ++i) {
+        const float expected =
+            coins[i] < law.fixed_q(w1[start + i], nan) ? law.plus_value() : law.minus_value();
+        mismatches += out[start + i] != expected;
+      }
+    }
+    CHECK(mismatches == 0);
+  }
+}
 
 TEST_CASE("the integer kernel realises the closed-form law exactly", "[sampler][unit]") {
   // Exhaustive over every shared Z (2^d) and every private word pair (2^F each).

@@ -17,22 +17,15 @@ using Key = std::array<std::uint8_t, 32>;
 /// experiments keyed by an integer seed get independent streams per purpose.
 Key derive_key(std::uint64_t seed, std::string_view label);
 
-/// Fills `out` with the ChaCha20-IETF keystream for (key, stream, chunk), from block 0.
+/// Fills `out` with the ChaCha20-IETF keystream for (key, stream, chunk), from block 0: the
+/// nonce is the stream id (4 bytes) then the chunk index (8 bytes), little-endian. Computed by
+/// OpenSSL (fast); at most 2^32 blocks (256 GiB) per call, as IETF ChaCha20 allows.
 void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::uint8_t* out,
                std::size_t bytes);
 
-/// Sequential 32-bit words of one chunk's keystream, produced 64 bytes at a time on demand.
-class WordStream {
- public:
-  WordStream(const Key& key, std::uint32_t stream, std::uint64_t chunk);
-  std::uint32_t next();
-
- private:
-  const Key* key_;
-  std::uint8_t nonce_[12];
-  std::uint32_t block_ = 0;
-  unsigned used_ = 16;
-  std::uint32_t words_[16];
-};
+/// The same bytes from libsodium's crypto_stream_chacha20_ietf: the reference the tests hold
+/// `keystream` to.
+void reference_keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk,
+                         std::uint8_t* out, std::size_t bytes);
 
 }  // namespace corbin

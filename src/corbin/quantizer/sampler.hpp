@@ -25,6 +25,14 @@ namespace corbin {
 
 constexpr unsigned kFixedBits = 32;
 
+/// A tie Z = T (Alg. 2, lines 9 and 15) on integers: the client's private coin wins iff its low
+/// F = K − d bits fall below those of the threshold (n for the leader, 2^K − n for the
+/// follower), which happens with probability (threshold mod 2^F)/2^F. Shared by corbinq_decide,
+/// which the tests check exhaustively against the exact law, and by the vectorised sampler.
+inline bool tie_wins(std::uint64_t coin, std::uint64_t threshold, std::uint64_t mask) {
+  return (coin & mask) < (threshold & mask);
+}
+
 /// Alg. 2 on integers with K = total_bits: returns (Q1 = +, Q2 = +) given Z = z and the
 /// private words u1, u2 (only their low K − d bits are used, and only at ties).
 struct PairSigns {
@@ -37,30 +45,36 @@ inline PairSigns corbinq_decide(std::uint64_t n1, std::uint64_t n2, unsigned bit
   const std::uint64_t mask = (std::uint64_t{1} << f) - 1;
   const std::uint64_t v = (std::uint64_t{1} << total_bits) - n2;
   const std::uint64_t a1 = n1 >> f, a2 = v >> f;
-  const bool plus1 = z < a1 || (z == a1 && (u1 & mask) < (n1 & mask));
-  const bool minus2 = z < a2 || (z == a2 && (u2 & mask) < (v & mask));
+  const bool plus1 = z < a1 || (z == a1 && tie_wins(u1, n1, mask));
+  const bool minus2 = z < a2 || (z == a2 && tie_wins(u2, v, mask));
   return {plus1, !minus2};
 }
 
 /// Constants of the vectorised CorBinQ pass (sampler.cpp).
 struct SamplerConstants {
-  double low, high, center, scale, offset;
-  std::int64_t n_lo, n_hi, one;
-  unsigned f;
+  double center, scale, offset;
+  double n_lo, n_hi;  // integers below 2^32, exact in a double
+  unsigned f_high, f_low;  // the shift K − d in two halves, each below 32 (K − d = 32 at d = 0)
   float plus, minus;
 };
 
-/// n = round(2^K q(x)) after clipping x to [c − r, c + r], rounded to nearest-even through the
-/// 2^52 trick (adding 2^52 leaves the integer in the low mantissa bits; exact for t < 2^52), and
-/// clamped to [n_lo, n_hi]. Branch-free so that loops over it vectorise; the bulk pass and the
-/// tie path share it, so both see the same n.
-inline std::int64_t fixed_point(double x, const SamplerConstants& k) {
-  const double t = (std::min(std::max(x, k.low), k.high) - k.center) * k.scale + k.offset;
+/// n = round(2^K q(x)) clamped to [n_lo, n_hi]. Everything stays in double until the end, where
+/// vector units have min and max (AVX2 has none for 64-bit integers); clamping before rounding
+/// is the same as after because the bounds are integers. Rounding is to nearest-even through the
+/// 2^52 trick: adding 2^52 leaves the integer in the low mantissa bits, and 1 <= n < 2^32
+/// (0 < q < 1) makes those the low 32 bits of the pattern.
+///
+/// There is no separate clip of x to [c − r, c + r] (the paper's footnote): t is monotone in x and
+/// within 1e-6 of 2^K q(x), while n_lo = ceil(2^K q(c − r)) and n_hi = floor(2^K q(c + r)), so
+/// every x <= c − r already rounds to at most n_lo and every x >= c + r to at least n_hi; the
+/// clamp gives them exactly the clipped value's n (±inf included). Branch-free so that loops over
+/// it vectorise; the bulk pass and the tie pass share it, so both see the same n.
+inline std::uint32_t fixed_point(double x, const SamplerConstants& k) {
+  const double t = std::min(std::max((x - k.center) * k.scale + k.offset, k.n_lo), k.n_hi);
   const double shifted = t + 4503599627370496.0;  // 2^52
-  std::int64_t bits;
+  std::uint64_t bits;
   std::memcpy(&bits, &shifted, sizeof bits);
-  const std::int64_t n = bits - 0x4330000000000000LL;  // the bit pattern of 2^52
-  return std::min(std::max(n, k.n_lo), k.n_hi);
+  return static_cast<std::uint32_t>(bits);
 }
 
 /// q(w) in fixed point for float inputs.
@@ -68,32 +82,38 @@ class FixedPointLaw {
  public:
   FixedPointLaw(const Budget& budget, const Rational& center, const Rational& radius);
 
-  /// n = round(2^K q(w)) clamped to [n_lo, n_hi]; w is first clipped to [c − r, c + r] (the
+  /// n = round(2^K q(w)) clamped to [n_lo, n_hi], which is the n of w clipped to [c − r, c + r] (the
   /// paper's footnote on clipping). A NaN w sets `nan_seen` and maps to the center.
   std::uint64_t fixed_q(float w, bool& nan_seen) const {
     const double x = static_cast<double>(w);
     nan_seen |= x != x;
-    return static_cast<std::uint64_t>(fixed_point(x != x ? center_ : x, constants(0)));
+    return fixed_point(x != x ? center_ : x, constants(0));
   }
   float plus_value() const { return static_cast<float>(center_ + level_); }
   float minus_value() const { return static_cast<float>(center_ - level_); }
   std::uint64_t n_lo() const { return n_lo_; }
   SamplerConstants constants(unsigned f) const {
-    return {low_,  high_, center_, scale_, kHalf, static_cast<std::int64_t>(n_lo_),
-            static_cast<std::int64_t>(n_hi_), std::int64_t{1} << kFixedBits, f, plus_value(),
+    return {center_,
+            scale_,
+            kHalf,
+            static_cast<double>(n_lo_),
+            static_cast<double>(n_hi_),
+            f / 2,
+            f - f / 2,
+            plus_value(),
             minus_value()};
   }
   std::uint64_t n_hi() const { return n_hi_; }
 
  private:
   static constexpr double kHalf = 2147483648.0;  // 2^(K−1)
-  double center_, level_, low_, high_, scale_;
+  double center_, level_, scale_;
   std::uint64_t n_lo_, n_hi_;
 };
 
 class CorbinqPairSampler {
  public:
-  static constexpr std::size_t kChunk = 4096;
+  static constexpr std::size_t kChunk = 32768;
   static constexpr unsigned kMaxBits = 32;
 
   /// Raises invalid_argument(--bits) unless 0 <= bits <= 32.
@@ -116,7 +136,7 @@ class CorbinqPairSampler {
 
 class LdpqSampler {
  public:
-  static constexpr std::size_t kChunk = 4096;
+  static constexpr std::size_t kChunk = 32768;
   LdpqSampler(const FixedPointLaw& law, const Key& private_key, std::uint32_t stream);
   void sample(const float* w, float* out, std::size_t count, std::uint64_t first = 0) const;
 
