@@ -12,6 +12,10 @@ namespace corbin::cli {
 void add_joint(CLI::App& app);  // joint, mse
 void add_gap(CLI::App& app);
 void add_pldp(CLI::App& app);
+void add_ucdp(CLI::App& app);
+void add_calibrate(CLI::App& app);
+void add_dropout(CLI::App& app);
+void add_leakage(CLI::App& app);
 
 /// Calls f(α) with α exact (Rational) for --alpha/--exp-eps, or as an Interval for --eps, under
 /// the working precision given.

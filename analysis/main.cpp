@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
   corbin::cli::add_joint(app);
   corbin::cli::add_gap(app);
   corbin::cli::add_pldp(app);
+  corbin::cli::add_ucdp(app);
+  corbin::cli::add_calibrate(app);
+  corbin::cli::add_dropout(app);
+  corbin::cli::add_leakage(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,46 @@ bool is_twin(const std::string& key) {
   return ends("_approx") || ends("_interval");
 }
 
+constexpr std::size_t kLongExact = 60;  // longer exact values show as their approximation
+
+void render(std::ostream& out, const Json& object, const std::string& indent);
+
+/// One value after its key: nested objects and arrays on the following lines; an exact value
+/// with its decimal twin; a certified value with its enclosure when the shown digits differ.
+void render_value(std::ostream& out, const Json& object, const std::string& key,
+                  const Json& value, const std::string& indent) {
+  if (value.is_object()) {
+    out << "\n";
+    render(out, value, indent + "  ");
+    return;
+  }
+  if (value.is_array() && !value.empty() && value.front().is_object()) {
+    out << "\n";
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      out << indent << "  [" << i << "]\n";
+      render(out, value[i], indent + "    ");
+    }
+    return;
+  }
+  const auto approx = object.find(key + "_approx");
+  const bool has_approx = approx != object.end() && value.is_string();
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (has_approx && text.size() > kLongExact) {
+    const auto slash = text.find('/');
+    out << "≈ " << approx->dump() << "  (exact: a fraction of " << (slash == std::string::npos ? text.size() : slash)
+        << " over " << (slash == std::string::npos ? 0 : text.size() - slash - 1)
+        << " digits; --json prints it)";
+  } else {
+    out << text;
+    if (has_approx && approx->dump() != text) out << "  (≈ " << approx->dump() << ")";
+  }
+  const auto interval = object.find(key + "_interval");
+  if (interval != object.end() && (*interval)[0] != (*interval)[1])
+    out << "  in [" << (*interval)[0].get<std::string>() << ", "
+        << (*interval)[1].get<std::string>() << "]";
+  out << "\n";
+}
+
 void render(std::ostream& out, const Json& object, const std::string& indent) {
   std::size_t width = 0;
   for (const auto& [key, value] : object.items())
@@ -22,20 +62,7 @@ void render(std::ostream& out, const Json& object, const std::string& indent) {
   for (const auto& [key, value] : object.items()) {
     if (is_twin(key)) continue;
     out << indent << std::left << std::setw(static_cast<int>(width) + 2) << key;
-    if (value.is_object()) {
-      out << "\n";
-      render(out, value, indent + "  ");
-      continue;
-    }
-    out << (value.is_string() ? value.get<std::string>() : value.dump());
-    const auto approx = object.find(key + "_approx");
-    if (approx != object.end() && value.is_string() && approx->dump() != value.get<std::string>())
-      out << "  (≈ " << approx->dump() << ")";
-    const auto interval = object.find(key + "_interval");
-    if (interval != object.end())
-      out << "  in [" << (*interval)[0].get<std::string>() << ", "
-          << (*interval)[1].get<std::string>() << "]";
-    out << "\n";
+    render_value(out, object, key, value, indent);
   }
 }
 
@@ -64,7 +91,7 @@ void put_budget(Json& object, const Budget& budget) {
     put(object, "alpha", budget.alpha_interval());
   }
   put(object, "eps", budget.eps_interval());
-  object["exact"] = budget.exact();
+  object["budget_exact"] = budget.exact();  // "exact" is left to subcommands' exact results
 }
 
 void emit(std::ostream& out, const Json& object, bool json) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -53,7 +54,7 @@ TEST_CASE("corbin joint --json follows the contract", "[cli][unit]") {
   CHECK(j["mse_ldp"] == "507/64");
   CHECK(j["gap"] == "3/4");
   CHECK(j["paper_gap_bound"] == "64");
-  CHECK(j["exact"] == true);
+  CHECK(j["budget_exact"] == true);
 }
 
 TEST_CASE("corbin gap --sup and pldp report computed verdicts", "[cli][unit]") {
@@ -68,12 +69,38 @@ TEST_CASE("corbin gap --sup and pldp report computed verdicts", "[cli][unit]") {
   const auto ref = nlohmann::json::parse(run("pldp --exp-eps 33 --bits 5 --variant reference-code --json").out);
   CHECK(ref["ratio"] == "unbounded");
   const auto eps = nlohmann::json::parse(run("joint --eps 1 --w 0.3 --w2 0.1 --bits 4096 --json").out);
-  CHECK(eps["exact"] == false);
+  CHECK(eps["budget_exact"] == false);
   CHECK(eps["marginal1_interval"].size() == 2);
   const auto agg = nlohmann::json::parse(
       run("mse --alpha 3 --weights 1/2,-1/3,1/4 --bits 4 --json").out);
   CHECK(agg["n"] == 3);
   CHECK(agg["pairing"] == "0-1");
+}
+
+TEST_CASE("corbin ucdp, calibrate, dropout and leakage print their objects", "[cli][unit]") {
+  const Result r = run("ucdp --m 100 --n 50 --gamma 1/2 --delta 1e-5 --exp-eps 3 --exact --json");
+  REQUIRE(r.status == 0);
+  const auto u = nlohmann::json::parse(r.out);
+  CHECK(u["paper"]["precondition"] == false);
+  CHECK(u["paper"]["eps_u_approx"].get<double>() == Approx(131.2035529928753));
+  CHECK(u["cpsgd"]["eps_u_approx"].get<double>() ==
+        Approx(2 * u["cpsgd"]["eps_u_consistent_units_approx"].get<double>()));
+  CHECK(u["exact"]["remove"]["eps"] == "infinite");
+  CHECK(u["exact"]["replace"]["eps_approx"].get<double>() < std::log(3.0));
+  CHECK(u["exact"]["replace"]["composition"]["compositions"] == "100");
+  const auto g = nlohmann::json::parse(run("calibrate gaussian --eps 1 --delta 1e-5 --sensitivity 1 --json").out);
+  CHECK(g["sigma_approx"].get<double>() == Approx(3.7306).epsilon(1e-4));
+  CHECK(g["sigma_classic_valid"] == false);
+  const auto l = nlohmann::json::parse(run("calibrate laplace --eps 1/2 --sensitivity 2 --json").out);
+  CHECK(l["scale"] == "4");
+  CHECK(l["mse"] == "32");
+  const auto d = nlohmann::json::parse(
+      run("dropout --n 2000 --p 1/10 --delta 1/10 --delta1 1/100 --alpha 2 --json").out);
+  CHECK(d["exact"]["singles_bound_holds"] == false);
+  const auto k = nlohmann::json::parse(run("leakage --alpha 2 --bits 5 --json").out);
+  CHECK(k["claimed_by_paper"] == false);
+  CHECK(k["pair_eavesdropper"]["ratio"] == "unbounded");
+  CHECK(k["z_holder"]["ratio"] == "unbounded");
 }
 
 TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
@@ -98,6 +125,20 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"mse --alpha 2 --weights 0,0.5,0.1 --pairing 0-1,1-2", "--pairing"},
       {"pldp --alpha 2 --quantizer gauss", "--quantizer"},
       {"joint --eps 1 --bits 4096 --w 0.3 --precision 8", "--precision"},
+      {"ucdp --n 50 --gamma 1/2 --delta 1 --alpha 2", "--delta"},
+      {"ucdp --n 50 --gamma 0 --delta 1e-5 --alpha 2", "--gamma"},
+      {"ucdp --n 50 --gamma 1/50 --delta 1e-5 --alpha 2", "--gamma"},
+      {"ucdp --m 0 --n 50 --gamma 1/2 --delta 1e-5 --alpha 2", "--m"},
+      {"ucdp --n 50 --gamma 1/2 --delta 1e-5 --eps 1 --exact", "--eps"},
+      {"ucdp --n 50 --gamma 1/2 --delta 1e-5 --alpha 2 --exact --relation add", "--relation"},
+      {"calibrate gaussian --eps 0 --delta 1e-5", "--eps"},
+      {"calibrate gaussian --eps 1 --delta 0", "--delta"},
+      {"calibrate laplace --eps 1 --sensitivity -2", "--sensitivity"},
+      {"calibrate cauchy --eps 1", "mechanism"},
+      {"dropout --n 51 --p 1/2 --delta 1e-5 --delta1 1e-6 --alpha 2", "--n"},
+      {"dropout --n 50 --p 1 --delta 1e-5 --delta1 1e-6 --alpha 2", "--p"},
+      {"dropout --n 50 --p 1/2 --delta 1e-5 --delta1 1e-5 --alpha 2", "--delta1"},
+      {"leakage --alpha 2 --bits 11", "--bits"},
   };
   for (const auto& [args, option] : cases) {
     INFO(args);
