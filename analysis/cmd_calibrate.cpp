@@ -7,6 +7,7 @@
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/baselines.hpp"
+#include "corbin/quantizer/budget.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -46,6 +47,11 @@ void run_calibrate(const CalibrateArgs& a) {
   } else {
     throw invalid_argument("mechanism", quote(a.mechanism), "gaussian or laplace");
   }
+  // LDPQ at the same ε as a PLDP budget, with r = Δ/2 (the paper's Δ = 2r): its largest MSE,
+  // at w = c, is (rα)² with α = (e^ε + 1)/(e^ε − 1).
+  const Interval alpha = Budget::make(Budget::Kind::eps, eps).alpha_interval();
+  const Interval level = Interval(interval_from(Rational(sensitivity / 2)) * alpha);
+  put(out, "ldpq_mse_max_same_eps", Interval(level * level));
   emit(std::cout, out, a.json);
 }
 
