@@ -6,16 +6,21 @@
 
 #include "commands.hpp"
 #include "corbin/privacy/dropout.hpp"
+#include "corbin/privacy/exact_ucdp.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
 namespace corbin::cli {
 namespace {
 
+/// The exact law is quick up to a few thousand clients (about 1 s at 2000).
+constexpr unsigned long kMaxExactDropoutClients = 4000;
+
 struct DropoutArgs {
   BudgetOptions budget;
-  std::string n, m = "1", p, delta, delta1, radius = "1";
+  std::string n, m = "1", p, delta, delta1, radius = "1", bits = "5";
   bool json = false;
+  unsigned long bits_value() const { return parse_count(bits, "--bits", kMaxBits); }
 };
 
 /// The probability (exact or certified) and whether it is at most `claimed`: "true", "false",
@@ -73,6 +78,21 @@ void run_dropout(const DropoutArgs& a) {
   put_probability(exact, "survivors_outside", "survivors_bound_holds", r.survivors_outside,
                   r.claimed);
   put(exact, "survivors_mean_fraction", r.survivors_mean_fraction);
+  // On the event the proof conditions on, at least ⌈γn⌉ clients quantize alone: the exact ε at
+  // δ1 (replace one, the proof's configuration) of that population, for moderate n.
+  if (r.gamma_in_range && s.budget.exact() && s.n <= kMaxExactDropoutClients) {
+    const BigInt singles = -certified_floor(Interval(-r.gamma * interval_from(BigInt(s.n))), "⌈γn⌉");
+    ExactUcdpSetting e;
+    e.n = s.n;
+    e.gamma = Rational(singles, BigInt(s.n));
+    e.delta = s.delta1;
+    e.geometry = {s.budget.alpha_exact(), Rational(0), s.radius, a.bits_value(), Variant::corrected};
+    const ExactUcdpResult x =
+        exact_ucdp(e, proof_configuration(Rational(0), s.radius), Neighbour::replace_one);
+    exact["singles_min"] = singles.str();
+    if (x.infinite) exact["eps_at_delta1_min_singles"] = "infinite";
+    else put(exact, "eps_at_delta1_min_singles", x.eps);
+  }
   out["exact"] = exact;
   emit(std::cout, out, a.json);
 }
@@ -89,6 +109,7 @@ void add_dropout(CLI::App& app) {
   cmd->add_option("--delta", args->delta, "δ in (0, 1)")->required();
   cmd->add_option("--delta1", args->delta1, "δ1 in (0, δ)")->required();
   cmd->add_option("--radius", args->radius, "radius r > 0 (default 1)");
+  cmd->add_option("--bits", args->bits, "shared bits d for the exact law (default 5)");
   cmd->add_flag("--json", args->json, "one JSON object on stdout");
   cmd->callback([args] { run_dropout(*args); });
 }

@@ -327,3 +327,31 @@ TEST_CASE("leakage: bounded at d = 0, unbounded for an eavesdropper or a Z holde
   }
   CHECK_THROWS_AS(pair_eavesdropper_leakage(a, c, r, 11, Variant::corrected), invalid_argument);
 }
+
+TEST_CASE("with its precondition met, cpSGD (consistent units) bounds the exact ε; the printed "
+          "Theorem 3 does not once r is small",
+          "[ucdp][unit]") {
+  PrecisionScope scope(128);
+  // n = 1800, all clients on LDPQ (γ = 1), m = 1, δ = 1e-5, α = 2: N p(1 − p) = 1799·3/16 = 337.3
+  // exceeds 23 ln(10/δ) = 317.8, so both preconditions hold.
+  UcdpSetting s;
+  s.m = 1;
+  s.n = 1800;
+  s.gamma = Rational(1);
+  s.delta = Rational(1, 100000);
+  s.radius = Rational(1, 100);
+  s.budget = Budget::make(Budget::Kind::alpha, 2);
+  const UcdpFormula printed = theorem3_printed(s), units = theorem3_cpsgd(s, true);
+  REQUIRE(printed.precondition);
+  REQUIRE(units.precondition);
+  ExactUcdpSetting e{s.n, s.gamma, s.delta, SumGeometry{Rational(2), Rational(0), s.radius, 5, Variant::corrected},
+                     TargetClient::Role::ldpq};
+  const ExactUcdpResult exact =
+      exact_ucdp(e, proof_configuration(Rational(0), s.radius), Neighbour::replace_one);
+  REQUIRE_FALSE(exact.infinite);
+  const double exact_eps = mid(exact.eps);
+  CHECK(exact_eps == Approx(0.0848065697).epsilon(1e-8));  // independent of r (scale invariance)
+  CHECK(mid(units.eps_u) >= exact_eps);                    // a valid bound
+  CHECK(mid(printed.eps_u) < exact_eps);                   // Eq. (th:3:1) understates: 0.0108
+  CHECK(mid(printed.eps_u) == Approx(0.0108376493).epsilon(1e-8));
+}
