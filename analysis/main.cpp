@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_calibrate(app);
   corbin::cli::add_dropout(app);
   corbin::cli::add_leakage(app);
+  corbin::cli::add_audit(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,116 @@
+"""The audit's figures, drawn from the data `corbin audit` writes (DIR/figures/data/*.csv and
+DIR/certificates/*.json). The notebooks import the same functions, so the report and the
+notebooks show the same pictures.
+
+Usage: /usr/bin/python3 notebooks/corbin_figures.py DIR
+"""
+import csv
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read_csv(path):
+    with open(path) as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def read_certificate(out_dir, claim):
+    with open(os.path.join(out_dir, "certificates", claim + ".json")) as f:
+        return json.load(f)["data"]
+
+
+def experiment8(out_dir, fig_dir):
+    """Pair MSE of CorBinQ (d = 5) and of two LDPQs over w1, w2 in [-1/2, 1/2], several ε."""
+    rows = read_csv(os.path.join(out_dir, "figures", "data", "experiment8.csv"))
+    eps_values = sorted({r["eps"] for r in rows})
+    fig, axes = plt.subplots(2, len(eps_values), figsize=(4.2 * len(eps_values), 7), squeeze=False)
+    for col, eps in enumerate(eps_values):
+        sub = [r for r in rows if r["eps"] == eps]
+        w1 = sorted({r["w1"] for r in sub})
+        w2 = sorted({r["w2"] for r in sub})
+        for row_index, key, title in ((0, "mse_corbinq_d5", "CorBinQ, d = 5"), (1, "mse_ldpq", "two LDPQs")):
+            grid = [[next(r[key] for r in sub if r["w1"] == a and r["w2"] == b) for a in w1] for b in w2]
+            ax = axes[row_index][col]
+            image = ax.imshow(grid, origin="lower", extent=(w1[0], w1[-1], w2[0], w2[-1]), cmap="viridis")
+            ax.set_title(f"{title}, ε = {eps:g}")
+            ax.set_xlabel("w1")
+            ax.set_ylabel("w2")
+            fig.colorbar(image, ax=ax, label="MSE")
+    fig.suptitle("Experiment 8: pair MSE, c = 0, r = 1/2 (exact)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(fig_dir, "experiment8_pair_mse.png"), dpi=110)
+    plt.close(fig)
+
+
+def gap_vs_d(out_dir, fig_dir):
+    """Theorem 1: the exact supremum of the gap against d, with the paper's bound."""
+    rows = read_certificate(out_dir, "T1b")["rows"]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for x in sorted({r["exp_eps_approx"] for r in rows}):
+        sub = sorted((r for r in rows if r["exp_eps_approx"] == x), key=lambda r: r["bits"])
+        sub = [r for r in sub if r["bits"] <= 16]
+        line, = ax.semilogy([r["bits"] for r in sub], [r["sup_gap_approx"] for r in sub], "o-",
+                            label=f"exact sup, e^ε = {x:.3g}")
+        ax.semilogy([r["bits"] for r in sub], [r["bound_approx"] for r in sub], "--", color=line.get_color(),
+                    alpha=0.6)
+    ax.set_xlabel("shared bits d")
+    ax.set_ylabel("gap to the d → ∞ optimum (r = 1)")
+    ax.set_title("Theorem 1: exact supremum (solid) vs r²α²/2^(d−6) (dashed)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(fig_dir, "t1b_gap_vs_d.png"), dpi=110)
+    plt.close(fig)
+
+
+def privacy_utility(out_dir, fig_dir):
+    """Worst-case aggregate MSE per coordinate against ε, n = 50, r = 1."""
+    rows = read_csv(os.path.join(out_dir, "figures", "data", "privacy_utility.csv"))
+    eps = [r["eps"] for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, label in (("ldp_fl", "LDP-FL"), ("corbin_fl", "CorBin-FL (d → ∞)"),
+                       ("augcorbin_fl_gamma_half", "AugCorBin-FL, γ = 1/2"),
+                       ("gaussian_delta_1e-5", "Gaussian (analytic, δ = 1e-5)"), ("laplace", "Laplace")):
+        ax.loglog(eps, [r[key] for r in rows], label=label)
+    ax.set_xlabel("ε (PLDP per coordinate)")
+    ax.set_ylabel("worst-case aggregate MSE per coordinate")
+    ax.set_title("Privacy–utility, n = 50, r = 1")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(fig_dir, "privacy_utility.png"), dpi=110)
+    plt.close(fig)
+
+
+def eps_u_vs_n(out_dir, fig_dir):
+    """Theorem 3: ε_u against n, printed, re-derived, exact (m = 1, γ = 1/2, δ = 1e-5, e^ε = 3)."""
+    curve = read_certificate(out_dir, "T3")["eps_u_against_n"]
+    n = [p["n"] for p in curve]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for key, label in (("printed", "Eq. (th:3:1) as printed"), ("cpsgd_proof_units", "cpSGD, proof's units"),
+                       ("cpsgd_consistent_units", "cpSGD, consistent units"),
+                       ("exact_replace_one", "exact (replace one)")):
+        ax.loglog(n, [p[key + "_approx"] for p in curve], "o-", label=label)
+    ax.set_xlabel("clients n")
+    ax.set_ylabel("ε_u at δ = 1e-5")
+    ax.set_title("Theorem 3, m = 1 (remove one: ε = ∞ exactly)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(fig_dir, "t3_eps_u_vs_n.png"), dpi=110)
+    plt.close(fig)
+
+
+def main(out_dir):
+    fig_dir = os.path.join(out_dir, "figures")
+    os.makedirs(fig_dir, exist_ok=True)
+    for draw in (experiment8, gap_vs_d, privacy_utility, eps_u_vs_n):
+        draw(out_dir, fig_dir)
+        print("drew", draw.__name__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "reports")

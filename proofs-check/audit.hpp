@@ -1,0 +1,33 @@
+#pragma once
+// `corbin audit`: runs every check, writes DIR/audit.md (verdict table, then a section per
+// claim), DIR/certificates/<ID>.json, the figures' data DIR/figures/data/*.csv, and the PNG
+// figures (drawn by notebooks/corbin_figures.py with matplotlib).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "claims.hpp"
+
+namespace corbin::audit {
+
+struct AuditOptions {
+  std::string out_dir = "reports";
+  bool quick = false;
+  bool figures = true;
+  std::string python = "/usr/bin/python3";  ///< Debian's, which has matplotlib
+  std::string figures_script;               ///< notebooks/corbin_figures.py
+};
+
+/// Runs the checks; `progress(id, done, total)` is called before each. Returns the results.
+std::vector<ClaimResult> run_audit(const AuditOptions& options,
+                                   const std::function<void(const std::string&, std::size_t, std::size_t)>& progress);
+
+/// The data behind the figures that are not a single claim's (Experiment 8, privacy–utility).
+void write_figure_data(const Grid& grid, const std::string& dir);
+
+/// The markdown report.
+std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& grid,
+                           const std::string& figures_note);
+
+}  // namespace corbin::audit

@@ -1,0 +1,92 @@
+#pragma once
+// The audit's checks: one per claim id of CLAIMS.md. A check computes its verdict from the
+// library (never from prose) and returns a one-line finding, a section for audit.md and a JSON
+// certificate: parameters, exact values as "p/q", certified values as intervals, witnesses, and
+// "recheck" items that tools/recheck_certificates.py verifies independently.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "corbin/number/interval.hpp"
+#include "corbin/number/rational.hpp"
+
+namespace corbin::audit {
+
+using Json = nlohmann::ordered_json;
+
+/// The grids a run covers. `paper()` is the full audit; `quick()` a subset for CI and --quick.
+struct Grid {
+  std::vector<Rational> exp_eps;   ///< e^ε values (rational: exact arithmetic throughout)
+  std::vector<double> eps;         ///< the paper's ε grid, for labels
+  std::vector<unsigned long> bits; ///< d
+  std::vector<unsigned long> clients;  ///< n
+  unsigned long enumerate_up_to = 8;   ///< d for brute-force cross-checks
+  unsigned long optimise_up_to = 3;    ///< d for T1c's exact optimisation
+  unsigned long input_steps = 8;       ///< inputs per unit of radius on grids of w
+  bool quick = false;
+  static Grid paper();
+  static Grid quick_grid();
+};
+
+/// e^ε as a rational close to exp(eps) from above with a small denominator, so that every
+/// point of the paper's ε grid gets an exact α. The certificate records both.
+Rational exp_eps_near(double eps);
+
+enum class Verdict { holds, holds_with_slack, holds_only_under, fails, undecided };
+const char* to_string(Verdict v);
+using corbin::to_string;  // Rational -> "p/q", next to the Verdict overload
+
+struct ClaimResult {
+  std::string id;
+  Verdict verdict = Verdict::undecided;
+  std::string condition;  ///< for holds_only_under
+  std::string finding;    ///< one line
+  std::string statement, method, result, recheck;  ///< audit.md section (markdown)
+  std::vector<std::string> figures;  ///< file names under figures/
+  Json certificate = Json::object();
+  std::string verdict_text() const;  ///< "holds only under <condition>" etc.
+};
+
+/// A bound claimed as value <= bound: holds (tight), holds with slack, or fails.
+Verdict bound_verdict(const Rational& tight, const Rational& claimed);
+
+/// Exact value in a certificate: "p/q" plus a decimal twin.
+void put(Json& j, const std::string& key, const Rational& value);
+void put(Json& j, const std::string& key, const Interval& value);
+
+/// A recheck item for the independent checker: the exact CorBinQ joint law at one input.
+Json joint_recheck(const Rational& alpha, const Rational& c, const Rational& r, const Rational& w1,
+                   const Rational& w2, unsigned long bits, const char* variant);
+
+using Check = ClaimResult (*)(const Grid&);
+struct NamedCheck {
+  const char* id;
+  Check run;
+};
+/// Every check, in CLAIMS.md order.
+const std::vector<NamedCheck>& all_checks();
+
+ClaimResult check_p1(const Grid&);
+ClaimResult check_a2(const Grid&);
+ClaimResult check_t1a(const Grid&);
+ClaimResult check_t1b(const Grid&);
+ClaimResult check_t1c(const Grid&);
+ClaimResult check_t2a(const Grid&);
+ClaimResult check_t2b(const Grid&);
+ClaimResult check_t2c(const Grid&);
+ClaimResult check_t3(const Grid&);
+ClaimResult check_t4(const Grid&);
+ClaimResult check_d0(const Grid&);
+ClaimResult check_c1(const Grid&);
+ClaimResult check_r1(const Grid&);
+ClaimResult check_l1(const Grid&);
+
+/// The T1b and T2b logic with the claimed bound as a parameter, so tests can hand them a
+/// deliberately wrong bound and see it fail.
+ClaimResult gap_check(const Grid& grid, Rational (*claimed)(const Rational& alpha, const Rational& r,
+                                                            unsigned long bits));
+ClaimResult aggregate_bound_check(const Grid& grid, Rational (*claimed)(const Rational& alpha,
+                                                                        const Rational& r));
+
+}  // namespace corbin::audit
