@@ -17,6 +17,7 @@ void add_calibrate(CLI::App& app);
 void add_dropout(CLI::App& app);
 void add_leakage(CLI::App& app);
 void add_audit(CLI::App& app);
+void add_sweep(CLI::App& app);
 
 /// Calls f(α) with α exact (Rational) for --alpha/--exp-eps, or as an Interval for --eps, under
 /// the working precision given.

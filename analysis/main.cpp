@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_dropout(app);
   corbin::cli::add_leakage(app);
   corbin::cli::add_audit(app);
+  corbin::cli::add_sweep(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

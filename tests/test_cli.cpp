@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -103,6 +104,19 @@ TEST_CASE("corbin ucdp, calibrate, dropout and leakage print their objects", "[c
   CHECK(k["z_holder"]["ratio"] == "unbounded");
 }
 
+TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budget is", "[cli][unit]") {
+  const Result r = run("sweep --quantity mse --exp-eps 3,5 --bits 2,5 --w 1/4 --w2 -1/8,0");
+  REQUIRE(r.status == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 2 * 2);
+  CHECK(r.out.rfind("exp-eps,bits,w,w2,mse,mse_exact,mse_lower,mse_upper\n", 0) == 0);
+  CHECK(r.out.find("3,2,0.25,-0.125,1.234375,79/64,") != std::string::npos);  // = corbin joint
+  const Result s = run("sweep --quantity sup_gap --eps 0.1:7:4 --bits 5");
+  REQUIRE(s.status == 0);
+  CHECK(std::count(s.out.begin(), s.out.end(), '\n') == 5);
+  CHECK(run("sweep --quantity mse --eps 1:2 --bits 5").status == 2);
+  CHECK(run("sweep --quantity mse --eps 1 --exp-eps 3").status == 2);
+}
+
 TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
   const std::pair<const char*, const char*> cases[] = {
       {"joint --alpha 1", "--alpha"},
@@ -139,6 +153,8 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"dropout --n 50 --p 1 --delta 1e-5 --delta1 1e-6 --alpha 2", "--p"},
       {"dropout --n 50 --p 1/2 --delta 1e-5 --delta1 1e-5 --alpha 2", "--delta1"},
       {"leakage --alpha 2 --bits 11", "--bits"},
+      {"sweep --quantity nope --eps 1", "--quantity"},
+      {"sweep --quantity mse --eps 1 --bits 1/2", "--bits"},
   };
   for (const auto& [args, option] : cases) {
     INFO(args);
