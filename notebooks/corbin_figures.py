@@ -9,10 +9,7 @@ import json
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def read_csv(path):
@@ -48,63 +45,85 @@ def experiment8(out_dir, fig_dir):
     plt.close(fig)
 
 
-def gap_vs_d(out_dir, fig_dir):
-    """Theorem 1: the exact supremum of the gap against d, with the paper's bound."""
-    rows = read_certificate(out_dir, "T1b")["rows"]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for x in sorted({r["exp_eps_approx"] for r in rows}):
-        sub = sorted((r for r in rows if r["exp_eps_approx"] == x), key=lambda r: r["bits"])
-        sub = [r for r in sub if r["bits"] <= 16]
-        line, = ax.semilogy([r["bits"] for r in sub], [r["sup_gap_approx"] for r in sub], "o-",
+def plot_gap_vs_d(rows, ax):
+    """rows: dicts with exp_eps, bits, sup_gap, bound (numbers)."""
+    for x in sorted({r["exp_eps"] for r in rows}):
+        sub = sorted((r for r in rows if r["exp_eps"] == x and r["bits"] <= 16), key=lambda r: r["bits"])
+        line, = ax.semilogy([r["bits"] for r in sub], [r["sup_gap"] for r in sub], "o-",
                             label=f"exact sup, e^ε = {x:.3g}")
-        ax.semilogy([r["bits"] for r in sub], [r["bound_approx"] for r in sub], "--", color=line.get_color(),
-                    alpha=0.6)
+        ax.semilogy([r["bits"] for r in sub], [r["bound"] for r in sub], "--", color=line.get_color(), alpha=0.6)
     ax.set_xlabel("shared bits d")
     ax.set_ylabel("gap to the d → ∞ optimum (r = 1)")
     ax.set_title("Theorem 1: exact supremum (solid) vs r²α²/2^(d−6) (dashed)")
     ax.legend(fontsize=7)
+
+
+def gap_vs_d(out_dir, fig_dir):
+    """Theorem 1: the exact supremum of the gap against d, with the paper's bound."""
+    rows = [{"exp_eps": r["exp_eps_approx"], "bits": r["bits"], "sup_gap": r["sup_gap_approx"],
+             "bound": r["bound_approx"]} for r in read_certificate(out_dir, "T1b")["rows"]]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plot_gap_vs_d(rows, ax)
     fig.tight_layout()
     fig.savefig(os.path.join(fig_dir, "t1b_gap_vs_d.png"), dpi=110)
     plt.close(fig)
 
 
+PRIVACY_UTILITY_CURVES = (("ldp_fl", "LDP-FL"), ("corbin_fl", "CorBin-FL (d → ∞)"),
+                          ("augcorbin_fl_gamma_half", "AugCorBin-FL, γ = 1/2"),
+                          ("gaussian_delta_1e-5", "Gaussian (analytic, δ = 1e-5)"), ("laplace", "Laplace"))
+
+
+def plot_privacy_utility(rows, ax, n=50):
+    """rows: dicts with eps and the keys of PRIVACY_UTILITY_CURVES (worst-case MSE per coordinate)."""
+    eps = [r["eps"] for r in rows]
+    for key, label in PRIVACY_UTILITY_CURVES:
+        if key in rows[0]:
+            ax.loglog(eps, [r[key] for r in rows], label=label)
+    ax.set_xlabel("ε (PLDP per coordinate)")
+    ax.set_ylabel("worst-case aggregate MSE per coordinate")
+    ax.set_title(f"Privacy–utility, n = {n}, r = 1")
+    ax.legend(fontsize=8)
+
+
 def privacy_utility(out_dir, fig_dir):
     """Worst-case aggregate MSE per coordinate against ε, n = 50, r = 1."""
     rows = read_csv(os.path.join(out_dir, "figures", "data", "privacy_utility.csv"))
-    eps = [r["eps"] for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for key, label in (("ldp_fl", "LDP-FL"), ("corbin_fl", "CorBin-FL (d → ∞)"),
-                       ("augcorbin_fl_gamma_half", "AugCorBin-FL, γ = 1/2"),
-                       ("gaussian_delta_1e-5", "Gaussian (analytic, δ = 1e-5)"), ("laplace", "Laplace")):
-        ax.loglog(eps, [r[key] for r in rows], label=label)
-    ax.set_xlabel("ε (PLDP per coordinate)")
-    ax.set_ylabel("worst-case aggregate MSE per coordinate")
-    ax.set_title("Privacy–utility, n = 50, r = 1")
-    ax.legend(fontsize=8)
+    plot_privacy_utility(rows, ax)
     fig.tight_layout()
     fig.savefig(os.path.join(fig_dir, "privacy_utility.png"), dpi=110)
     plt.close(fig)
 
 
-def eps_u_vs_n(out_dir, fig_dir):
-    """Theorem 3: ε_u against n, printed, re-derived, exact (m = 1, γ = 1/2, δ = 1e-5, e^ε = 3)."""
-    curve = read_certificate(out_dir, "T3")["eps_u_against_n"]
+EPS_U_CURVES = (("printed", "Eq. (th:3:1) as printed"), ("cpsgd_proof_units", "cpSGD, proof's units"),
+                ("cpsgd_consistent_units", "cpSGD, consistent units"), ("exact_replace_one", "exact (replace one)"))
+
+
+def plot_eps_u_vs_n(curve, ax):
+    """curve: dicts with n and the keys of EPS_U_CURVES."""
     n = [p["n"] for p in curve]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for key, label in (("printed", "Eq. (th:3:1) as printed"), ("cpsgd_proof_units", "cpSGD, proof's units"),
-                       ("cpsgd_consistent_units", "cpSGD, consistent units"),
-                       ("exact_replace_one", "exact (replace one)")):
-        ax.loglog(n, [p[key + "_approx"] for p in curve], "o-", label=label)
+    for key, label in EPS_U_CURVES:
+        ax.loglog(n, [p[key] for p in curve], "o-", label=label)
     ax.set_xlabel("clients n")
     ax.set_ylabel("ε_u at δ = 1e-5")
     ax.set_title("Theorem 3, m = 1 (remove one: ε = ∞ exactly)")
     ax.legend(fontsize=8)
+
+
+def eps_u_vs_n(out_dir, fig_dir):
+    """Theorem 3: ε_u against n, printed, re-derived, exact (m = 1, γ = 1/2, δ = 1e-5, e^ε = 3)."""
+    curve = [dict(n=p["n"], **{key: p[key + "_approx"] for key, _ in EPS_U_CURVES})
+             for p in read_certificate(out_dir, "T3")["eps_u_against_n"]]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    plot_eps_u_vs_n(curve, ax)
     fig.tight_layout()
     fig.savefig(os.path.join(fig_dir, "t3_eps_u_vs_n.png"), dpi=110)
     plt.close(fig)
 
 
 def main(out_dir):
+    plt.switch_backend("Agg")  # files only; notebooks keep their inline backend
     fig_dir = os.path.join(out_dir, "figures")
     os.makedirs(fig_dir, exist_ok=True)
     for draw in (experiment8, gap_vs_d, privacy_utility, eps_u_vs_n):

@@ -1,0 +1,42 @@
+"""The Python module against values derived by hand and by the C++ tests (run by ctest with
+Debian's python3 and PYTHONPATH at the built module)."""
+from fractions import Fraction as F
+
+import numpy as np
+
+import corbin
+
+# corbin joint --exp-eps 3 --w 1/4 --w2 -1/8 --bits 2 (test_cli's contract values).
+law = corbin.joint_law(corbin.alpha_of_exp_eps(3), 0, 1, F(1, 4), "-0.125", 2)
+assert law == {"++": F(7, 128), "+-": F(65, 128), "-+": F(53, 128), "--": F(3, 128)}, law
+assert corbin.alpha_of_exp_eps(3) == 2
+assert corbin.ldpq_q(2, 0, 1, 0.3) == F(1, 2) + F(3, 40)  # 0.3 is read as 3/10 exactly
+
+u = corbin.pair_utility(2, 0, 1, F(1, 4), F(-1, 8), 2)
+assert (u["mse"], u["mse_optimal"], u["mse_ldp"], u["gap"]) == (F(79, 64), F(31, 64), F(507, 64), F(3, 4))
+assert corbin.sup_gap(2, 0, 1, 5) == {"sup_gap": F(1, 4), "w1": F(1, 16), "w2": F(-1, 16)}
+assert corbin.pldp(2, 0, 1, 5, "as-printed") == F(24, 7)
+assert corbin.pldp(corbin.alpha_of_exp_eps(33), 0, 1, 5, "reference-code") == float("inf")
+
+assert abs(corbin.ucdp_printed(100, 50, "1/2", "1e-5", 1, 2)["eps_u"] - 131.2035529928753) < 1e-9
+assert corbin.exact_ucdp(50, "1/2", "1e-5", 2, relation="remove")["infinite"]
+assert abs(corbin.agm_sigma(1, "1e-5", 1) - 3.7306316348159418) < 1e-12
+assert corbin.laplace_scale("1/2", 2) == 4
+
+# Sampler: seeded and reproducible; the empirical mean is near the input (unbiased).
+w1 = np.full(1 << 18, 0.3, dtype=np.float32)
+w2 = np.zeros(1 << 18, dtype=np.float32)
+a1, a2 = corbin.sample_corbinq(w1, w2, 3, 0, 1, 5, 7)
+b1, b2 = corbin.sample_corbinq(w1, w2, 3, 0, 1, 5, 7)
+assert (a1 == b1).all() and (a2 == b2).all()
+assert set(np.unique(a1)) == {-2.0, 2.0}
+assert abs(a1.mean() - 0.3) < 5 * 2 / np.sqrt(len(w1))
+
+for bad in (lambda: corbin.joint_law(2, 0, 1, 2, 0, 5), lambda: corbin.alpha_of_exp_eps(1),
+            lambda: corbin.agm_sigma(0, "1e-5", 1)):
+    try:
+        bad()
+        raise AssertionError("bad input accepted")
+    except ValueError:
+        pass
+print("python module: all checks passed")
