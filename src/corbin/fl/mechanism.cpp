@@ -1,0 +1,205 @@
+#include "corbin/fl/mechanism.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "corbin/fl/split.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/baselines.hpp"
+#include "corbin/quantizer/sampler.hpp"
+
+namespace corbin::fl {
+namespace {
+
+std::string label(std::uint64_t round, const std::string& what) {
+  return "round " + std::to_string(round) + " " + what;
+}
+
+/// c and r of a layer from the global model. A constant layer (r = 0, e.g. zero-initialised
+/// biases) gets r = max(|c|/1000, 1e-6) so that the quantizer is defined.
+struct Geometry {
+  double c, r;
+};
+Geometry layer_geometry(const float* g, std::size_t n) {
+  const auto [lo, hi] = std::minmax_element(g, g + n);
+  const double c = (static_cast<double>(*hi) + *lo) / 2;
+  double r = (static_cast<double>(*hi) - *lo) / 2;
+  if (!(r > 0)) r = std::max(std::abs(c) / 1000, 1e-6);
+  return {c, r};
+}
+
+Rational exact(double x) { return to_rational(Real(x)); }
+
+/// Uniform doubles in (0, 1) from ChaCha20 words: (k + 1/2)/2^53 for the top 53 bits k.
+std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t count) {
+  std::vector<std::uint64_t> words(count);
+  keystream(key, stream, 0, reinterpret_cast<std::uint8_t*>(words.data()), count * 8);
+  std::vector<double> u(count);
+  for (std::size_t i = 0; i < count; ++i) u[i] = (static_cast<double>(words[i] >> 11) + 0.5) * 0x1p-53;
+  return u;
+}
+
+/// ε as a rational for calibrating the noise baselines (the midpoint of its enclosure).
+Rational eps_of(const Budget& b) {
+  PrecisionScope scope(128);
+  return b.kind == Budget::Kind::eps ? b.value : to_rational(midpoint_of(b.eps_interval()));
+}
+
+}  // namespace
+
+Mechanism parse_mechanism(const std::string& text) {
+  if (text == "vanilla") return Mechanism::vanilla;
+  if (text == "ldp") return Mechanism::ldp;
+  if (text == "corbin") return Mechanism::corbin;
+  if (text == "augcorbin") return Mechanism::augcorbin;
+  if (text == "gaussian") return Mechanism::gaussian;
+  if (text == "laplace") return Mechanism::laplace;
+  throw invalid_argument("--mechanism", quote(text), "one of vanilla, ldp, corbin, augcorbin, gaussian, laplace");
+}
+
+const char* to_string(Mechanism m) {
+  switch (m) {
+    case Mechanism::vanilla: return "vanilla";
+    case Mechanism::ldp: return "ldp";
+    case Mechanism::corbin: return "corbin";
+    case Mechanism::augcorbin: return "augcorbin";
+    case Mechanism::gaussian: return "gaussian";
+    case Mechanism::laplace: return "laplace";
+  }
+  return "?";
+}
+
+void check_mechanism(const MechanismConfig& c) {
+  if (c.gamma < 0 || c.gamma > 1) throw invalid_argument("--gamma", to_string(c.gamma), "in [0, 1]");
+  if (c.bits > CorbinqPairSampler::kMaxBits)
+    throw invalid_argument("--bits", std::to_string(c.bits), "at most 32 in the federated run");
+  if (c.dropout < 0 || c.dropout >= 1) throw invalid_argument("--dropout", to_string(c.dropout), "in [0, 1)");
+  if (c.delta <= 0 || c.delta >= 1) throw invalid_argument("--delta", to_string(c.delta), "in (0, 1)");
+}
+
+RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
+                            const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
+  check_mechanism(config);
+  const std::size_t n = clients.size();
+  if (n < 2) throw invalid_argument("--clients", std::to_string(n), "at least 2");
+  for (const auto& w : clients)
+    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
+  // Who survives this round: a client drops when its 64-bit word falls below p·2^64.
+  const auto drop_words = uniforms(derive_key(config.seed, label(round, "dropout")), 0, n);
+  std::vector<bool> alive(n);
+  for (std::size_t i = 0; i < n; ++i) alive[i] = !(Rational(exact(drop_words[i])) < config.dropout);
+  // Roles from the server's random order.
+  const bool correlated = config.kind == Mechanism::corbin || config.kind == Mechanism::augcorbin;
+  const std::vector<std::size_t> order = permutation(n, derive_key(config.seed, label(round, "pairing")));
+  std::size_t first_paired = n;
+  if (correlated)
+    first_paired = config.kind == Mechanism::augcorbin
+                       ? floor_of(Rational(config.gamma * Rational(BigInt(n)))).convert_to<std::size_t>()
+                       : 0;
+  std::vector<std::size_t> alone;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = order[k];
+    if (k < first_paired || (k + 1 == n && (n - first_paired) % 2 == 1)) {
+      if (alive[i]) alone.push_back(i);
+    } else if ((k - first_paired) % 2 == 0) {
+      const std::size_t j = order[k + 1];  // leader i, follower j
+      if (alive[i] && alive[j]) pairs.emplace_back(i, j);
+      else if (alive[i]) alone.push_back(i);  // the partner dropped: LDPQ
+      else if (alive[j]) alone.push_back(j);
+    }
+  }
+  RoundResult out;
+  out.survivors = alone.size() + 2 * pairs.size();
+  out.alone = alone.size();
+  out.pairs = pairs.size();
+  out.aggregate.assign(global.size(), 0.0f);
+  out.clipped_mean.assign(global.size(), 0.0f);
+  if (out.survivors == 0) {
+    out.aggregate = global;
+    out.clipped_mean = global;
+    return out;
+  }
+  std::vector<double> sum(global.size(), 0.0), clipped_sum(global.size(), 0.0);
+  std::vector<float> out1, out2;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const Layer& layer = layers[l];
+    const Geometry g = layer_geometry(global.data() + layer.offset, layer.size);
+    const auto stream = static_cast<std::uint32_t>(l);
+    const auto clip = [&](float w) {
+      return config.kind == Mechanism::vanilla ? w
+                                               : static_cast<float>(std::clamp<double>(w, g.c - g.r, g.c + g.r));
+    };
+    const auto add = [&](const std::vector<float>& values, std::vector<double>& into) {
+      for (std::size_t t = 0; t < layer.size; ++t) into[layer.offset + t] += values[t];
+    };
+    std::vector<float> clipped(layer.size);
+    const auto clipped_of = [&](std::size_t i) {
+      for (std::size_t t = 0; t < layer.size; ++t) clipped[t] = clip(clients[i][layer.offset + t]);
+      return clipped;
+    };
+    out1.resize(layer.size);
+    out2.resize(layer.size);
+    if (config.kind == Mechanism::vanilla) {
+      for (std::size_t i : alone) {
+        clipped_of(i);  // vanilla does not clip: these are the raw weights
+        add(clipped, sum);
+        add(clipped, clipped_sum);
+      }
+    } else if (config.kind == Mechanism::gaussian || config.kind == Mechanism::laplace) {
+      // Per coordinate, sensitivity 2r, at the same ε (and δ for the Gaussian).
+      const Rational eps = eps_of(config.budget), sensitivity = exact(2 * g.r);
+      double scale;
+      {
+        PrecisionScope scope(256);
+        scale = config.kind == Mechanism::gaussian ? agm_sigma(eps, config.delta, sensitivity).convert_to<double>()
+                                                   : to_double(laplace_scale(eps, sensitivity));
+      }
+      for (std::size_t i : alone) {
+        const auto u = uniforms(derive_key(config.seed, label(round, "noise client " + std::to_string(i))), stream,
+                                2 * layer.size);
+        clipped_of(i);
+        for (std::size_t t = 0; t < layer.size; ++t) {
+          const double noise = config.kind == Mechanism::gaussian
+                                   ? std::sqrt(-2 * std::log(u[2 * t])) * std::cos(2 * M_PI * u[2 * t + 1])
+                                   : (u[2 * t] < 0.5 ? std::log(2 * u[2 * t]) : -std::log(2 - 2 * u[2 * t]));
+          out1[t] = static_cast<float>(clipped[t] + scale * noise);
+        }
+        add(out1, sum);
+        add(clipped, clipped_sum);
+      }
+    } else {
+      const FixedPointLaw law(config.budget, exact(g.c), exact(g.r));
+      for (std::size_t i : alone) {
+        LdpqSampler(law, derive_key(config.seed, label(round, "private " + std::to_string(i))), stream)
+            .sample(clients[i].data() + layer.offset, out1.data(), layer.size);
+        add(out1, sum);
+        add(clipped_of(i), clipped_sum);
+      }
+      for (const auto& [a, b] : pairs) {
+        const std::string ids = std::to_string(a) + "-" + std::to_string(b);
+        CorbinqPairSampler(law, config.bits, derive_key(config.seed, label(round, "shared " + ids)),
+                           derive_key(config.seed, label(round, "private " + std::to_string(a))),
+                           derive_key(config.seed, label(round, "private " + std::to_string(b))), stream)
+            .sample(clients[a].data() + layer.offset, clients[b].data() + layer.offset, out1.data(), out2.data(),
+                    layer.size);
+        add(out1, sum);
+        add(out2, sum);
+        add(clipped_of(a), clipped_sum);
+        add(clipped_of(b), clipped_sum);
+      }
+    }
+  }
+  double squared = 0;
+  const double k = static_cast<double>(out.survivors);
+  for (std::size_t t = 0; t < global.size(); ++t) {
+    out.aggregate[t] = static_cast<float>(sum[t] / k);
+    out.clipped_mean[t] = static_cast<float>(clipped_sum[t] / k);
+    const double e = sum[t] / k - clipped_sum[t] / k;
+    squared += e * e;
+  }
+  out.mse_empirical = squared / static_cast<double>(global.size());
+  return out;
+}
+
+}  // namespace corbin::fl

@@ -1,0 +1,202 @@
+// The federated run's parts that do not need libtorch: IDX files, the data split and the
+// round mechanism (roles, dropout, and the empirical MSE against the exact expectation).
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "corbin/fl/idx.hpp"
+#include "corbin/fl/mechanism.hpp"
+#include "corbin/fl/split.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/quantizer/corbinq.hpp"
+#include "corbin/quantizer/ldpq.hpp"
+
+using namespace corbin;
+using namespace corbin::fl;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string idx_bytes(std::uint32_t magic, const std::vector<std::uint32_t>& dims, const std::vector<std::uint8_t>& data) {
+  std::string out;
+  const auto put32 = [&](std::uint32_t v) {  // big-endian
+    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<char>(v >> s & 0xff));
+  };
+  put32(magic);
+  for (std::uint32_t v : dims) put32(v);
+  out.append(data.begin(), data.end());
+  return out;
+}
+
+void write_plain(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+void write_gz(const fs::path& p, const std::string& bytes) {
+  gzFile f = gzopen(p.string().c_str(), "wb");
+  gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
+  gzclose(f);
+}
+
+/// A tiny MNIST-format directory: `count` 2×3 images whose pixels encode their index.
+fs::path tiny_dir(const std::string& name, std::uint32_t count, bool gz) {
+  const fs::path dir = fs::temp_directory_path() / ("corbin_idx_" + name + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (const std::string prefix : {"train", "t10k"}) {
+    std::vector<std::uint8_t> pixels, labels;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      for (int k = 0; k < 6; ++k) pixels.push_back(static_cast<std::uint8_t>(i * 6 + k));
+      labels.push_back(static_cast<std::uint8_t>(i % 10));
+    }
+    const auto images = idx_bytes(0x803, {count, 2, 3}, pixels), labs = idx_bytes(0x801, {count}, labels);
+    if (gz) {
+      write_gz(dir / (prefix + "-images-idx3-ubyte.gz"), images);
+      write_gz(dir / (prefix + "-labels-idx1-ubyte.gz"), labs);
+    } else {
+      write_plain(dir / (prefix + "-images-idx3-ubyte"), images);
+      write_plain(dir / (prefix + "-labels-idx1-ubyte"), labs);
+    }
+  }
+  return dir;
+}
+
+std::string parameter_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const invalid_argument& e) {
+    return e.parameter();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("IDX files load plain or gzipped, and bad files are refused by name", "[fl][unit]") {
+  for (bool gz : {false, true}) {
+    const fs::path dir = tiny_dir(gz ? "gz" : "plain", 12, gz);
+    const MnistFiles files = load_mnist_dir(dir.string());
+    CHECK(files.train.images.count == 12);
+    CHECK(files.train.images.rows == 2);
+    CHECK(files.train.images.cols == 3);
+    CHECK(files.test.labels[11] == 1);
+    CHECK(files.train.images.pixels[6 * 5 + 2] == 32);
+    fs::remove_all(dir);
+  }
+  CHECK(parameter_of([] { load_mnist_dir("/nonexistent/corbin"); }) == "--data");
+  const fs::path dir = tiny_dir("bad", 5, false);
+  // Truncated image file.
+  std::string bytes = idx_bytes(0x803, {5, 2, 3}, std::vector<std::uint8_t>(29, 1));
+  write_plain(dir / "train-images-idx3-ubyte", bytes);
+  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "--data");
+  // Wrong magic.
+  write_plain(dir / "train-images-idx3-ubyte", idx_bytes(0x801, {5, 2, 3}, std::vector<std::uint8_t>(30, 1)));
+  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "--data");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the split is reproducible, disjoint and sized as the paper's", "[fl][unit]") {
+  const Split s = split_iid(1000, 4, 7);
+  CHECK(s.test.size() == 200);
+  CHECK(s.validation.size() == 160);
+  REQUIRE(s.clients.size() == 4);
+  std::set<std::size_t> seen(s.test.begin(), s.test.end());
+  seen.insert(s.validation.begin(), s.validation.end());
+  for (const auto& c : s.clients) {
+    CHECK(c.size() == 160);
+    seen.insert(c.begin(), c.end());
+  }
+  CHECK(seen.size() == 1000);
+  CHECK(split_iid(1000, 4, 7).clients[2] == s.clients[2]);
+  CHECK(split_iid(1000, 4, 8).clients[2] != s.clients[2]);
+  CHECK(parameter_of([] { split_iid(1000, 1, 0); }) == "--clients");
+  // Permutations of 3 are uniform: chi-square over 6000 keys, 5 degrees of freedom.
+  std::map<std::vector<std::size_t>, int> counts;
+  for (std::uint64_t k = 0; k < 6000; ++k) ++counts[permutation(3, derive_key(k, "perm test"))];
+  REQUIRE(counts.size() == 6);
+  double chi2 = 0;
+  for (const auto& [p, c] : counts) chi2 += (c - 1000.0) * (c - 1000.0) / 1000.0;
+  CHECK(chi2 < 20.5);  // P(chi2_5 > 20.5) < 0.001
+}
+
+TEST_CASE("round roles: pairs, odd client out, AugCorBin-FL and dropout fallback", "[fl][unit]") {
+  const std::vector<float> global{-1.0f, 1.0f, 0.0f, 0.5f};
+  const std::vector<Layer> layers{{0, 4}};
+  MechanismConfig c;
+  c.seed = 3;
+  const auto run = [&](std::size_t n) {
+    return obfuscated_mean(std::vector<std::vector<float>>(n, global), global, layers, c, 0);
+  };
+  c.kind = Mechanism::corbin;
+  CHECK(run(6).pairs == 3);
+  CHECK(run(7).pairs == 3);
+  CHECK(run(7).alone == 1);
+  c.kind = Mechanism::augcorbin;  // γ = 1/2: 3 of 6 alone, then one pair and an odd one out
+  CHECK(run(6).alone == 4);
+  CHECK(run(6).pairs == 1);
+  c.kind = Mechanism::corbin;
+  c.dropout = Rational(1, 2);
+  for (std::uint64_t round = 0; round < 20; ++round) {
+    const auto r = obfuscated_mean(std::vector<std::vector<float>>(10, global), global, layers, c, round);
+    CHECK(r.survivors == r.alone + 2 * r.pairs);
+    CHECK(r.survivors <= 10);
+  }
+  c.gamma = Rational(3, 2);
+  CHECK(parameter_of([&] { run(4); }) == "--gamma");
+  CHECK(parameter_of([] { parse_mechanism("cauchy"); }) == "--mechanism");
+}
+
+TEST_CASE("empirical MSE of a round agrees with the exact expectation (fixed seed)", "[fl][unit]") {
+  // 4 clients, each with one constant weight over a layer of 2^16 coordinates, so that every
+  // coordinate is an independent draw of the same round; c = 0, r = 1 from the global model.
+  const std::size_t size = std::size_t{1} << 16;
+  std::vector<float> global(size, 0.0f);
+  global[0] = -1.0f;
+  global[1] = 1.0f;
+  const std::vector<float> values{0.5f, -0.25f, 0.75f, 0.0f};
+  std::vector<std::vector<float>> clients;
+  for (float v : values) {
+    std::vector<float> w(size, v);
+    w[0] = -1.0f;  // keep the two coordinates that fix c and r identical for everyone
+    w[1] = 1.0f;
+    clients.push_back(w);
+  }
+  for (const Mechanism kind : {Mechanism::ldp, Mechanism::corbin}) {
+    MechanismConfig c;
+    c.kind = kind;
+    c.seed = 11;
+    const RoundResult r = obfuscated_mean(clients, global, {{0, size}}, c, 0);
+    REQUIRE(r.survivors == 4);
+    // Exact expectation per coordinate (coordinates 2..): LDPQ variances, or the pairs' laws.
+    const Rational alpha(2), zero(0), one(1);
+    Rational expected(0);
+    if (kind == Mechanism::ldp) {
+      for (float v : values) expected += ldpq_mse(alpha, zero, one, Rational(to_rational(Real(v))));
+    } else {
+      // The pairing is the server's random order; recompute it from the same key.
+      const auto order = permutation(4, derive_key(11, "round 0 pairing"));
+      for (std::size_t k = 0; k < 4; k += 2) {
+        const Rational a = to_rational(Real(values[order[k]])), b = to_rational(Real(values[order[k + 1]]));
+        const auto law = corbinq_joint_law(alpha, zero, one, a, b, 5, Variant::corrected);
+        const Rational x = a + b;
+        expected += law.pp * (4 - x) * (4 - x) + (law.pm + law.mp) * x * x + law.mm * (4 + x) * (4 + x);
+      }
+    }
+    expected /= 16;  // (1/n²) Σ
+    double mean = 0, second = 0;
+    const double m = static_cast<double>(size - 2);
+    for (std::size_t t = 2; t < size; ++t) {
+      const double e = static_cast<double>(r.aggregate[t]) - r.clipped_mean[t];
+      mean += e * e / m;
+      second += e * e * e * e / m;
+    }
+    const double se = std::sqrt((second - mean * mean) / m);
+    const double z = (mean - to_double(expected)) / se;
+    INFO(to_string(kind) << ": empirical " << mean << " expected " << to_double(expected) << " z " << z);
+    CHECK(std::abs(z) < 4);
+  }
+}
