@@ -1,14 +1,36 @@
 // corbin: exact and certified answers to the CorBin-FL paper's claims. See `corbin --help`.
 // Exit status: 0 success, 2 bad input (one line on stderr naming the option, value and rule),
 // 3 a certified decision could not be made at the working precision.
+//
+// `corbin fl` runs the helper `corbin-fl` built beside this executable with libtorch, so that
+// the other subcommands do not pay libtorch's start-up (about half a second per call).
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
-#include "corbin/number/error.hpp"
+#include "run_app.hpp"
+
+namespace {
+
+int exec_fl(char** argv) {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string helper = (error ? std::filesystem::path(argv[0]) : self).parent_path() / "corbin-fl";
+  execv(helper.c_str(), argv);
+  std::cerr << "corbin: fl is not available: " << helper
+            << " was not built (configure with libtorch-dev installed and CORBIN_WITH_TORCH=ON)\n";
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "fl") == 0) return exec_fl(argv);
   CLI::App app{"corbin — exact audit of the CorBin-FL paper's privacy and utility claims"};
   app.require_subcommand(1);
   corbin::cli::add_joint(app);
@@ -20,21 +42,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_leakage(app);
   corbin::cli::add_audit(app);
   corbin::cli::add_sweep(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
-    return 2;
-  } catch (const corbin::invalid_argument& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
-    return 2;
-  } catch (const corbin::undecidable& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
-    return 3;
-  }
-  return 0;
+  app.add_subcommand("fl", "federated training with a privacy mechanism (libtorch; `corbin fl --help`)")
+      ->allow_extras();
+  return corbin::cli::run_app(app, argc, argv);
 }

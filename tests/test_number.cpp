@@ -80,4 +80,7 @@ TEST_CASE("NumTraits behave alike on the three number types", "[number][unit]") 
   CHECK(c.index == 1);
   CHECK(c.frac == Rational(3, 4));
   CHECK(to_rational(Real(0.375)) == Rational(3, 8));
+  CHECK(to_rational(Real(0)) == 0);  // zero carries the minimum exponent in MPFR
+  CHECK(to_rational(Real(-0.0)) == 0);
+  CHECK(to_rational(Real(-6)) == -6);
 }

@@ -110,6 +110,9 @@ std::string to_decimal(const Real& x, int digits) {
 Rational to_rational(const Real& x) {
   if (!mpfr_number_p(x.backend().data()))
     throw invalid_argument("value", to_decimal(x), "finite to convert to a rational");
+  // Zero first: mpfr_get_z_2exp reports it with the minimum exponent (about −2^30), and 2^−e
+  // would then take 128 MiB.
+  if (mpfr_zero_p(x.backend().data())) return Rational(0);
   BigInt mant;
   const mpfr_exp_t e = mpfr_get_z_2exp(mant.backend().data(), x.backend().data());
   if (e >= 0) return Rational(mant * pow2(static_cast<unsigned long>(e)));
