@@ -1,5 +1,6 @@
 // `corbin fl`: federated training with a privacy mechanism on an MNIST-format dataset (Alg. 3,
-// Section 5). Writes DIR/rounds.jsonl (one object per round) and DIR/summary.json.
+// Section 5). Writes DIR/rounds.jsonl (one object per round, with the live check of the
+// aggregate's MSE against its exact expectation) and DIR/summary.json.
 //
 // Built with CORBIN_WITH_TORCH. To run on a GPU, configure against a CUDA build of libtorch
 // (-DCMAKE_PREFIX_PATH=/path/to/libtorch) and pass --device cuda; Debian's libtorch is CPU-only
@@ -12,8 +13,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
+#include "corbin/fl/live_check.hpp"
 #include "corbin/fl/model.hpp"
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
@@ -87,6 +90,10 @@ void run_fl(const FlArgs& a) {
     const auto t1 = std::chrono::steady_clock::now();
     const fl::RoundResult r = fl::obfuscated_mean(params, global, layers, mech, round);
     const auto t2 = std::chrono::steady_clock::now();
+    // The theorems checked live on a sample of coordinates (not counted as mechanism time).
+    std::optional<fl::LiveCheck> check;
+    if (mech.kind != fl::Mechanism::vanilla && r.survivors > 0)
+      check = fl::live_check(params, global, layers, mech, r, round);
     for (std::size_t t = 0; t < global.size(); ++t)
       global[t] = static_cast<float>((1 - lam) * global[t] + lam * r.aggregate[t]);
     fl::assign(net, global);
@@ -104,6 +111,11 @@ void run_fl(const FlArgs& a) {
     row["test_loss"] = te.loss;
     row["validation_accuracy"] = va.accuracy;
     row["mse_empirical"] = r.mse_empirical;
+    row["mse_expected"] = check ? Json(check->mse_expected) : Json(nullptr);
+    row["mse_empirical_sampled"] = check ? Json(check->mse_empirical) : Json(nullptr);
+    row["mse_z"] = check ? Json(check->z) : Json(nullptr);
+    row["mse_bound"] = check ? Json(check->mse_bound) : Json(nullptr);
+    row["mse_check_coordinates"] = check ? check->coordinates : 0;
     row["survivors"] = r.survivors;
     row["alone"] = r.alone;
     row["pairs"] = r.pairs;

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "corbin/fl/idx.hpp"
+#include "corbin/fl/live_check.hpp"
 #include "idx_writer.hpp"
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/fl/split.hpp"
@@ -160,4 +161,40 @@ TEST_CASE("empirical MSE of a round agrees with the exact expectation (fixed see
     INFO(to_string(kind) << ": empirical " << mean << " expected " << to_double(expected) << " z " << z);
     CHECK(std::abs(z) < 4);
   }
+}
+
+TEST_CASE("the live check: empirical and exact expected MSE agree round after round", "[fl][unit]") {
+  // 6 clients with spread weights over two layers; the check samples 512 coordinates per layer.
+  const std::size_t size = 4096;
+  std::vector<float> global(2 * size);
+  for (std::size_t t = 0; t < global.size(); ++t) global[t] = static_cast<float>(std::sin(0.37 * t));
+  std::vector<std::vector<float>> clients;
+  for (int i = 0; i < 6; ++i) {
+    std::vector<float> w(global.size());
+    for (std::size_t t = 0; t < w.size(); ++t) w[t] = static_cast<float>(std::sin(0.37 * t + 0.5 * i) * 1.1);
+    clients.push_back(w);
+  }
+  const std::vector<Layer> layers{{0, size}, {size, size}};
+  for (const Mechanism kind : {Mechanism::ldp, Mechanism::corbin, Mechanism::augcorbin, Mechanism::gaussian,
+                               Mechanism::laplace}) {
+    MechanismConfig c;
+    c.kind = kind;
+    c.seed = 21;
+    c.dropout = Rational(1, 5);
+    for (std::uint64_t round = 0; round < 3; ++round) {
+      const RoundResult r = obfuscated_mean(clients, global, layers, c, round);
+      if (r.survivors == 0) continue;
+      const LiveCheck check = live_check(clients, global, layers, c, r, round, 512);
+      INFO(to_string(kind) << " round " << round << ": empirical " << check.mse_empirical << " expected "
+                           << check.mse_expected << " z " << check.z << " bound " << check.mse_bound);
+      CHECK(check.coordinates == 1024);
+      CHECK(std::abs(check.z) < 4.5);
+      CHECK(check.mse_bound >= check.mse_expected * (1 - 1e-9));
+      CHECK(check.mse_expected > 0);
+    }
+  }
+  MechanismConfig vanilla;
+  vanilla.kind = Mechanism::vanilla;
+  const RoundResult r = obfuscated_mean(clients, global, layers, vanilla, 0);
+  CHECK(parameter_of([&] { live_check(clients, global, layers, vanilla, r, 0); }) == "--mechanism");
 }

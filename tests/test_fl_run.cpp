@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -49,11 +50,13 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
     const auto log = rounds(out);
     REQUIRE(log.size() == 2);
     for (const char* key : {"round", "mechanism", "eps", "bits", "gamma", "lambda", "test_accuracy", "test_loss",
-                            "mse_empirical", "seconds", "seed"})
+                            "mse_empirical", "mse_expected", "mse_z", "mse_bound", "seconds", "seed"})
       CHECK(log[1].contains(key));
     CHECK(log[1]["mechanism"] == mechanism);
     CHECK(log[1]["survivors"].get<int>() <= 4);
     CHECK(log[0]["test_accuracy"].get<double>() >= 0);
+    CHECK(std::abs(log[1]["mse_z"].get<double>()) < 5);
+    CHECK(log[1]["mse_bound"].get<double>() >= log[1]["mse_expected"].get<double>());
   }
   // Reproducible from --seed: the same run twice gives the same accuracies and MSEs.
   REQUIRE(run(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);

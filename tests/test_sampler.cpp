@@ -13,15 +13,6 @@ namespace {
 
 const Budget kBudget = Budget::make(Budget::Kind::exp_eps, 3);  // α = 2
 
-/// The exact law the integer kernel realises for fixed-point n1, n2 with K total bits.
-JointLaw<Rational> fixed_point_law(std::uint64_t n1, std::uint64_t n2, unsigned d, unsigned k) {
-  const unsigned f = k - d;
-  const std::uint64_t v = (std::uint64_t{1} << k) - n2;
-  const Rational scale(1, BigInt(std::uint64_t{1} << f));
-  const Cell<Rational> u_cell{BigInt(n1 >> f), Rational(n1 & ((1u << f) - 1)) * scale};
-  const Cell<Rational> v_cell{BigInt(v >> f), Rational(v & ((1u << f) - 1)) * scale};
-  return joint_law_from_cells(u_cell, v_cell, pow2(d), Variant::corrected);
-}
 
 /// ChaCha20 words of (key, stream, chunk) from libsodium.
 std::vector<std::uint32_t> reference_words(const Key& key, std::uint32_t stream,
@@ -149,7 +140,7 @@ TEST_CASE("the integer kernel realises the closed-form law exactly", "[sampler][
               ++counts[s.plus1][s.plus2];
             }
         const Rational total(BigInt(std::uint64_t{1} << (d + 2 * f)));
-        const auto law = fixed_point_law(n1, n2, d, k);
+        const auto law = fixed_point_joint_law(n1, n2, d, k);
         INFO("d=" << d << " n1=" << n1 << " n2=" << n2);
         REQUIRE(Rational(counts[1][1]) / total == law.pp);
         REQUIRE(Rational(counts[1][0]) / total == law.pm);
@@ -190,7 +181,7 @@ TEST_CASE("the CorBinQ sampler matches its exact law (chi-square, fixed seed)", 
   double counts[2][2] = {};
   for (std::size_t i = 0; i < n; ++i) counts[o1[i] > 0][o2[i] > 0] += 1;
   bool nan = false;
-  const auto exact = fixed_point_law(law.fixed_q(w1_value, nan), law.fixed_q(w2_value, nan), d, 32);
+  const auto exact = fixed_point_joint_law(law.fixed_q(w1_value, nan), law.fixed_q(w2_value, nan), d, 32);
   const double p[2][2] = {{to_double(exact.mm), to_double(exact.mp)},
                           {to_double(exact.pm), to_double(exact.pp)}};
   double chi2 = 0;

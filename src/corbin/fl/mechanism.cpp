@@ -15,19 +15,6 @@ std::string label(std::uint64_t round, const std::string& what) {
   return "round " + std::to_string(round) + " " + what;
 }
 
-/// c and r of a layer from the global model. A constant layer (r = 0, e.g. zero-initialised
-/// biases) gets r = max(|c|/1000, 1e-6) so that the quantizer is defined.
-struct Geometry {
-  double c, r;
-};
-Geometry layer_geometry(const float* g, std::size_t n) {
-  const auto [lo, hi] = std::minmax_element(g, g + n);
-  const double c = (static_cast<double>(*hi) + *lo) / 2;
-  double r = (static_cast<double>(*hi) - *lo) / 2;
-  if (!(r > 0)) r = std::max(std::abs(c) / 1000, 1e-6);
-  return {c, r};
-}
-
 Rational exact(double x) { return to_rational(Real(x)); }
 
 /// Uniform doubles in (0, 1) from ChaCha20 words: (k + 1/2)/2^53 for the top 53 bits k.
@@ -46,6 +33,14 @@ Rational eps_of(const Budget& b) {
 }
 
 }  // namespace
+
+Geometry layer_geometry(const float* g, std::size_t n) {
+  const auto [lo, hi] = std::minmax_element(g, g + n);
+  const double c = (static_cast<double>(*hi) + *lo) / 2;
+  double r = (static_cast<double>(*hi) - *lo) / 2;
+  if (!(r > 0)) r = std::max(std::abs(c) / 1000, 1e-6);
+  return {c, r};
+}
 
 Mechanism parse_mechanism(const std::string& text) {
   if (text == "vanilla") return Mechanism::vanilla;
@@ -113,6 +108,8 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
   out.survivors = alone.size() + 2 * pairs.size();
   out.alone = alone.size();
   out.pairs = pairs.size();
+  out.alone_clients = alone;
+  out.pair_clients = pairs;
   out.aggregate.assign(global.size(), 0.0f);
   out.clipped_mean.assign(global.size(), 0.0f);
   if (out.survivors == 0) {

@@ -42,10 +42,20 @@ struct Layer {
   std::size_t offset = 0, size = 0;
 };
 
+/// c and r of a layer from the global model: c = (max + min)/2, r = (max − min)/2; a constant
+/// layer (r = 0, e.g. zero-initialised biases) gets r = max(|c|/1000, 1e-6) so that the
+/// quantizer is defined.
+struct Geometry {
+  double c, r;
+};
+Geometry layer_geometry(const float* global, std::size_t n);
+
 struct RoundResult {
   std::vector<float> aggregate;      ///< mean of the survivors' obfuscated vectors
   std::vector<float> clipped_mean;   ///< mean of the survivors' clipped true vectors
   std::size_t survivors = 0, alone = 0, pairs = 0;
+  std::vector<std::size_t> alone_clients;                      ///< who quantized alone
+  std::vector<std::pair<std::size_t, std::size_t>> pair_clients;  ///< (leader, follower)
   double mse_empirical = 0;          ///< mean over coordinates of (aggregate − clipped_mean)²
 };
 

@@ -30,6 +30,15 @@ void check_no_nan(const char* name, const float* w, std::size_t count, std::uint
 
 }  // namespace
 
+JointLaw<Rational> fixed_point_joint_law(std::uint64_t n1, std::uint64_t n2, unsigned bits, unsigned total_bits) {
+  const unsigned f = total_bits - bits;
+  const std::uint64_t mask = (std::uint64_t{1} << f) - 1, v = (std::uint64_t{1} << total_bits) - n2;
+  const Rational scale(BigInt(1), pow2(f));
+  const Cell<Rational> u{BigInt(n1 >> f), Rational(BigInt(n1 & mask)) * scale};
+  const Cell<Rational> w{BigInt(v >> f), Rational(BigInt(v & mask)) * scale};
+  return joint_law_from_cells(u, w, pow2(bits), Variant::corrected);
+}
+
 FixedPointLaw::FixedPointLaw(const Budget& budget, const Rational& center, const Rational& radius) {
   check_radius(radius);
   const BigInt one_k = pow2(kFixedBits);

@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "corbin/quantizer/budget.hpp"
+#include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/keystream.hpp"
 
 namespace corbin {
@@ -49,6 +50,12 @@ inline PairSigns corbinq_decide(std::uint64_t n1, std::uint64_t n2, unsigned bit
   const bool minus2 = z < a2 || (z == a2 && tie_wins(u2, v, mask));
   return {plus1, !minus2};
 }
+
+/// The exact joint law the integer kernel realises for fixed-point n1, n2 with K = total_bits and
+/// d = bits shared bits: what CorbinqPairSampler draws (tested exhaustively against
+/// corbinq_decide for small K).
+JointLaw<Rational> fixed_point_joint_law(std::uint64_t n1, std::uint64_t n2, unsigned bits,
+                                         unsigned total_bits = kFixedBits);
 
 /// Constants of the vectorised CorBinQ pass (sampler.cpp).
 struct SamplerConstants {

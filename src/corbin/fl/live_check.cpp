@@ -1,0 +1,135 @@
+#include "corbin/fl/live_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "corbin/fl/split.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/baselines.hpp"
+#include "corbin/quantizer/sampler.hpp"
+
+namespace corbin::fl {
+namespace {
+
+Rational exact(double x) { return to_rational(Real(x)); }
+
+/// Second and fourth moments and the mean of one independent part X (a client's or a pair's
+/// output minus its clipped weights) at one coordinate.
+struct Moments {
+  Rational mean, m2, m4;
+};
+
+Moments moments(const std::vector<std::pair<Rational, Rational>>& values_and_probabilities) {
+  Moments m{Rational(0), Rational(0), Rational(0)};
+  for (const auto& [x, p] : values_and_probabilities) {
+    const Rational x2 = x * x;
+    m.mean += p * x;
+    m.m2 += p * x2;
+    m.m4 += p * x2 * x2;
+  }
+  return m;
+}
+
+}  // namespace
+
+LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
+                     const std::vector<Layer>& layers, const MechanismConfig& config, const RoundResult& result,
+                     std::uint64_t round, std::size_t per_layer) {
+  if (config.kind == Mechanism::vanilla)
+    throw invalid_argument("--mechanism", "vanilla", "a randomised mechanism for the live check");
+  LiveCheck out;
+  if (result.survivors == 0) return out;
+  const Rational k{BigInt(result.survivors)};
+  double sum_e2 = 0, sum_expected = 0, sum_var = 0, sum_bound = 0;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const Layer& layer = layers[l];
+    const Geometry g = layer_geometry(global.data() + layer.offset, layer.size);
+    const auto order = permutation(layer.size, derive_key(config.seed, "live check round " + std::to_string(round) +
+                                                                          " layer " + std::to_string(l)));
+    const std::size_t take = std::min(per_layer, layer.size);
+    const bool quantized = config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace;
+    const FixedPointLaw law = quantized ? FixedPointLaw(config.budget, exact(g.c), exact(g.r))
+                                        : FixedPointLaw(Budget::make(Budget::Kind::alpha, 2), Rational(0), Rational(1));
+    const Rational plus = exact(law.plus_value()), minus = exact(law.minus_value());
+    const Rational one_k(pow2(kFixedBits));
+    // Noise baselines: X is the noise, E X = 0, E X² = s², E X⁴ = 3s⁴ (Gaussian) or 6 s⁴ with
+    // s² = 2b² (Laplace: E X⁴ = 24 b⁴).
+    double noise_var = 0, noise_m4 = 0;
+    if (!quantized) {
+      PrecisionScope scope(128);  // for ε's enclosure; agm_sigma works at 256 bits itself
+      const Rational eps = config.budget.kind == Budget::Kind::eps
+                               ? config.budget.value
+                               : to_rational(midpoint_of(config.budget.eps_interval()));
+      const Rational sensitivity = exact(2 * g.r);
+      if (config.kind == Mechanism::gaussian) {
+        const double sigma = agm_sigma(eps, config.delta, sensitivity).convert_to<double>();
+        noise_var = sigma * sigma;
+        noise_m4 = 3 * noise_var * noise_var;
+      } else {
+        const double b = to_double(laplace_scale(eps, sensitivity));
+        noise_var = 2 * b * b;
+        noise_m4 = 24 * b * b * b * b;
+      }
+    }
+    const double level = g.r * (config.budget.kind == Budget::Kind::eps
+                                    ? midpoint_of(config.budget.alpha_interval()).convert_to<double>()
+                                    : to_double(config.budget.alpha_exact()));
+    const double alpha = level / g.r;
+    for (std::size_t s = 0; s < take; ++s) {
+      const std::size_t t = layer.offset + order[s];
+      const auto clipped = [&](std::size_t i) {
+        return exact(static_cast<float>(std::clamp<double>(clients[i][t], g.c - g.r, g.c + g.r)));
+      };
+      std::vector<Moments> parts;
+      bool nan = false;
+      for (std::size_t i : result.alone_clients) {
+        if (!quantized) {
+          parts.push_back({Rational(0), exact(noise_var), exact(noise_m4)});
+          continue;
+        }
+        const Rational q(BigInt(law.fixed_q(clients[i][t], nan)), BigInt(pow2(kFixedBits)));
+        const Rational w = clipped(i);
+        parts.push_back(moments({{plus - w, q}, {minus - w, Rational(1 - q)}}));
+      }
+      for (const auto& [a, b] : result.pair_clients) {
+        const JointLaw<Rational> j =
+            fixed_point_joint_law(law.fixed_q(clients[a][t], nan), law.fixed_q(clients[b][t], nan), config.bits);
+        const Rational w = clipped(a) + clipped(b);
+        parts.push_back(moments({{plus + plus - w, j.pp}, {plus + minus - w, j.pm}, {minus + plus - w, j.mp},
+                                 {minus + minus - w, j.mm}}));
+      }
+      // e = (1/k) Σ X_j: E e² = (Σ E X_j² − Σ μ_j² + (Σ μ_j)²)/k², exactly; Var(e²) from the
+      // centred fourth moments (the means are ~2^−32 of the level and are neglected there).
+      Rational m2_sum(0), mu_sum(0), mu2_sum(0), m4_sum(0), m2_squares(0);
+      for (const Moments& m : parts) {
+        m2_sum += m.m2;
+        mu_sum += m.mean;
+        mu2_sum += m.mean * m.mean;
+        m4_sum += m.m4;
+        m2_squares += m.m2 * m.m2;
+      }
+      const Rational expected = (m2_sum - mu2_sum + mu_sum * mu_sum) / (k * k);
+      const Rational fourth = (m4_sum + 3 * (m2_sum * m2_sum - m2_squares)) / (k * k * k * k);
+      const double e = static_cast<double>(result.aggregate[t]) - result.clipped_mean[t];
+      sum_e2 += e * e;
+      sum_expected += to_double(expected);
+      sum_var += std::max(0.0, to_double(Rational(fourth - expected * expected)));
+      // Thm 2/3 (d → ∞) plus Thm 1's gap bound r²α²/2^(d−6) per pair; noise: its variance.
+      const double alone = static_cast<double>(result.alone_clients.size()),
+                   pairs = static_cast<double>(result.pair_clients.size()), kk = to_double(k);
+      sum_bound += quantized ? (alone * level * level +
+                                pairs * g.r * g.r * (alpha * alpha + 2 * alpha - 1 + alpha * alpha * std::ldexp(64.0, -static_cast<int>(config.bits)))) /
+                                   (kk * kk)
+                             : alone * noise_var / (kk * kk);
+      ++out.coordinates;
+    }
+  }
+  const double m = static_cast<double>(out.coordinates);
+  out.mse_expected = sum_expected / m;
+  out.mse_empirical = sum_e2 / m;
+  out.z = sum_var > 0 ? (sum_e2 - sum_expected) / std::sqrt(sum_var) : 0;
+  out.mse_bound = sum_bound / m;
+  return out;
+}
+
+}  // namespace corbin::fl
