@@ -133,19 +133,9 @@ void run_ucdp(const UcdpArgs& a) {
       }
       // Brute force where it is cheap: the exact k-fold composition of the privacy loss.
       if (!rdp.infinite && k <= kMaxExactCompositions) {
-        PrivacyLoss forward = PrivacyLoss::of(p, q), backward = PrivacyLoss::of(q, p);
-        const PrivacyLoss f1 = forward, b1 = backward;
-        for (BigInt i = 1; i < k; ++i) {
-          forward = PrivacyLoss::compose(forward, f1);
-          backward = PrivacyLoss::compose(backward, b1);
-        }
-        const auto fa = forward.exp_eps_for(s.delta), ba = backward.exp_eps_for(s.delta);
-        if (fa.infinite || ba.infinite) {
-          comp["exact_eps"] = "infinite";
-        } else {
-          const Rational worst = fa.exp_eps >= ba.exp_eps ? fa.exp_eps : ba.exp_eps;
-          put(comp, "exact_eps", Interval(log(interval_from(worst))));
-        }
+        const auto at = exp_eps_for_delta(p, q, s.delta, k.convert_to<unsigned>());
+        if (at.infinite) comp["exact_eps"] = "infinite";
+        else put(comp, "exact_eps", Interval(log(interval_from(at.exp_eps))));
       }
       j["composition"] = comp;
       if (!a.at_eps.empty()) {

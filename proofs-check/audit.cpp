@@ -28,9 +28,9 @@ std::string privacy_utility_csv(const Grid& grid, unsigned long n) {
   const unsigned steps = grid.quick ? 12 : 40;
   for (unsigned i = 0; i <= steps; ++i) {
     const double eps = 0.1 * std::pow(70.0, static_cast<double>(i) / steps);  // 0.1 .. 7
-    const Rational x = exp_eps_near(eps), alpha = (x + 1) / (x - 1);
+    const Rational x = exp_eps_near(eps), alpha = alpha_of(x);
     const Rational level2 = alpha * alpha;
-    const Rational pair_sup = alpha <= 2 ? level2 : Rational(4 * (alpha - 1));
+    const Rational pair_sup = sup_optimal_pair_mse(alpha, Rational(0), Rational(1)).value;
     const Rational nn{BigInt(n)};
     const Rational ldp = level2 / nn, corbin = pair_sup / (2 * nn);
     const Rational aug = (level2 / 2 + pair_sup / 4) / nn;
@@ -51,7 +51,7 @@ std::string experiment8_csv(const Grid& grid) {
   const Rational c(0), r(1, 2);
   const long steps = grid.quick ? 8 : 20;
   for (double eps : {0.5, 1.0, 3.0}) {
-    const Rational x = exp_eps_near(eps), alpha = (x + 1) / (x - 1);
+    const Rational x = exp_eps_near(eps), alpha = alpha_of(x);
     for (long i = -steps; i <= steps; ++i)
       for (long j = -steps; j <= steps; ++j) {
         const Rational w1 = r * Rational(i, steps), w2 = r * Rational(j, steps);

@@ -20,7 +20,7 @@ ClaimResult check_a2(const Grid& grid) {
   Json witness = Json::object();
   bool have_witness = false;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d : grid.bits) {
       if (d > 16) continue;
       const auto printed = corbinq_pldp(alpha, c, r, d, Variant::as_printed);

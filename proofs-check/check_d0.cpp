@@ -16,7 +16,7 @@ ClaimResult check_d0(const Grid& grid) {
   const Rational c(0), r(1);
   std::size_t points = 0, corrected_diff = 0, reference_diff = 0;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (const Rational& w1 : input_grid(c, r, grid.input_steps))
       for (const Rational& w2 : input_grid(c, r, grid.input_steps)) {
         const Rational q1 = ldpq_q(alpha, c, r, w1), q2 = ldpq_q(alpha, c, r, w2);

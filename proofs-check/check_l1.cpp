@@ -17,7 +17,7 @@ ClaimResult check_l1(const Grid& grid) {
   Json rows = Json::array();
   bool any_unbounded = false, d0_bounded = true;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d : grid.bits) {
       if (d > kMaxLeakageBits || d > 5) continue;
       const LeakageResult pair = pair_eavesdropper_leakage(alpha, c, r, d, Variant::corrected);

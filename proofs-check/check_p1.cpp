@@ -30,7 +30,7 @@ ClaimResult check_p1(const Grid& grid) {
   Rational min_excess(-1);
   Json rows = Json::array();
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1), level = r * alpha;
+    const Rational alpha = alpha_of(x), level = r * alpha;
     const Rational at_level = (level + r) / (level - r);  // ratio with γ1 = c + rα
     const Rational below = (level - Rational(1, 1000) + r) / (level - Rational(1, 1000) - r);
     ok = ok && at_level == x && below > x;

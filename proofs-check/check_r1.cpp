@@ -21,7 +21,7 @@ ClaimResult check_r1(const Grid& grid) {
   Json rows = Json::array();
   std::string first_failure;
   for (std::size_t i = 0; i < grid.exp_eps.size(); ++i) {
-    const Rational x = grid.exp_eps[i], alpha = (x + 1) / (x - 1);
+    const Rational x = grid.exp_eps[i], alpha = alpha_of(x);
     const auto p = corbinq_pldp(alpha, c, r, d, Variant::reference_code);
     Rational worst_bias(0);
     for (const Rational& w : input_grid(c, r, grid.input_steps)) {

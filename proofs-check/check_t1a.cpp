@@ -19,7 +19,7 @@ ClaimResult check_t1a(const Grid& grid) {
   std::vector<unsigned long> bits = grid.bits;
   bits.push_back(4096);
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d : bits)
       for (const Rational& w1 : input_grid(c, r, grid.input_steps))
         for (const Rational& w2 : input_grid(c, r, grid.input_steps)) {

@@ -26,7 +26,7 @@ ClaimResult gap_check(const Grid& grid,
   Rational min_slack(-1);
   Json rows = Json::array(), counterexample;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d : grid.bits) {
       const auto sup = sup_gap(alpha, c, r, d);
       const Rational bound = claimed(alpha, r, d);

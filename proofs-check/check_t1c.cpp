@@ -77,7 +77,7 @@ ClaimResult check_t1c(const Grid& grid) {
   std::size_t points = 0, worse = 0;
   Json witness;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d = 0; d <= grid.optimise_up_to; ++d) {
       const std::size_t n = std::size_t{1} << d;
       for (const Rational& w1 : input_grid(c, r, grid.input_steps))

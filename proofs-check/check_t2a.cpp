@@ -19,7 +19,7 @@ ClaimResult check_t2a(const Grid& grid) {
   std::size_t cases = 0, biased = 0, printed_biased = 0;
   Json witness;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1);
+    const Rational alpha = alpha_of(x);
     for (unsigned long d : grid.bits)
       for (std::size_t n = 2; n <= 9; ++n) {
         // Client 0 on LDPQ, clients 1.. in consecutive pairs, a leftover client on LDPQ; the

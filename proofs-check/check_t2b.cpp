@@ -7,6 +7,7 @@
 // and on the whole input grid (none exceeds it), then compares with the claim.
 
 #include "claims.hpp"
+#include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "inputs.hpp"
 
@@ -40,11 +41,9 @@ ClaimResult aggregate_bound_check(const Grid& grid,
   Rational min_slack(-1);
   Json rows = Json::array();
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1), level = r * alpha;
-    // Witness: s = min(L, 2r) split evenly between the two clients.
-    const Rational s = level <= 2 * r ? level : Rational(2 * r);
-    const Rational w = c + s / 2;
-    const Rational sup = optimal_pair_mse(alpha, c, r, w, w);
+    const Rational alpha = alpha_of(x);
+    const OptimalPairSupremum witness = sup_optimal_pair_mse(alpha, c, r);
+    const Rational& sup = witness.value;
     for (const Rational& w1 : input_grid(c, r, grid.input_steps))
       for (const Rational& w2 : input_grid(c, r, grid.input_steps))
         grid_ok = grid_ok && optimal_pair_mse(alpha, c, r, w1, w2) <= sup;
@@ -58,7 +57,7 @@ ClaimResult aggregate_bound_check(const Grid& grid,
     put(row, "alpha", alpha);
     put(row, "sup_pair_mse", sup);
     put(row, "claimed_pair_bound", bound);
-    put(row, "witness_w", w);
+    put(row, "witness_w", witness.w);
     rows.push_back(row);
   }
   out.certificate["rows"] = rows;
@@ -80,7 +79,7 @@ ClaimResult aggregate_bound_check(const Grid& grid,
         const auto law = optimal_coupling(g);
         const Rational x = w1 - c, y = w2 - c;
         const Rational cov = (law.pp + law.mm - law.pm - law.mp) * level * level - x * y;
-        const Rational var1 = level * level - x * x, var2 = level * level - y * y;
+        const Rational var1 = ldpq_mse(alpha, c, r, w1), var2 = ldpq_mse(alpha, c, r, w2);
         const Rational mse = pair_mse(law, g);
         ++checked;
         decomposition_ok += mse == var1 + var2 + 2 * cov;

@@ -20,8 +20,8 @@ ClaimResult check_t2c(const Grid& grid) {
   bool worst_ok = true;
   Json rows = Json::array(), counterexample;
   for (const Rational& x : grid.exp_eps) {
-    const Rational alpha = (x + 1) / (x - 1), level = r * alpha;
-    const Rational sup_pair = level <= 2 * r ? level * level : Rational(4 * r * r * (alpha - 1));
+    const Rational alpha = alpha_of(x), level = r * alpha;
+    const Rational sup_pair = sup_optimal_pair_mse(alpha, c, r).value;
     const Rational worst_ratio = 2 * level * level / sup_pair;
     worst_ok = worst_ok && worst_ratio >= 2;
     const auto g = pair_geometry(alpha, c, r, Rational(c + r), Rational(c + r));

@@ -33,6 +33,9 @@ struct Grid {
 /// point of the paper's ε grid gets an exact α. The certificate records both.
 Rational exp_eps_near(double eps);
 
+/// α = (e^ε + 1)/(e^ε − 1), exactly (the library's Budget formula).
+Rational alpha_of(const Rational& exp_eps);
+
 enum class Verdict { holds, holds_with_slack, holds_only_under, fails, undecided };
 const char* to_string(Verdict v);
 using corbin::to_string;  // Rational -> "p/q", next to the Verdict overload

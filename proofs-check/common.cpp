@@ -1,6 +1,7 @@
 #include <cmath>
 
 #include "claims.hpp"
+#include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 
 namespace corbin::audit {
@@ -34,6 +35,10 @@ Rational exp_eps_near(double eps) {
   // Six decimals, rounded up: e^ε grows by at most 1e-6, i.e. ε by < 1e-6.
   const double scaled = std::ceil(std::exp(eps) * 1e6);
   return Rational(BigInt(static_cast<long long>(scaled)), BigInt(1000000));
+}
+
+Rational alpha_of(const Rational& exp_eps) {
+  return Budget::make(Budget::Kind::exp_eps, exp_eps).alpha_exact();
 }
 
 const char* to_string(Verdict v) {

@@ -1,6 +1,9 @@
 #include "corbin/privacy/privacy_loss.hpp"
 
 #include <iterator>
+#include <string>
+
+#include "corbin/number/error.hpp"
 
 namespace corbin {
 
@@ -64,9 +67,17 @@ PrivacyLoss PrivacyLoss::compose(const PrivacyLoss& a, const PrivacyLoss& b) {
   return out;
 }
 
-PrivacyLoss::AtDelta exp_eps_for_delta(const SumLaw& p, const SumLaw& q, const Rational& delta) {
-  const auto forward = PrivacyLoss::of(p, q).exp_eps_for(delta);
-  const auto backward = PrivacyLoss::of(q, p).exp_eps_for(delta);
+PrivacyLoss PrivacyLoss::power(unsigned k) const {
+  if (k < 1) throw invalid_argument("compositions", std::to_string(k), "at least 1");
+  PrivacyLoss out = *this;
+  for (unsigned i = 1; i < k; ++i) out = compose(out, *this);
+  return out;
+}
+
+PrivacyLoss::AtDelta exp_eps_for_delta(const SumLaw& p, const SumLaw& q, const Rational& delta,
+                                       unsigned compositions) {
+  const auto forward = PrivacyLoss::of(p, q).power(compositions).exp_eps_for(delta);
+  const auto backward = PrivacyLoss::of(q, p).power(compositions).exp_eps_for(delta);
   if (forward.infinite) return forward;
   if (backward.infinite) return backward;
   return forward.exp_eps >= backward.exp_eps ? forward : backward;

@@ -37,10 +37,14 @@ struct PrivacyLoss {
 
   /// The loss of independent P1 × P2 against Q1 × Q2.
   static PrivacyLoss compose(const PrivacyLoss& a, const PrivacyLoss& b);
+  /// The k-fold composition with itself (k >= 1; the atoms multiply, so keep k small).
+  PrivacyLoss power(unsigned k) const;
 };
 
-/// e^ε(δ) in the worse of the two directions (P against Q, Q against P).
-PrivacyLoss::AtDelta exp_eps_for_delta(const SumLaw& p, const SumLaw& q, const Rational& delta);
+/// e^ε(δ) in the worse of the two directions (P against Q, Q against P), for `compositions`
+/// independent uses of the mechanism (exact; 1 by default).
+PrivacyLoss::AtDelta exp_eps_for_delta(const SumLaw& p, const SumLaw& q, const Rational& delta,
+                                       unsigned compositions = 1);
 
 /// δ(ε) in the worse direction, exactly.
 Rational delta_for_exp_eps(const SumLaw& p, const SumLaw& q, const Rational& exp_eps);

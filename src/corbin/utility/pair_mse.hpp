@@ -131,4 +131,19 @@ GapSupremum<T> sup_gap(const T& alpha, const Rational& center, const Rational& r
                         T(c - x1), law};
 }
 
+/// The supremum over all inputs of the d → ∞ pair MSE (countermonotone coupling). With
+/// s = (w1 − c) + (w2 − c) and L = rα that MSE is 2L|s| − s², largest at |s| = min(L, 2r): L² for
+/// α <= 2 and 4r²(α − 1) beyond. The value is evaluated through the exact law at the witness
+/// w1 = w2 = c + min(L, 2r)/2 (the audit's T2b checks that no grid input exceeds it).
+struct OptimalPairSupremum {
+  Rational value, w;
+};
+inline OptimalPairSupremum sup_optimal_pair_mse(const Rational& alpha, const Rational& center,
+                                                const Rational& radius) {
+  const Rational level = radius * alpha;
+  const Rational w = center + (level <= 2 * radius ? level : Rational(2 * radius)) / 2;
+  const PairGeometry<Rational> g = pair_geometry(alpha, center, radius, w, w);
+  return {pair_mse(optimal_coupling(g), g), w};
+}
+
 }  // namespace corbin
