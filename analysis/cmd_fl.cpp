@@ -92,7 +92,7 @@ void run_fl(const FlArgs& a) {
     const auto t2 = std::chrono::steady_clock::now();
     // The theorems checked live on a sample of coordinates (not counted as mechanism time).
     std::optional<fl::LiveCheck> check;
-    if (mech.kind != fl::Mechanism::vanilla && r.survivors > 0)
+    if (mech.kind != fl::Mechanism::vanilla && r.survivors() > 0)
       check = fl::live_check(params, global, layers, mech, r, round);
     for (std::size_t t = 0; t < global.size(); ++t)
       global[t] = static_cast<float>((1 - lam) * global[t] + lam * r.aggregate[t]);
@@ -116,9 +116,9 @@ void run_fl(const FlArgs& a) {
     row["mse_z"] = check ? Json(check->z) : Json(nullptr);
     row["mse_bound"] = check ? Json(check->mse_bound) : Json(nullptr);
     row["mse_check_coordinates"] = check ? check->coordinates : 0;
-    row["survivors"] = r.survivors;
-    row["alone"] = r.alone;
-    row["pairs"] = r.pairs;
+    row["survivors"] = r.survivors();
+    row["alone"] = r.alone();
+    row["pairs"] = r.pairs();
     row["seconds_training"] = std::chrono::duration<double>(t1 - t0).count();
     row["seconds_mechanism"] = std::chrono::duration<double>(t2 - t1).count();
     row["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

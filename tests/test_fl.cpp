@@ -23,7 +23,6 @@
 
 using namespace corbin;
 using namespace corbin::fl;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -94,18 +93,18 @@ TEST_CASE("round roles: pairs, odd client out, AugCorBin-FL and dropout fallback
     return obfuscated_mean(std::vector<std::vector<float>>(n, global), global, layers, c, 0);
   };
   c.kind = Mechanism::corbin;
-  CHECK(run(6).pairs == 3);
-  CHECK(run(7).pairs == 3);
-  CHECK(run(7).alone == 1);
+  CHECK(run(6).pairs() == 3);
+  CHECK(run(7).pairs() == 3);
+  CHECK(run(7).alone() == 1);
   c.kind = Mechanism::augcorbin;  // γ = 1/2: 3 of 6 alone, then one pair and an odd one out
-  CHECK(run(6).alone == 4);
-  CHECK(run(6).pairs == 1);
+  CHECK(run(6).alone() == 4);
+  CHECK(run(6).pairs() == 1);
   c.kind = Mechanism::corbin;
   c.dropout = Rational(1, 2);
   for (std::uint64_t round = 0; round < 20; ++round) {
     const auto r = obfuscated_mean(std::vector<std::vector<float>>(10, global), global, layers, c, round);
-    CHECK(r.survivors == r.alone + 2 * r.pairs);
-    CHECK(r.survivors <= 10);
+    CHECK(r.survivors() == r.alone() + 2 * r.pairs());
+    CHECK(r.survivors() <= 10);
   }
   c.gamma = Rational(3, 2);
   CHECK(parameter_of([&] { run(4); }) == "--gamma");
@@ -132,7 +131,7 @@ TEST_CASE("empirical MSE of a round agrees with the exact expectation (fixed see
     c.kind = kind;
     c.seed = 11;
     const RoundResult r = obfuscated_mean(clients, global, {{0, size}}, c, 0);
-    REQUIRE(r.survivors == 4);
+    REQUIRE(r.survivors() == 4);
     // Exact expectation per coordinate (coordinates 2..): LDPQ variances, or the pairs' laws.
     const Rational alpha(2), zero(0), one(1);
     Rational expected(0);
@@ -183,7 +182,7 @@ TEST_CASE("the live check: empirical and exact expected MSE agree round after ro
     c.dropout = Rational(1, 5);
     for (std::uint64_t round = 0; round < 3; ++round) {
       const RoundResult r = obfuscated_mean(clients, global, layers, c, round);
-      if (r.survivors == 0) continue;
+      if (r.survivors() == 0) continue;
       const LiveCheck check = live_check(clients, global, layers, c, r, round, 512);
       INFO(to_string(kind) << " round " << round << ": empirical " << check.mse_empirical << " expected "
                            << check.mse_expected << " z " << check.z << " bound " << check.mse_bound);

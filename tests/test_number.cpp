@@ -83,4 +83,6 @@ TEST_CASE("NumTraits behave alike on the three number types", "[number][unit]") 
   CHECK(to_rational(Real(0)) == 0);  // zero carries the minimum exponent in MPFR
   CHECK(to_rational(Real(-0.0)) == 0);
   CHECK(to_rational(Real(-6)) == -6);
+  CHECK(to_rational(0.375) == Rational(3, 8));  // doubles convert exactly, whatever the precision
+  CHECK(to_rational(0.1) == Rational(BigInt(3602879701896397), pow2(55)));
 }

@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
 namespace corbin::fl {
 namespace {
-
-Rational exact(double x) { return to_rational(Real(x)); }
 
 /// Second and fourth moments and the mean of one independent part X (a client's or a pair's
 /// output minus its clipped weights) at one coordinate.
@@ -38,8 +36,8 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
   if (config.kind == Mechanism::vanilla)
     throw invalid_argument("--mechanism", "vanilla", "a randomised mechanism for the live check");
   LiveCheck out;
-  if (result.survivors == 0) return out;
-  const Rational k{BigInt(result.survivors)};
+  if (result.survivors() == 0) return out;
+  const Rational k{BigInt(result.survivors())};
   double sum_e2 = 0, sum_expected = 0, sum_var = 0, sum_bound = 0;
   for (std::size_t l = 0; l < layers.size(); ++l) {
     const Layer& layer = layers[l];
@@ -48,52 +46,44 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
                                                                           " layer " + std::to_string(l)));
     const std::size_t take = std::min(per_layer, layer.size);
     const bool quantized = config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace;
-    const FixedPointLaw law = quantized ? FixedPointLaw(config.budget, exact(g.c), exact(g.r))
-                                        : FixedPointLaw(Budget::make(Budget::Kind::alpha, 2), Rational(0), Rational(1));
-    const Rational plus = exact(law.plus_value()), minus = exact(law.minus_value());
-    const Rational one_k(pow2(kFixedBits));
-    // Noise baselines: X is the noise, E X = 0, E X² = s², E X⁴ = 3s⁴ (Gaussian) or 6 s⁴ with
-    // s² = 2b² (Laplace: E X⁴ = 24 b⁴).
+    // Quantizers: the sampler's own law. Noise baselines: X is the noise, E X = 0, and
+    // E X² = σ², E X⁴ = 3σ⁴ (Gaussian) or E X² = 2b², E X⁴ = 24b⁴ (Laplace).
+    std::optional<FixedPointLaw> law;
+    Rational plus, minus;
     double noise_var = 0, noise_m4 = 0;
-    if (!quantized) {
-      PrecisionScope scope(128);  // for ε's enclosure; agm_sigma works at 256 bits itself
-      const Rational eps = config.budget.kind == Budget::Kind::eps
-                               ? config.budget.value
-                               : to_rational(midpoint_of(config.budget.eps_interval()));
-      const Rational sensitivity = exact(2 * g.r);
-      if (config.kind == Mechanism::gaussian) {
-        const double sigma = agm_sigma(eps, config.delta, sensitivity).convert_to<double>();
-        noise_var = sigma * sigma;
-        noise_m4 = 3 * noise_var * noise_var;
-      } else {
-        const double b = to_double(laplace_scale(eps, sensitivity));
-        noise_var = 2 * b * b;
-        noise_m4 = 24 * b * b * b * b;
-      }
+    if (quantized) {
+      law.emplace(config.budget, to_rational(g.c), to_rational(g.r));
+      plus = to_rational(law->plus_value());
+      minus = to_rational(law->minus_value());
+    } else {
+      const double scale = noise_scale(config, g);
+      const bool gaussian = config.kind == Mechanism::gaussian;
+      noise_var = (gaussian ? 1 : 2) * scale * scale;
+      noise_m4 = (gaussian ? 3 : 24) * scale * scale * scale * scale;
     }
-    const double level = g.r * (config.budget.kind == Budget::Kind::eps
-                                    ? midpoint_of(config.budget.alpha_interval()).convert_to<double>()
-                                    : to_double(config.budget.alpha_exact()));
-    const double alpha = level / g.r;
+    PrecisionScope scope(128);
+    const double alpha = config.budget.exact() ? to_double(config.budget.alpha_exact())
+                                               : midpoint_of(config.budget.alpha_interval()).convert_to<double>();
+    const double level = g.r * alpha;
     for (std::size_t s = 0; s < take; ++s) {
       const std::size_t t = layer.offset + order[s];
       const auto clipped = [&](std::size_t i) {
-        return exact(static_cast<float>(std::clamp<double>(clients[i][t], g.c - g.r, g.c + g.r)));
+        return to_rational(clip(g, clients[i][t]));
       };
       std::vector<Moments> parts;
       bool nan = false;
       for (std::size_t i : result.alone_clients) {
         if (!quantized) {
-          parts.push_back({Rational(0), exact(noise_var), exact(noise_m4)});
+          parts.push_back({Rational(0), to_rational(noise_var), to_rational(noise_m4)});
           continue;
         }
-        const Rational q(BigInt(law.fixed_q(clients[i][t], nan)), BigInt(pow2(kFixedBits)));
+        const Rational q(BigInt(law->fixed_q(clients[i][t], nan)), BigInt(pow2(kFixedBits)));
         const Rational w = clipped(i);
         parts.push_back(moments({{plus - w, q}, {minus - w, Rational(1 - q)}}));
       }
       for (const auto& [a, b] : result.pair_clients) {
         const JointLaw<Rational> j =
-            fixed_point_joint_law(law.fixed_q(clients[a][t], nan), law.fixed_q(clients[b][t], nan), config.bits);
+            fixed_point_joint_law(law->fixed_q(clients[a][t], nan), law->fixed_q(clients[b][t], nan), config.bits);
         const Rational w = clipped(a) + clipped(b);
         parts.push_back(moments({{plus + plus - w, j.pp}, {plus + minus - w, j.pm}, {minus + plus - w, j.mp},
                                  {minus + minus - w, j.mm}}));

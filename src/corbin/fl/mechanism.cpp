@@ -15,8 +15,6 @@ std::string label(std::uint64_t round, const std::string& what) {
   return "round " + std::to_string(round) + " " + what;
 }
 
-Rational exact(double x) { return to_rational(Real(x)); }
-
 /// Uniform doubles in (0, 1) from ChaCha20 words: (k + 1/2)/2^53 for the top 53 bits k.
 std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t count) {
   std::vector<std::uint64_t> words(count);
@@ -24,12 +22,6 @@ std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t c
   std::vector<double> u(count);
   for (std::size_t i = 0; i < count; ++i) u[i] = (static_cast<double>(words[i] >> 11) + 0.5) * 0x1p-53;
   return u;
-}
-
-/// ε as a rational for calibrating the noise baselines (the midpoint of its enclosure).
-Rational eps_of(const Budget& b) {
-  PrecisionScope scope(128);
-  return b.kind == Budget::Kind::eps ? b.value : to_rational(midpoint_of(b.eps_interval()));
 }
 
 }  // namespace
@@ -40,6 +32,20 @@ Geometry layer_geometry(const float* g, std::size_t n) {
   double r = (static_cast<double>(*hi) - *lo) / 2;
   if (!(r > 0)) r = std::max(std::abs(c) / 1000, 1e-6);
   return {c, r};
+}
+
+float clip(const Geometry& g, float w) { return static_cast<float>(std::clamp<double>(w, g.c - g.r, g.c + g.r)); }
+
+double noise_scale(const MechanismConfig& config, const Geometry& g) {
+  if (config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace)
+    throw invalid_argument("--mechanism", to_string(config.kind), "gaussian or laplace for a noise scale");
+  // ε as a rational for the calibration: given, or the midpoint of its enclosure.
+  PrecisionScope scope(128);
+  const Rational eps = config.budget.kind == Budget::Kind::eps ? config.budget.value
+                                                               : to_rational(midpoint_of(config.budget.eps_interval()));
+  const Rational sensitivity = to_rational(2 * g.r);
+  return config.kind == Mechanism::gaussian ? agm_sigma(eps, config.delta, sensitivity).convert_to<double>()
+                                            : to_double(laplace_scale(eps, sensitivity));
 }
 
 Mechanism parse_mechanism(const std::string& text) {
@@ -82,7 +88,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
   // Who survives this round: a client drops when its 64-bit word falls below p·2^64.
   const auto drop_words = uniforms(derive_key(config.seed, label(round, "dropout")), 0, n);
   std::vector<bool> alive(n);
-  for (std::size_t i = 0; i < n; ++i) alive[i] = !(Rational(exact(drop_words[i])) < config.dropout);
+  for (std::size_t i = 0; i < n; ++i) alive[i] = !(to_rational(drop_words[i]) < config.dropout);
   // Roles from the server's random order.
   const bool correlated = config.kind == Mechanism::corbin || config.kind == Mechanism::augcorbin;
   const std::vector<std::size_t> order = permutation(n, derive_key(config.seed, label(round, "pairing")));
@@ -105,14 +111,11 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     }
   }
   RoundResult out;
-  out.survivors = alone.size() + 2 * pairs.size();
-  out.alone = alone.size();
-  out.pairs = pairs.size();
   out.alone_clients = alone;
   out.pair_clients = pairs;
   out.aggregate.assign(global.size(), 0.0f);
   out.clipped_mean.assign(global.size(), 0.0f);
-  if (out.survivors == 0) {
+  if (out.survivors() == 0) {
     out.aggregate = global;
     out.clipped_mean = global;
     return out;
@@ -123,16 +126,15 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     const Layer& layer = layers[l];
     const Geometry g = layer_geometry(global.data() + layer.offset, layer.size);
     const auto stream = static_cast<std::uint32_t>(l);
-    const auto clip = [&](float w) {
-      return config.kind == Mechanism::vanilla ? w
-                                               : static_cast<float>(std::clamp<double>(w, g.c - g.r, g.c + g.r));
+    const auto clip_weight = [&](float w) {
+      return config.kind == Mechanism::vanilla ? w : clip(g, w);
     };
     const auto add = [&](const std::vector<float>& values, std::vector<double>& into) {
       for (std::size_t t = 0; t < layer.size; ++t) into[layer.offset + t] += values[t];
     };
     std::vector<float> clipped(layer.size);
     const auto clipped_of = [&](std::size_t i) {
-      for (std::size_t t = 0; t < layer.size; ++t) clipped[t] = clip(clients[i][layer.offset + t]);
+      for (std::size_t t = 0; t < layer.size; ++t) clipped[t] = clip_weight(clients[i][layer.offset + t]);
       return clipped;
     };
     out1.resize(layer.size);
@@ -145,13 +147,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
       }
     } else if (config.kind == Mechanism::gaussian || config.kind == Mechanism::laplace) {
       // Per coordinate, sensitivity 2r, at the same ε (and δ for the Gaussian).
-      const Rational eps = eps_of(config.budget), sensitivity = exact(2 * g.r);
-      double scale;
-      {
-        PrecisionScope scope(256);
-        scale = config.kind == Mechanism::gaussian ? agm_sigma(eps, config.delta, sensitivity).convert_to<double>()
-                                                   : to_double(laplace_scale(eps, sensitivity));
-      }
+      const double scale = noise_scale(config, g);
       for (std::size_t i : alone) {
         const auto u = uniforms(derive_key(config.seed, label(round, "noise client " + std::to_string(i))), stream,
                                 2 * layer.size);
@@ -166,7 +162,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
         add(clipped, clipped_sum);
       }
     } else {
-      const FixedPointLaw law(config.budget, exact(g.c), exact(g.r));
+      const FixedPointLaw law(config.budget, to_rational(g.c), to_rational(g.r));
       for (std::size_t i : alone) {
         LdpqSampler(law, derive_key(config.seed, label(round, "private " + std::to_string(i))), stream)
             .sample(clients[i].data() + layer.offset, out1.data(), layer.size);
@@ -188,7 +184,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     }
   }
   double squared = 0;
-  const double k = static_cast<double>(out.survivors);
+  const double k = static_cast<double>(out.survivors());
   for (std::size_t t = 0; t < global.size(); ++t) {
     out.aggregate[t] = static_cast<float>(sum[t] / k);
     out.clipped_mean[t] = static_cast<float>(clipped_sum[t] / k);

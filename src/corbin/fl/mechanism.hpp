@@ -50,13 +50,23 @@ struct Geometry {
 };
 Geometry layer_geometry(const float* global, std::size_t n);
 
+/// w clipped to [c − r, c + r] (the paper's footnote), as the float a client holds.
+float clip(const Geometry& g, float w);
+
+/// The per-coordinate noise of the Gaussian (σ, analytic, at δ) or Laplace (scale b) baseline
+/// for a layer, calibrated at the PLDP ε with sensitivity 2r. Raises invalid_argument for the
+/// other mechanisms.
+double noise_scale(const MechanismConfig& config, const Geometry& g);
+
 struct RoundResult {
   std::vector<float> aggregate;      ///< mean of the survivors' obfuscated vectors
   std::vector<float> clipped_mean;   ///< mean of the survivors' clipped true vectors
-  std::size_t survivors = 0, alone = 0, pairs = 0;
   std::vector<std::size_t> alone_clients;                      ///< who quantized alone
   std::vector<std::pair<std::size_t, std::size_t>> pair_clients;  ///< (leader, follower)
   double mse_empirical = 0;          ///< mean over coordinates of (aggregate − clipped_mean)²
+  std::size_t alone() const { return alone_clients.size(); }
+  std::size_t pairs() const { return pair_clients.size(); }
+  std::size_t survivors() const { return alone() + 2 * pairs(); }
 };
 
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,

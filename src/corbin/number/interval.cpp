@@ -120,3 +120,12 @@ Rational to_rational(const Real& x) {
 }
 
 }  // namespace corbin
+
+namespace corbin {
+
+Rational to_rational(double x) {
+  PrecisionScope scope(std::max(working_precision_bits(), 53u));  // 53 bits hold any double
+  return to_rational(Real(x));
+}
+
+}  // namespace corbin

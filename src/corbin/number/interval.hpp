@@ -52,5 +52,7 @@ std::string to_decimal(const Real& x, int digits = 30);
 
 /// Exact rational value of a finite Real.
 Rational to_rational(const Real& x);
+/// Exact rational value of a finite double (every double is a dyadic rational).
+Rational to_rational(double x);
 
 }  // namespace corbin
