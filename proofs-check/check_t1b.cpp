@@ -22,7 +22,7 @@ ClaimResult gap_check(const Grid& grid,
                "closed form 8L²t(1 − t)/2^d with a witness evaluated through the exact law), "
                "against the claimed bound.";
   const Rational c(0), r(1);
-  bool fails = false, tight = false;
+  BoundTally tally;
   Rational min_slack(-1);
   Json rows = Json::array(), counterexample;
   for (const Rational& x : grid.exp_eps) {
@@ -42,8 +42,7 @@ ClaimResult gap_check(const Grid& grid,
         counterexample = row;
         counterexample["recheck"] = Json::array({joint_recheck(alpha, c, r, sup.w1, sup.w2, d, "corrected")});
       }
-      fails = fails || sup.value > bound;
-      tight = tight || sup.value == bound;
+      tally.add(sup.value, bound);
       if (sup.value > 0) {
         const Rational slack = bound / sup.value;
         if (min_slack < 0 || slack < min_slack) min_slack = slack;
@@ -53,8 +52,8 @@ ClaimResult gap_check(const Grid& grid,
   out.certificate["rows"] = rows;
   put(out.certificate, "smallest_bound_over_sup", min_slack);
   if (!counterexample.is_null()) out.certificate["counterexample"] = counterexample;
-  out.verdict = fails ? Verdict::fails : tight ? Verdict::holds : Verdict::holds_with_slack;
-  out.finding = fails ? "the bound is exceeded (see the certificate's counterexample)"
+  out.verdict = tally.verdict();
+  out.finding = tally.fails ? "the bound is exceeded (see the certificate's counterexample)"
                       : "the exact supremum is 2r²α²/2^d when 2^d >= α; the bound holds with a factor >= " +
                             std::to_string(to_double(min_slack)).substr(0, 5) + " to spare";
   out.result = out.finding + ". Figure: gap supremum and bound against d.";

@@ -36,7 +36,8 @@ ClaimResult aggregate_bound_check(const Grid& grid,
                "the LDPQ marginals): closed-form witness evaluated by the library, checked against "
                "every point of the input grid; aggregate = pair/(2n) per coordinate.";
   const Rational c(0), r(1);
-  bool fails = false, tight = false, grid_ok = true;
+  BoundTally tally;
+  bool grid_ok = true;
   std::string proof_note;
   Rational min_slack(-1);
   Json rows = Json::array();
@@ -48,8 +49,7 @@ ClaimResult aggregate_bound_check(const Grid& grid,
       for (const Rational& w2 : input_grid(c, r, grid.input_steps))
         grid_ok = grid_ok && optimal_pair_mse(alpha, c, r, w1, w2) <= sup;
     const Rational bound = claimed(alpha, r);
-    fails = fails || sup > bound;
-    tight = tight || sup == bound;
+    tally.add(sup, bound);
     const Rational slack = bound / sup;
     if (min_slack < 0 || slack < min_slack) min_slack = slack;
     Json row = Json::object();
@@ -108,9 +108,8 @@ ClaimResult aggregate_bound_check(const Grid& grid,
                      : "";
   }
   put(out.certificate, "smallest_bound_over_sup", min_slack);
-  out.verdict = !grid_ok ? Verdict::undecided : fails ? Verdict::fails
-                : tight ? Verdict::holds : Verdict::holds_with_slack;
-  out.finding = fails ? "the worst-case MSE exceeds the bound"
+  out.verdict = grid_ok ? tally.verdict() : Verdict::undecided;
+  out.finding = tally.fails ? "the worst-case MSE exceeds the bound"
                       : "worst case sup M/(2n) with sup M = r²α² (α <= 2) or 4r²(α − 1) (α > 2); the bound is at least " +
                             std::to_string(to_double(min_slack)).substr(0, 5) + "× that";
   out.finding += proof_note;

@@ -54,6 +54,18 @@ struct ClaimResult {
 /// A bound claimed as value <= bound: holds (tight), holds with slack, or fails.
 Verdict bound_verdict(const Rational& tight, const Rational& claimed);
 
+/// The verdict of a bound over many cases: fails if any case fails, holds if none fails and
+/// some case is tight, holds with slack otherwise.
+struct BoundTally {
+  bool fails = false, tight = false;
+  void add(const Rational& value, const Rational& claimed) {
+    const Verdict v = bound_verdict(value, claimed);
+    fails = fails || v == Verdict::fails;
+    tight = tight || v == Verdict::holds;
+  }
+  Verdict verdict() const { return fails ? Verdict::fails : tight ? Verdict::holds : Verdict::holds_with_slack; }
+};
+
 /// Exact value in a certificate: "p/q" plus a decimal twin.
 void put(Json& j, const std::string& key, const Rational& value);
 void put(Json& j, const std::string& key, const Interval& value);
