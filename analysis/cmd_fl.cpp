@@ -56,6 +56,7 @@ void run_fl(const FlArgs& a) {
     throw invalid_argument("--device", "cuda", "a device this libtorch can use (it has no CUDA; see the comment in cmd_fl.cpp)");
   const torch::Device device(a.device == "cuda" ? torch::kCUDA : torch::kCPU);
   if (threads > 0) torch::set_num_threads(static_cast<int>(threads));
+  fl::keep_freed_memory();
 
   const fl::MnistFiles files = fl::load_mnist_dir(a.data);
   const std::size_t total = files.train.images.count + files.test.images.count;
@@ -84,7 +85,7 @@ void run_fl(const FlArgs& a) {
     std::vector<std::vector<float>> params;
     for (std::size_t i = 0; i < n; ++i) {
       fl::assign(net, global);
-      fl::train_epoch(net, shards[i], mech.seed * 1000003 + round * 1009 + i, device);
+      fl::train_epoch(net, shards[i], derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training"), device);
       params.push_back(fl::flatten(net));
     }
     const auto t1 = std::chrono::steady_clock::now();

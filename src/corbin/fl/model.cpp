@@ -1,5 +1,7 @@
 #include "corbin/fl/model.hpp"
 
+#include <malloc.h>
+
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
 
@@ -20,6 +22,11 @@ torch::Tensor MnistNetImpl::forward(torch::Tensor x) {
   x = torch::max_pool2d(torch::relu(conv2->forward(x)), 2);
   x = dropout->forward(torch::relu(fc1->forward(x.flatten(1))));
   return fc2->forward(x);
+}
+
+void keep_freed_memory() {
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);  // serve activations from the heap, not fresh mappings
+  mallopt(M_TRIM_THRESHOLD, -1);       // and never give the heap's top back (-1: no trimming)
 }
 
 std::vector<float> flatten(MnistNet& net) {
@@ -83,6 +90,7 @@ Batch gather(const MnistFiles& files, const std::vector<std::size_t>& indices, t
 
 void train_epoch(MnistNet& net, const Batch& data, std::uint64_t seed, torch::Device device) {
   net->train();
+  torch::manual_seed(derive_seed(seed, "local dropout"));  // dropout masks
   torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(1e-3).weight_decay(3e-3));
   const auto n = static_cast<std::size_t>(data.x.size(0));
   const std::vector<std::size_t> order = permutation(n, derive_key(seed, "local epoch"));

