@@ -28,7 +28,8 @@ namespace {
 
 struct FlArgs {
   BudgetOptions budget;
-  std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu";
+  std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu",
+              z_transport = "encrypted", entropy = "seeded";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
               lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0";
 };
@@ -42,6 +43,8 @@ void run_fl(const FlArgs& a) {
   mech.delta = parse_rational(a.delta, "--delta");
   mech.dropout = parse_rational(a.dropout, "--dropout");
   mech.seed = parse_count(a.seed, "--seed", ~0ul);
+  mech.protocol.transport = fl::parse_z_transport(a.z_transport);
+  mech.protocol.entropy = fl::parse_entropy(a.entropy);
   fl::check_mechanism(mech);
   const std::size_t n = parse_count(a.clients, "--clients", 100000);
   if (n < 2) throw invalid_argument("--clients", a.clients, "at least 2");
@@ -103,7 +106,7 @@ void run_fl(const FlArgs& a) {
     Json row = Json::object();
     row["round"] = round;
     row["mechanism"] = a.mechanism;
-    row["eps"] = mech.kind == fl::Mechanism::vanilla ? Json(nullptr) : Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>());
+    row["eps"] = mech.kind == fl::Mechanism::vanilla || mech.kind == fl::Mechanism::cq ? Json(nullptr) : Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>());
     row["bits"] = mech.bits;
     row["gamma"] = to_double(mech.gamma);
     row["lambda"] = lam;
@@ -115,8 +118,32 @@ void run_fl(const FlArgs& a) {
     row["mse_expected"] = check ? Json(check->mse_expected) : Json(nullptr);
     row["mse_empirical_sampled"] = check ? Json(check->mse_empirical) : Json(nullptr);
     row["mse_z"] = check ? Json(check->z) : Json(nullptr);
-    row["mse_bound"] = check ? Json(check->mse_bound) : Json(nullptr);
+    row["mse_bound"] = check && check->mse_bound ? Json(*check->mse_bound) : Json(nullptr);
     row["mse_check_coordinates"] = check ? check->coordinates : 0;
+    // Bytes per client: the mean over the n clients of what each sent plus received, and by
+    // purpose (means too), for the chosen Z transport.
+    Json bytes = Json::object();
+    double total = 0, most = 0;
+    const auto mean_of = [&](auto field) {
+      double sum = 0;
+      for (const fl::Traffic& t : r.traffic) sum += static_cast<double>(field(t));
+      return sum / static_cast<double>(r.traffic.size());
+    };
+    for (const fl::Traffic& t : r.traffic) {
+      total += static_cast<double>(t.up() + t.down());
+      most = std::max(most, static_cast<double>(t.up() + t.down()));
+    }
+    bytes["up"] = mean_of([](const fl::Traffic& t) { return t.up(); });
+    bytes["down"] = mean_of([](const fl::Traffic& t) { return t.down(); });
+    bytes["model_down"] = mean_of([](const fl::Traffic& t) { return t.model_down; });
+    bytes["key_exchange"] = mean_of([](const fl::Traffic& t) { return t.key_up + t.key_down; });
+    bytes["election"] = mean_of([](const fl::Traffic& t) { return t.election_up + t.election_down; });
+    bytes["z"] = mean_of([](const fl::Traffic& t) { return t.z_up + t.z_down; });
+    bytes["update_up"] = mean_of([](const fl::Traffic& t) { return t.update_up; });
+    row["bytes_per_client"] = total / static_cast<double>(r.traffic.size());
+    row["bytes_per_client_max"] = most;
+    row["bytes"] = bytes;
+    row["z_transport"] = fl::to_string(mech.protocol.transport);
     row["survivors"] = r.survivors();
     row["alone"] = r.alone();
     row["pairs"] = r.pairs();
@@ -159,7 +186,11 @@ void add_fl(CLI::App& app) {
   args->budget.add(*cmd);
   cmd->add_option("--data", args->data, "MNIST-format directory (default: Debian's Fashion-MNIST)");
   cmd->add_option("--out", args->out, "output directory (default fl-run)");
-  cmd->add_option("--mechanism", args->mechanism, "vanilla | ldp | corbin | augcorbin | gaussian | laplace");
+  cmd->add_option("--mechanism", args->mechanism, "vanilla | ldp | corbin | augcorbin | gaussian | laplace | cq");
+  cmd->add_option("--z-transport", args->z_transport,
+                  "encrypted (the leader sends Z, ChaCha20-Poly1305; default) | derived (from the X25519 key)");
+  cmd->add_option("--entropy", args->entropy,
+                  "seeded (clients' secrets from --seed: reproducible; default) | os (the OS's randomness)");
   cmd->add_option("--clients", args->clients, "clients n (default 50)");
   cmd->add_option("--rounds", args->rounds, "rounds (default 10)");
   cmd->add_option("--bits", args->bits, "shared bits d (default 5)");

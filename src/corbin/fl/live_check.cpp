@@ -28,6 +28,42 @@ Moments moments(const std::vector<std::pair<Rational, Rational>>& values_and_pro
   return m;
 }
 
+/// CQ's error at one coordinate, e = (2r/K)(Σ B_k − Σ y_k): given the shared shift s the B_k
+/// are independent Bernoullis with p_k(s) = clamp(K y_k − slot_k(s), 0, 1), so E[D^j | s] follows
+/// from their cumulants about the shift a = Σ p_k(s) − Σ y_k; then the average over the K shifts.
+/// In double: V is a 53-bit uniform, so its law is within 2^−53 of the continuous one anyway.
+struct CqMoments {
+  double m2 = 0, m4 = 0;  ///< E e², E e⁴
+};
+
+CqMoments cq_moments(const std::vector<std::size_t>& survivors, const std::vector<std::vector<float>>& clients,
+                     std::size_t t, const Geometry& g) {
+  const std::size_t kk = survivors.size();
+  std::vector<double> y(kk);
+  double y_sum = 0;
+  for (std::size_t r = 0; r < kk; ++r) {
+    y[r] = (clip(g, clients[survivors[r]][t]) - (g.c - g.r)) / (2 * g.r);
+    y_sum += y[r];
+  }
+  double d2 = 0, d4 = 0;
+  for (std::size_t s = 0; s < kk; ++s) {
+    double mean = 0, k2 = 0, k3 = 0, k4 = 0;
+    for (std::size_t r = 0; r < kk; ++r) {
+      const double p = std::clamp(static_cast<double>(kk) * y[r] - static_cast<double>((s + r) % kk), 0.0, 1.0);
+      const double v = p * (1 - p);
+      mean += p;
+      k2 += v;
+      k3 += v * (1 - 2 * p);
+      k4 += v * (1 - 6 * v);
+    }
+    const double a = mean - y_sum;
+    d2 += k2 + a * a;
+    d4 += k4 + 3 * k2 * k2 + 4 * a * k3 + 6 * a * a * k2 + a * a * a * a;
+  }
+  const double scale = 2 * g.r / static_cast<double>(kk), s2 = scale * scale;
+  return {s2 * d2 / static_cast<double>(kk), s2 * s2 * d4 / static_cast<double>(kk)};
+}
+
 }  // namespace
 
 LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
@@ -45,7 +81,8 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
     const auto order = permutation(layer.size, derive_key(config.seed, "live check round " + std::to_string(round) +
                                                                           " layer " + std::to_string(l)));
     const std::size_t take = std::min(per_layer, layer.size);
-    const bool quantized = config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace;
+    const bool cq = config.kind == Mechanism::cq;
+    const bool quantized = config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace && !cq;
     // Quantizers: the sampler's own law. Noise baselines: X is the noise, E X = 0, and
     // E X² = σ², E X⁴ = 3σ⁴ (Gaussian) or E X² = 2b², E X⁴ = 24b⁴ (Laplace).
     std::optional<FixedPointLaw> law;
@@ -55,7 +92,7 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
       law.emplace(config.budget, to_rational(g.c), to_rational(g.r));
       plus = to_rational(law->plus_value());
       minus = to_rational(law->minus_value());
-    } else {
+    } else if (!cq) {
       const double scale = noise_scale(config, g);
       const bool gaussian = config.kind == Mechanism::gaussian;
       noise_var = (gaussian ? 1 : 2) * scale * scale;
@@ -70,6 +107,15 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
       const auto clipped = [&](std::size_t i) {
         return to_rational(clip(g, clients[i][t]));
       };
+      const double e = static_cast<double>(result.aggregate[t]) - result.clipped_mean[t];
+      if (cq) {
+        const CqMoments cm = cq_moments(result.alone_clients, clients, t, g);
+        sum_e2 += e * e;
+        sum_expected += cm.m2;
+        sum_var += std::max(0.0, cm.m4 - cm.m2 * cm.m2);
+        ++out.coordinates;
+        continue;
+      }
       std::vector<Moments> parts;
       bool nan = false;
       for (std::size_t i : result.alone_clients) {
@@ -100,7 +146,6 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
       }
       const Rational expected = (m2_sum - mu2_sum + mu_sum * mu_sum) / (k * k);
       const Rational fourth = (m4_sum + 3 * (m2_sum * m2_sum - m2_squares)) / (k * k * k * k);
-      const double e = static_cast<double>(result.aggregate[t]) - result.clipped_mean[t];
       sum_e2 += e * e;
       sum_expected += to_double(expected);
       sum_var += std::max(0.0, to_double(Rational(fourth - expected * expected)));
@@ -118,7 +163,7 @@ LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::
   out.mse_expected = sum_expected / m;
   out.mse_empirical = sum_e2 / m;
   out.z = sum_var > 0 ? (sum_e2 - sum_expected) / std::sqrt(sum_var) : 0;
-  out.mse_bound = sum_bound / m;
+  if (config.kind != Mechanism::cq) out.mse_bound = sum_bound / m;
   return out;
 }
 

@@ -7,6 +7,7 @@
 // d → ∞, plus Thm 1's gap bound per pair at finite d) on the same coordinates.
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "corbin/fl/mechanism.hpp"
@@ -18,7 +19,7 @@ struct LiveCheck {
   double mse_expected = 0;   ///< mean over the sampled coordinates of E[e²] (exact per coordinate)
   double mse_empirical = 0;  ///< mean over the same coordinates of e²
   double z = 0;              ///< (Σ e² − Σ E[e²]) / sqrt(Σ Var(e²))
-  double mse_bound = 0;      ///< the theorems' bound on E[e²], averaged the same way
+  std::optional<double> mse_bound;  ///< the theorems' bound on E[e²], averaged the same way (none for CQ)
 };
 
 /// Raises invalid_argument for the vanilla mechanism (no randomness to check).

@@ -24,6 +24,22 @@ std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t c
   return u;
 }
 
+/// CQ's shared shifts: uniform in {0, …, k − 1} per coordinate, by rejection on 32-bit words
+/// (exactly uniform; k <= 2^32).
+std::vector<std::size_t> cq_shifts(const Key& key, std::uint32_t stream, std::size_t count, std::size_t k) {
+  const std::uint64_t limit = (std::uint64_t{1} << 32) / k * k;  // accept words below a multiple of k
+  std::vector<std::size_t> out(count);
+  std::vector<std::uint32_t> words(count + 64);
+  std::uint64_t chunk = 0;
+  std::size_t filled = 0;
+  while (filled < count) {
+    keystream(key, stream, chunk++, reinterpret_cast<std::uint8_t*>(words.data()), words.size() * 4);
+    for (std::size_t w = 0; w < words.size() && filled < count; ++w)
+      if (words[w] < limit) out[filled++] = words[w] % k;
+  }
+  return out;
+}
+
 }  // namespace
 
 Geometry layer_geometry(const float* g, std::size_t n) {
@@ -55,7 +71,8 @@ Mechanism parse_mechanism(const std::string& text) {
   if (text == "augcorbin") return Mechanism::augcorbin;
   if (text == "gaussian") return Mechanism::gaussian;
   if (text == "laplace") return Mechanism::laplace;
-  throw invalid_argument("--mechanism", quote(text), "one of vanilla, ldp, corbin, augcorbin, gaussian, laplace");
+  if (text == "cq") return Mechanism::cq;
+  throw invalid_argument("--mechanism", quote(text), "one of vanilla, ldp, corbin, augcorbin, gaussian, laplace, cq");
 }
 
 const char* to_string(Mechanism m) {
@@ -66,6 +83,7 @@ const char* to_string(Mechanism m) {
     case Mechanism::augcorbin: return "augcorbin";
     case Mechanism::gaussian: return "gaussian";
     case Mechanism::laplace: return "laplace";
+    case Mechanism::cq: return "cq";
   }
   return "?";
 }
@@ -76,6 +94,20 @@ void check_mechanism(const MechanismConfig& c) {
     throw invalid_argument("--bits", std::to_string(c.bits), "at most 32 in the federated run");
   if (c.dropout < 0 || c.dropout >= 1) throw invalid_argument("--dropout", to_string(c.dropout), "in [0, 1)");
   if (c.delta <= 0 || c.delta >= 1) throw invalid_argument("--delta", to_string(c.delta), "in (0, 1)");
+}
+
+std::uint64_t model_bytes(const std::vector<Layer>& layers) {
+  std::uint64_t m = 0;
+  for (const Layer& layer : layers) m += layer.size;
+  return 4 * m + 8 * layers.size() + 4;
+}
+
+std::uint64_t update_bytes(Mechanism mechanism, const std::vector<Layer>& layers) {
+  const bool one_bit = mechanism == Mechanism::ldp || mechanism == Mechanism::corbin ||
+                       mechanism == Mechanism::augcorbin || mechanism == Mechanism::cq;
+  std::uint64_t bytes = 0;
+  for (const Layer& layer : layers) bytes += one_bit ? (layer.size + 7) / 8 : 4 * layer.size;
+  return bytes;
 }
 
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
@@ -98,21 +130,32 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
                        ? floor_of(Rational(config.gamma * Rational(BigInt(n)))).convert_to<std::size_t>()
                        : 0;
   std::vector<std::size_t> alone;
-  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::pair<std::size_t, std::size_t>> drawn_pairs;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = order[k];
     if (k < first_paired || (k + 1 == n && (n - first_paired) % 2 == 1)) {
       if (alive[i]) alone.push_back(i);
     } else if ((k - first_paired) % 2 == 0) {
-      const std::size_t j = order[k + 1];  // leader i, follower j
-      if (alive[i] && alive[j]) pairs.emplace_back(i, j);
+      const std::size_t j = order[k + 1];
+      if (alive[i] && alive[j]) drawn_pairs.emplace_back(i, j);
       else if (alive[i]) alone.push_back(i);  // the partner dropped: LDPQ
       else if (alive[j]) alone.push_back(j);
     }
   }
+  // The protocol: every client downloads the model; pairs set up their channels.
+  Relay relay(n);
+  for (std::size_t i = 0; i < n; ++i) relay.count_model_download(i, model_bytes(layers));
+  const std::vector<PairChannel> channels =
+      establish_pairs(drawn_pairs, layers, config.bits, config.protocol, config.seed, round, relay);
   RoundResult out;
   out.alone_clients = alone;
-  out.pair_clients = pairs;
+  for (const PairChannel& c : channels) out.pair_clients.emplace_back(c.leader, c.follower);
+  for (std::size_t i : alone) relay.count_update_upload(i, update_bytes(config.kind, layers));
+  for (const PairChannel& c : channels) {
+    relay.count_update_upload(c.leader, update_bytes(config.kind, layers));
+    relay.count_update_upload(c.follower, update_bytes(config.kind, layers));
+  }
+  out.traffic = relay.traffic();
   out.aggregate.assign(global.size(), 0.0f);
   out.clipped_mean.assign(global.size(), 0.0f);
   if (out.survivors() == 0) {
@@ -120,6 +163,9 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     out.clipped_mean = global;
     return out;
   }
+  const auto secret = [&](std::size_t client, const char* purpose) {
+    return client_secret(config.protocol, config.seed, round, client, purpose);
+  };
   std::vector<double> sum(global.size(), 0.0), clipped_sum(global.size(), 0.0);
   std::vector<float> out1, out2;
   for (std::size_t l = 0; l < layers.size(); ++l) {
@@ -149,8 +195,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
       // Per coordinate, sensitivity 2r, at the same ε (and δ for the Gaussian).
       const double scale = noise_scale(config, g);
       for (std::size_t i : alone) {
-        const auto u = uniforms(derive_key(config.seed, label(round, "noise client " + std::to_string(i))), stream,
-                                2 * layer.size);
+        const auto u = uniforms(secret(i, "noise"), stream, 2 * layer.size);
         clipped_of(i);
         for (std::size_t t = 0; t < layer.size; ++t) {
           const double noise = config.kind == Mechanism::gaussian
@@ -161,21 +206,42 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
         add(out1, sum);
         add(clipped, clipped_sum);
       }
+    } else if (config.kind == Mechanism::cq) {
+      // Survivor k of K holds slot (s_t + k) mod K of coordinate t's shared shift s_t, and
+      // sends the top level iff (slot + V)/K < y, V its private uniform.
+      const std::size_t kk = alone.size();
+      const auto shifts = cq_shifts(derive_key(config.seed, label(round, "cq shared shifts")), stream, layer.size, kk);
+      const float low = static_cast<float>(g.c - g.r), high = static_cast<float>(g.c + g.r);
+      for (std::size_t rank = 0; rank < kk; ++rank) {
+        const std::size_t i = alone[rank];
+        const auto v = uniforms(secret(i, "private coins"), stream, layer.size);
+        clipped_of(i);
+        for (std::size_t t = 0; t < layer.size; ++t) {
+          const double y = (clipped[t] - (g.c - g.r)) / (2 * g.r);
+          const double slot = static_cast<double>((shifts[t] + rank) % kk);
+          out1[t] = slot + v[t] < static_cast<double>(kk) * y ? high : low;
+        }
+        add(out1, sum);
+        add(clipped, clipped_sum);
+      }
     } else {
       const FixedPointLaw law(config.budget, to_rational(g.c), to_rational(g.r));
       for (std::size_t i : alone) {
-        LdpqSampler(law, derive_key(config.seed, label(round, "private " + std::to_string(i))), stream)
+        LdpqSampler(law, secret(i, "private coins"), stream)
             .sample(clients[i].data() + layer.offset, out1.data(), layer.size);
         add(out1, sum);
         add(clipped_of(i), clipped_sum);
       }
-      for (const auto& [a, b] : pairs) {
-        const std::string ids = std::to_string(a) + "-" + std::to_string(b);
-        CorbinqPairSampler(law, config.bits, derive_key(config.seed, label(round, "shared " + ids)),
-                           derive_key(config.seed, label(round, "private " + std::to_string(a))),
-                           derive_key(config.seed, label(round, "private " + std::to_string(b))), stream)
-            .sample(clients[a].data() + layer.offset, clients[b].data() + layer.offset, out1.data(), out2.data(),
-                    layer.size);
+      for (const PairChannel& c : channels) {
+        const std::size_t a = c.leader, b = c.follower;
+        const CorbinqPairSampler sampler(law, config.bits, c.z_key, secret(a, "private coins"),
+                                         secret(b, "private coins"), stream);
+        if (config.protocol.transport == ZTransport::derived)
+          sampler.sample(clients[a].data() + layer.offset, clients[b].data() + layer.offset, out1.data(),
+                         out2.data(), layer.size);
+        else
+          sampler.sample_with_z(c.z[l].data(), clients[a].data() + layer.offset, clients[b].data() + layer.offset,
+                                out1.data(), out2.data(), layer.size);
         add(out1, sum);
         add(out2, sum);
         add(clipped_of(a), clipped_sum);

@@ -6,20 +6,24 @@
 //
 // Pairs: the server draws a random pairing of the clients each round; under AugCorBin-FL the
 // first ⌊γ n⌋ clients of the shuffled order quantize alone (the reference code's rule), and an
-// odd one out too. A pair's shared key is derived here from the run's seed; the X25519
-// agreement of Alg. 3 replaces it in the protocol layer. Dropout: a client drops with
-// probability p; a survivor whose partner dropped quantizes with LDPQ (as the paper argues).
+// odd one out too. Each pair then sets up its channel (protocol.hpp: X25519 agreement relayed by
+// the server, leader election, Z sent encrypted or derived from the agreed key), and every byte
+// is counted. Dropout: a client drops with probability p; a survivor whose partner dropped
+// quantizes with LDPQ (as the paper argues). CQ (Suresh et al. 2022, 1 bit, no privacy): all
+// survivors share one random cyclic shift per coordinate (the public notebook's form).
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "corbin/fl/layer.hpp"
+#include "corbin/fl/protocol.hpp"
 #include "corbin/quantizer/budget.hpp"
 
 namespace corbin::fl {
 
-enum class Mechanism { vanilla, ldp, corbin, augcorbin, gaussian, laplace };
+enum class Mechanism { vanilla, ldp, corbin, augcorbin, gaussian, laplace, cq };
 Mechanism parse_mechanism(const std::string& text);  ///< raises invalid_argument(--mechanism)
 const char* to_string(Mechanism m);
 using corbin::to_string;  // Rational -> "p/q" beside the Mechanism overload
@@ -32,15 +36,12 @@ struct MechanismConfig {
   Rational delta{1, 100000}; ///< Gaussian's δ
   Rational dropout{0};       ///< per-round dropout probability
   std::uint64_t seed = 0;
+  ProtocolConfig protocol;   ///< how pairs agree on Z, where secrets come from
 };
 
 /// Raises invalid_argument naming --gamma (outside [0, 1]), --bits (> 32), --dropout
 /// (outside [0, 1)), --delta (outside (0, 1)).
 void check_mechanism(const MechanismConfig& c);
-
-struct Layer {
-  std::size_t offset = 0, size = 0;
-};
 
 /// c and r of a layer from the global model: c = (max + min)/2, r = (max − min)/2; a constant
 /// layer (r = 0, e.g. zero-initialised biases) gets r = max(|c|/1000, 1e-6) so that the
@@ -62,12 +63,21 @@ struct RoundResult {
   std::vector<float> aggregate;      ///< mean of the survivors' obfuscated vectors
   std::vector<float> clipped_mean;   ///< mean of the survivors' clipped true vectors
   std::vector<std::size_t> alone_clients;                      ///< who quantized alone
-  std::vector<std::pair<std::size_t, std::size_t>> pair_clients;  ///< (leader, follower)
+  std::vector<std::pair<std::size_t, std::size_t>> pair_clients;  ///< (leader, follower), as elected
+  std::vector<Traffic> traffic;      ///< per client (dropped clients received the model only)
   double mse_empirical = 0;          ///< mean over coordinates of (aggregate − clipped_mean)²
   std::size_t alone() const { return alone_clients.size(); }
   std::size_t pairs() const { return pair_clients.size(); }
   std::size_t survivors() const { return alone() + 2 * pairs(); }
 };
+
+/// Bytes of the server's broadcast: the float32 model, c and r per layer (float32), the
+/// partner's index (4 bytes).
+std::uint64_t model_bytes(const std::vector<Layer>& layers);
+
+/// Bytes of one obfuscated update: a bit per coordinate for the one-bit quantizers (the server
+/// knows c, r and ε, so the signs say everything), a float32 per coordinate otherwise.
+std::uint64_t update_bytes(Mechanism mechanism, const std::vector<Layer>& layers);
 
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
                             const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round);

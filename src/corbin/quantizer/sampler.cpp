@@ -233,8 +233,36 @@ CorbinqWorkspace& corbinq_workspace() {
 
 }  // namespace
 
+std::size_t CorbinqPairSampler::packed_z_bytes(std::size_t count, unsigned bits) {
+  static_assert(kChunk % 8 == 0, "whole chunks of Z are whole bytes");
+  const std::size_t whole = count / kChunk, rest = count % kChunk;
+  return whole * (kChunk / 8) * bits + (rest * bits + 7) / 8;
+}
+
+void CorbinqPairSampler::packed_z(const Key& shared, std::uint32_t stream, unsigned bits,
+                                  std::uint8_t* out, std::size_t count, std::uint64_t first) {
+  check_first(first, kChunk);
+  for (std::size_t start = 0; start < count; start += kChunk) {
+    const std::size_t n = std::min(kChunk, count - start);
+    keystream(shared, stream, (first + start) / kChunk, out + packed_z_bytes(start, bits),
+              (n * bits + 7) / 8);
+  }
+}
+
 void CorbinqPairSampler::sample(const float* w1, const float* w2, float* out1, float* out2,
                                 std::size_t count, std::uint64_t first) const {
+  run(nullptr, w1, w2, out1, out2, count, first);
+}
+
+void CorbinqPairSampler::sample_with_z(const std::uint8_t* z, const float* w1, const float* w2,
+                                       float* out1, float* out2, std::size_t count,
+                                       std::uint64_t first) const {
+  if (z == nullptr && bits_ > 0 && count > 0) throw invalid_argument("z", "null", "the packed Z bytes");
+  run(z, w1, w2, out1, out2, count, first);
+}
+
+void CorbinqPairSampler::run(const std::uint8_t* z, const float* w1, const float* w2, float* out1,
+                             float* out2, std::size_t count, std::uint64_t first) const {
   check_first(first, kChunk);
   static_assert(kChunk % 8 == 0 && kChunk <= 65536, "tie lists hold 16-bit indices");
   const unsigned f = kFixedBits - bits_;
@@ -245,7 +273,11 @@ void CorbinqPairSampler::sample(const float* w1, const float* w2, float* out1, f
   for (std::size_t start = 0; start < count; start += kChunk) {
     const std::size_t n = std::min(kChunk, count - start);
     const std::uint64_t chunk = (first + start) / kChunk;
-    keystream(shared_, stream_, chunk, ws.z_bytes, (n * bits_ + 7) / 8);
+    // Copied even when given: unpack_z reads past the end (whole 8-byte words).
+    if (z != nullptr)
+      std::memcpy(ws.z_bytes, z + packed_z_bytes(start, bits_), (n * bits_ + 7) / 8);
+    else
+      keystream(shared_, stream_, chunk, ws.z_bytes, (n * bits_ + 7) / 8);
     unpack_z(ws.z_bytes, ws.z, n, bits_);
     nan_seen |=
         corbinq_chunk(w1 + start, w2 + start, out1 + start, out2 + start, ws.z, ws.tie, n, k);

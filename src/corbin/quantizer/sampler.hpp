@@ -134,7 +134,21 @@ class CorbinqPairSampler {
   void sample(const float* w1, const float* w2, float* out1, float* out2, std::size_t count,
               std::uint64_t first = 0) const;
 
+  /// Z as bytes, for a protocol that sends Z rather than deriving it (Alg. 3, line 17): per
+  /// chunk, the ⌈n·d/8⌉ keystream bytes `sample` reads, concatenated (every chunk but the last
+  /// is whole, kChunk·d/8 bytes). packed_z_bytes is their count for `count` parameters.
+  static std::size_t packed_z_bytes(std::size_t count, unsigned bits);
+  static void packed_z(const Key& shared, std::uint32_t stream, unsigned bits, std::uint8_t* out,
+                       std::size_t count, std::uint64_t first = 0);
+
+  /// `sample` with Z read from `z` (packed_z's layout, e.g. as received and decrypted by the
+  /// follower) instead of from the shared key: the same outputs when z is packed_z's.
+  void sample_with_z(const std::uint8_t* z, const float* w1, const float* w2, float* out1,
+                     float* out2, std::size_t count, std::uint64_t first = 0) const;
+
  private:
+  void run(const std::uint8_t* z, const float* w1, const float* w2, float* out1, float* out2,
+           std::size_t count, std::uint64_t first) const;
   FixedPointLaw law_;
   unsigned bits_;
   Key shared_, private_leader_, private_follower_;

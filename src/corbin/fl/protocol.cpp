@@ -1,0 +1,197 @@
+#include "corbin/fl/protocol.hpp"
+
+#include <sodium.h>
+
+#include <stdexcept>
+
+#include "corbin/number/error.hpp"
+#include "corbin/quantizer/sampler.hpp"
+
+namespace corbin::fl {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+void ensure_sodium() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+}
+
+/// ChaCha20-Poly1305 (IETF) under a direction key; the nonce is the message counter.
+Bytes seal(const Key& key, std::uint64_t counter, const Bytes& plain) {
+  std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {};
+  for (int i = 0; i < 8; ++i) nonce[i] = static_cast<std::uint8_t>(counter >> (8 * i));
+  Bytes out(plain.size() + crypto_aead_chacha20poly1305_ietf_ABYTES);
+  unsigned long long length = 0;
+  crypto_aead_chacha20poly1305_ietf_encrypt(out.data(), &length, plain.data(), plain.size(), nullptr, 0, nullptr,
+                                            nonce, key.data());
+  out.resize(length);
+  return out;
+}
+
+Bytes open(const Key& key, std::uint64_t counter, const Bytes& sealed) {
+  std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {};
+  for (int i = 0; i < 8; ++i) nonce[i] = static_cast<std::uint8_t>(counter >> (8 * i));
+  if (sealed.size() < crypto_aead_chacha20poly1305_ietf_ABYTES)
+    throw std::runtime_error("protocol: a message shorter than its tag");
+  Bytes out(sealed.size() - crypto_aead_chacha20poly1305_ietf_ABYTES);
+  unsigned long long length = 0;
+  if (crypto_aead_chacha20poly1305_ietf_decrypt(out.data(), &length, nullptr, sealed.data(), sealed.size(), nullptr,
+                                                0, nonce, key.data()) != 0)
+    throw std::runtime_error("protocol: a message failed authentication");
+  out.resize(length);
+  return out;
+}
+
+/// One client's end of a pair: its key pair and, once the partner's key arrived, the direction
+/// keys (to the partner, from the partner) and the key Z is derived from.
+struct Endpoint {
+  std::size_t id = 0;
+  std::uint8_t pk[crypto_kx_PUBLICKEYBYTES], sk[crypto_kx_SECRETKEYBYTES];
+  Key to_partner{}, from_partner{}, z_master{};
+
+  void agree(const Bytes& partner_pk, std::size_t partner) {
+    if (partner_pk.size() != crypto_kx_PUBLICKEYBYTES) throw std::runtime_error("protocol: a malformed public key");
+    // crypto_kx's "client" is the smaller index; its tx key is the partner's rx key.
+    const int status = id < partner ? crypto_kx_client_session_keys(from_partner.data(), to_partner.data(), pk, sk,
+                                                                    partner_pk.data())
+                                    : crypto_kx_server_session_keys(from_partner.data(), to_partner.data(), pk, sk,
+                                                                    partner_pk.data());
+    if (status != 0) throw std::runtime_error("protocol: the partner's public key was rejected");
+    // Z's master key: keyed BLAKE2b of a fixed label under the smaller index's direction key,
+    // which both ends hold.
+    const Key& shared = id < partner ? to_partner : from_partner;
+    static constexpr char kLabel[] = "corbin: shared vector Z";
+    crypto_generichash(z_master.data(), z_master.size(), reinterpret_cast<const std::uint8_t*>(kLabel),
+                       sizeof kLabel - 1, shared.data(), shared.size());
+  }
+  ~Endpoint() { sodium_memzero(sk, sizeof sk); }
+};
+
+}  // namespace
+
+ZTransport parse_z_transport(const std::string& text) {
+  if (text == "encrypted") return ZTransport::encrypted;
+  if (text == "derived") return ZTransport::derived;
+  throw invalid_argument("--z-transport", quote(text), "encrypted or derived");
+}
+
+const char* to_string(ZTransport t) { return t == ZTransport::encrypted ? "encrypted" : "derived"; }
+
+Entropy parse_entropy(const std::string& text) {
+  if (text == "seeded") return Entropy::seeded;
+  if (text == "os") return Entropy::os;
+  throw invalid_argument("--entropy", quote(text), "seeded or os");
+}
+
+const char* to_string(Entropy e) { return e == Entropy::seeded ? "seeded" : "os"; }
+
+Relay::Relay(std::size_t clients) : traffic_(clients) {}
+
+void Relay::send(std::size_t from, std::size_t to, Purpose purpose, Bytes bytes) {
+  Traffic &sender = traffic_.at(from), &receiver = traffic_.at(to);
+  const std::uint64_t size = bytes.size();
+  switch (purpose) {
+    case Purpose::key: sender.key_up += size, receiver.key_down += size; break;
+    case Purpose::election: sender.election_up += size, receiver.election_down += size; break;
+    case Purpose::z: sender.z_up += size, receiver.z_down += size; break;
+  }
+  if (in_transit) in_transit(purpose, bytes);
+  queues_[{from, to}].push_back(std::move(bytes));
+}
+
+Bytes Relay::receive(std::size_t to, std::size_t from) {
+  auto& queue = queues_[{from, to}];
+  if (queue.empty()) throw std::logic_error("relay: no message from " + std::to_string(from));
+  Bytes out = std::move(queue.front());
+  queue.pop_front();
+  return out;
+}
+
+Key client_secret(const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round, std::size_t client,
+                  const std::string& purpose) {
+  Key key;
+  if (config.entropy == Entropy::os) {
+    ensure_sodium();
+    randombytes_buf(key.data(), key.size());
+  } else {
+    key = derive_key(seed, "round " + std::to_string(round) + " client " + std::to_string(client) + " " + purpose);
+  }
+  return key;
+}
+
+std::vector<PairChannel> establish_pairs(const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                                         const std::vector<Layer>& layers, unsigned bits,
+                                         const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round,
+                                         Relay& relay) {
+  ensure_sodium();
+  std::vector<PairChannel> out;
+  out.reserve(pairs.size());
+  for (const auto& [i, j] : pairs) {
+    Endpoint a, b;
+    a.id = i;
+    b.id = j;
+    for (Endpoint* e : {&a, &b}) {
+      const Key seed_bytes = client_secret(config, seed, round, e->id, "x25519");
+      crypto_kx_seed_keypair(e->pk, e->sk, seed_bytes.data());
+    }
+    // 1. Public keys through the server.
+    relay.send(i, j, Relay::Purpose::key, Bytes(a.pk, a.pk + sizeof a.pk));
+    relay.send(j, i, Relay::Purpose::key, Bytes(b.pk, b.pk + sizeof b.pk));
+    a.agree(relay.receive(i, j), j);
+    b.agree(relay.receive(j, i), i);
+    // 2. Election: a fair private bit each, sealed (message 0 of each direction).
+    const auto coin = [&](std::size_t id) {
+      return static_cast<std::uint8_t>(client_secret(config, seed, round, id, "election")[0] & 1);
+    };
+    const std::uint8_t ya = coin(i), yb = coin(j);
+    relay.send(i, j, Relay::Purpose::election, seal(a.to_partner, 0, {ya}));
+    relay.send(j, i, Relay::Purpose::election, seal(b.to_partner, 0, {yb}));
+    const Bytes yb_at_a = open(a.from_partner, 0, relay.receive(i, j));
+    const Bytes ya_at_b = open(b.from_partner, 0, relay.receive(j, i));
+    // Each end decides from what it holds; they agree because both bits arrived intact.
+    const auto leader_seen_by = [](std::size_t self, std::size_t other, std::uint8_t y_self, std::uint8_t y_other) {
+      return y_self == y_other ? std::min(self, other) : std::max(self, other);
+    };
+    const std::size_t leader = leader_seen_by(i, j, ya, yb_at_a.at(0));
+    if (leader != leader_seen_by(j, i, yb, ya_at_b.at(0))) throw std::logic_error("protocol: the election disagreed");
+    PairChannel channel;
+    channel.leader = leader;
+    channel.follower = leader == i ? j : i;
+    Endpoint& lead = leader == i ? a : b;
+    Endpoint& follow = leader == i ? b : a;
+    // 3. Z.
+    if (config.transport == ZTransport::derived) {
+      if (lead.z_master != follow.z_master) throw std::logic_error("protocol: the derived keys disagreed");
+      channel.z_key = lead.z_master;
+    } else if (bits > 0) {
+      // The leader draws Z from its own secret and sends every layer's packed Z in one sealed
+      // message (message 1 of its direction); the follower keeps what it decrypts.
+      const Key z_source = client_secret(config, seed, round, lead.id, "shared vector Z");
+      std::size_t total = 0;
+      for (const Layer& layer : layers) total += CorbinqPairSampler::packed_z_bytes(layer.size, bits);
+      Bytes plain(total);
+      std::size_t offset = 0;
+      for (std::size_t l = 0; l < layers.size(); ++l) {
+        CorbinqPairSampler::packed_z(z_source, static_cast<std::uint32_t>(l), bits, plain.data() + offset,
+                                     layers[l].size);
+        offset += CorbinqPairSampler::packed_z_bytes(layers[l].size, bits);
+      }
+      relay.send(lead.id, follow.id, Relay::Purpose::z, seal(lead.to_partner, 1, plain));
+      sodium_memzero(plain.data(), plain.size());
+      const Bytes received = open(follow.from_partner, 1, relay.receive(follow.id, lead.id));
+      offset = 0;
+      for (const Layer& layer : layers) {
+        const std::size_t size = CorbinqPairSampler::packed_z_bytes(layer.size, bits);
+        channel.z.emplace_back(received.begin() + static_cast<std::ptrdiff_t>(offset),
+                               received.begin() + static_cast<std::ptrdiff_t>(offset + size));
+        offset += size;
+      }
+    } else {
+      channel.z.assign(layers.size(), Bytes{});  // d = 0: there is no Z to send
+    }
+    out.push_back(std::move(channel));
+  }
+  return out;
+}
+
+}  // namespace corbin::fl
