@@ -1,6 +1,7 @@
 // `corbin fl`: federated training with a privacy mechanism on an MNIST-format dataset (Alg. 3,
-// Section 5). Writes DIR/rounds.jsonl (one object per round, with the live check of the
-// aggregate's MSE against its exact expectation) and DIR/summary.json.
+// Section 5). Writes DIR/rounds.jsonl (one object per round: accuracy, the live check of the
+// aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
+// DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
 // Built with CORBIN_WITH_TORCH. To run on a GPU, configure against a CUDA build of libtorch
 // (-DCMAKE_PREFIX_PATH=/path/to/libtorch) and pass --device cuda; Debian's libtorch is CPU-only
@@ -11,11 +12,13 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "commands.hpp"
+#include "fl_checkpoint.hpp"
 #include "corbin/fl/live_check.hpp"
 #include "corbin/fl/model.hpp"
 #include "corbin/fl/split.hpp"
@@ -29,15 +32,81 @@ namespace {
 struct FlArgs {
   BudgetOptions budget;
   std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu",
-              z_transport = "encrypted", entropy = "seeded";
+              z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
-              lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0";
+              lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0";
+  bool resume = false, no_figures = false;
 };
+
+/// The options that determine a run's rounds: a resumed run must repeat them (--rounds may grow).
+Json settings_of(const FlArgs& a) {
+  Json s = Json::object();
+  s["data"] = std::filesystem::absolute(a.data).lexically_normal().string();
+  s["mechanism"] = a.mechanism;
+  s["alpha"] = a.budget.alpha;
+  s["exp_eps"] = a.budget.exp_eps;
+  s["eps"] = a.budget.eps;
+  for (const auto& [key, value] :
+       {std::pair{"clients", a.clients}, {"bits", a.bits}, {"gamma", a.gamma}, {"delta", a.delta},
+        {"dropout", a.dropout}, {"lambda", a.lambda}, {"seed", a.seed}, {"per_client", a.per_client},
+        {"patience", a.patience}, {"z_transport", a.z_transport}, {"entropy", a.entropy},
+        {"eval_limit", a.eval_limit}})
+    s[key] = value;
+  return s;
+}
+
+/// Mean over the clients of what each sent plus received in the round, and by purpose.
+void put_traffic(Json& row, const std::vector<fl::Traffic>& traffic) {
+  const auto mean_of = [&](auto field) {
+    double sum = 0;
+    for (const fl::Traffic& t : traffic) sum += static_cast<double>(field(t));
+    return sum / static_cast<double>(traffic.size());
+  };
+  double most = 0;
+  for (const fl::Traffic& t : traffic) most = std::max(most, static_cast<double>(t.up() + t.down()));
+  Json bytes = Json::object();
+  bytes["up"] = mean_of([](const fl::Traffic& t) { return t.up(); });
+  bytes["down"] = mean_of([](const fl::Traffic& t) { return t.down(); });
+  bytes["model_down"] = mean_of([](const fl::Traffic& t) { return t.model_down; });
+  bytes["key_exchange"] = mean_of([](const fl::Traffic& t) { return t.key_up + t.key_down; });
+  bytes["election"] = mean_of([](const fl::Traffic& t) { return t.election_up + t.election_down; });
+  bytes["z"] = mean_of([](const fl::Traffic& t) { return t.z_up + t.z_down; });
+  bytes["update_up"] = mean_of([](const fl::Traffic& t) { return t.update_up; });
+  row["bytes_per_client"] = bytes["up"].get<double>() + bytes["down"].get<double>();
+  row["bytes_per_client_max"] = most;
+  row["bytes"] = bytes;
+}
+
+/// Keeps the first `count` lines of DIR/rounds.jsonl (rounds a checkpoint covers) and reopens
+/// it for appending.
+std::ofstream reopen_log(const std::filesystem::path& path, unsigned long count) {
+  std::vector<std::string> lines;
+  {
+    std::ifstream f(path);
+    for (std::string line; lines.size() < count && std::getline(f, line);) lines.push_back(line);
+  }
+  if (lines.size() < count)
+    throw invalid_argument("--resume", quote(path.string()), std::to_string(count) + " logged rounds, as its checkpoint says");
+  std::ofstream out(path, std::ios::trunc);
+  for (const auto& line : lines) out << line << "\n";
+  return out;
+}
+
+void progress(unsigned long round, unsigned long rounds, double accuracy, double seconds_per_round) {
+  constexpr int kWidth = 24;
+  const int filled = static_cast<int>(kWidth * (round + 1) / std::max(1ul, rounds));
+  const long eta = static_cast<long>(seconds_per_round * static_cast<double>(rounds - round - 1));
+  std::cerr << "\rcorbin fl [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] round "
+            << round + 1 << "/" << rounds << "  test accuracy " << std::fixed << std::setprecision(4) << accuracy
+            << "  " << std::setprecision(1) << seconds_per_round << " s/round  ETA " << eta / 60 << "m"
+            << std::setw(2) << std::setfill('0') << eta % 60 << "s " << std::setfill(' ') << std::flush;
+}
 
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.kind = fl::parse_mechanism(a.mechanism);
-  if (mech.kind != fl::Mechanism::vanilla) mech.budget = a.budget.budget();
+  const bool private_mechanism = mech.kind != fl::Mechanism::vanilla && mech.kind != fl::Mechanism::cq;
+  if (private_mechanism) mech.budget = a.budget.budget();
   mech.bits = static_cast<unsigned>(parse_count(a.bits, "--bits", 32));
   mech.gamma = parse_rational(a.gamma, "--gamma");
   mech.delta = parse_rational(a.delta, "--delta");
@@ -52,7 +121,9 @@ void run_fl(const FlArgs& a) {
   const Rational lambda = parse_rational(a.lambda, "--lambda");
   if (lambda <= 0 || lambda > 1) throw invalid_argument("--lambda", a.lambda, "in (0, 1]");
   const std::size_t per_client = parse_count(a.per_client, "--per-client", ~0ul);
+  const std::size_t eval_limit = parse_count(a.eval_limit, "--eval-limit", ~0ul);
   const unsigned long patience = parse_count(a.patience, "--patience", 1000000);
+  if (patience == 0) throw invalid_argument("--patience", "0", "at least 1");
   const unsigned long threads = parse_count(a.threads, "--threads", 1024);
   if (a.device != "cpu" && a.device != "cuda") throw invalid_argument("--device", quote(a.device), "cpu or cuda");
   if (a.device == "cuda" && !torch::cuda::is_available())
@@ -66,84 +137,95 @@ void run_fl(const FlArgs& a) {
   fl::Split split = fl::split_iid(total, n, mech.seed);
   if (per_client > 0)
     for (auto& shard : split.clients) shard.resize(std::min(shard.size(), per_client));
+  if (eval_limit > 0) {
+    split.test.resize(std::min(split.test.size(), eval_limit));
+    split.validation.resize(std::min(split.validation.size(), eval_limit));
+  }
   torch::manual_seed(mech.seed);
   fl::MnistNet net(static_cast<std::int64_t>(files.train.images.rows));
   net->to(device);
   std::vector<fl::Batch> shards;
   for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device));
   const fl::Batch test = fl::gather(files, split.test, device), validation = fl::gather(files, split.validation, device);
-  std::vector<float> global = fl::flatten(net);
   const std::vector<fl::Layer> layers = fl::layers_of(net);
 
-  std::filesystem::create_directories(a.out);
-  std::ofstream log(std::filesystem::path(a.out) / "rounds.jsonl");
+  const std::filesystem::path out(a.out);
+  std::filesystem::create_directories(out);
+  FlCheckpoint state;
+  state.settings = settings_of(a);
+  std::ofstream log;
+  if (a.resume) {
+    state = load_checkpoint(out, state.settings, fl::parameter_count(net));
+    log = reopen_log(out / "rounds.jsonl", state.next_round);
+  } else {
+    state.global = fl::flatten(net);
+    state.best = state.global;
+    log.open(out / "rounds.jsonl", std::ios::trunc);
+  }
+  if (!log) throw invalid_argument("--out", quote(a.out), "a writable directory");
   const bool tty = isatty(2);
-  double best_validation = -1;
-  unsigned long since_best = 0, round = 0;
   const double lam = to_double(lambda);
-  fl::Evaluation final_test;
   const auto start = std::chrono::steady_clock::now();
+  double seconds_sum = 0;
+  const unsigned long first_round = state.next_round;
+  unsigned long round = first_round;
   for (; round < rounds; ++round) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<float>> params;
     for (std::size_t i = 0; i < n; ++i) {
-      fl::assign(net, global);
-      fl::train_epoch(net, shards[i], derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training"), device);
+      fl::assign(net, state.global);
+      fl::train_epoch(net, shards[i],
+                      derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training"),
+                      device);
       params.push_back(fl::flatten(net));
     }
     const auto t1 = std::chrono::steady_clock::now();
-    const fl::RoundResult r = fl::obfuscated_mean(params, global, layers, mech, round);
+    const fl::RoundResult r = fl::obfuscated_mean(params, state.global, layers, mech, round);
     const auto t2 = std::chrono::steady_clock::now();
     // The theorems checked live on a sample of coordinates (not counted as mechanism time).
     std::optional<fl::LiveCheck> check;
     if (mech.kind != fl::Mechanism::vanilla && r.survivors() > 0)
-      check = fl::live_check(params, global, layers, mech, r, round);
-    for (std::size_t t = 0; t < global.size(); ++t)
-      global[t] = static_cast<float>((1 - lam) * global[t] + lam * r.aggregate[t]);
-    fl::assign(net, global);
+      check = fl::live_check(params, state.global, layers, mech, r, round);
+    for (std::size_t t = 0; t < state.global.size(); ++t)
+      state.global[t] = static_cast<float>((1 - lam) * state.global[t] + lam * r.aggregate[t]);
+    fl::assign(net, state.global);
     const fl::Evaluation te = fl::evaluate(net, test), va = fl::evaluate(net, validation);
-    final_test = te;
+    // The paper's checkpoint: keep the best model on validation accuracy, and reload it after
+    // `patience` rounds without a gain.
+    bool reloaded = false;
+    if (va.accuracy > state.best_validation) {
+      state.best_validation = va.accuracy;
+      state.best_round = round;
+      state.best = state.global;
+      state.since_best = 0;
+    } else if (++state.since_best >= patience) {
+      state.global = state.best;
+      state.since_best = 0;
+      ++state.reloads;
+      reloaded = true;
+    }
     Json row = Json::object();
     row["round"] = round;
     row["mechanism"] = a.mechanism;
-    row["eps"] = mech.kind == fl::Mechanism::vanilla || mech.kind == fl::Mechanism::cq ? Json(nullptr) : Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>());
+    row["eps"] = private_mechanism ? Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>()) : Json(nullptr);
     row["bits"] = mech.bits;
     row["gamma"] = to_double(mech.gamma);
     row["lambda"] = lam;
     row["dropout"] = to_double(mech.dropout);
+    row["clients"] = n;
     row["test_accuracy"] = te.accuracy;
     row["test_loss"] = te.loss;
     row["validation_accuracy"] = va.accuracy;
+    row["reloaded_best"] = reloaded;
     row["mse_empirical"] = r.mse_empirical;
     row["mse_expected"] = check ? Json(check->mse_expected) : Json(nullptr);
     row["mse_empirical_sampled"] = check ? Json(check->mse_empirical) : Json(nullptr);
     row["mse_z"] = check ? Json(check->z) : Json(nullptr);
     row["mse_bound"] = check && check->mse_bound ? Json(*check->mse_bound) : Json(nullptr);
     row["mse_check_coordinates"] = check ? check->coordinates : 0;
-    // Bytes per client: the mean over the n clients of what each sent plus received, and by
-    // purpose (means too), for the chosen Z transport.
-    Json bytes = Json::object();
-    double total = 0, most = 0;
-    const auto mean_of = [&](auto field) {
-      double sum = 0;
-      for (const fl::Traffic& t : r.traffic) sum += static_cast<double>(field(t));
-      return sum / static_cast<double>(r.traffic.size());
-    };
-    for (const fl::Traffic& t : r.traffic) {
-      total += static_cast<double>(t.up() + t.down());
-      most = std::max(most, static_cast<double>(t.up() + t.down()));
-    }
-    bytes["up"] = mean_of([](const fl::Traffic& t) { return t.up(); });
-    bytes["down"] = mean_of([](const fl::Traffic& t) { return t.down(); });
-    bytes["model_down"] = mean_of([](const fl::Traffic& t) { return t.model_down; });
-    bytes["key_exchange"] = mean_of([](const fl::Traffic& t) { return t.key_up + t.key_down; });
-    bytes["election"] = mean_of([](const fl::Traffic& t) { return t.election_up + t.election_down; });
-    bytes["z"] = mean_of([](const fl::Traffic& t) { return t.z_up + t.z_down; });
-    bytes["update_up"] = mean_of([](const fl::Traffic& t) { return t.update_up; });
-    row["bytes_per_client"] = total / static_cast<double>(r.traffic.size());
-    row["bytes_per_client_max"] = most;
-    row["bytes"] = bytes;
+    put_traffic(row, r.traffic);
     row["z_transport"] = fl::to_string(mech.protocol.transport);
+    row["entropy"] = fl::to_string(mech.protocol.entropy);
     row["survivors"] = r.survivors();
     row["alone"] = r.alone();
     row["pairs"] = r.pairs();
@@ -153,28 +235,41 @@ void run_fl(const FlArgs& a) {
     row["threads"] = torch::get_num_threads();
     row["seed"] = mech.seed;
     log << row.dump() << "\n" << std::flush;
-    if (tty)
-      std::cerr << "\rcorbin fl: round " << round + 1 << "/" << rounds << "  test accuracy " << te.accuracy
-                << "  (" << static_cast<int>(row["seconds"].get<double>()) << " s/round)   " << std::flush;
-    if (va.accuracy > best_validation) {
-      best_validation = va.accuracy;
-      since_best = 0;
-    } else if (++since_best >= patience) {
-      ++round;
-      break;  // early stopping on validation accuracy
-    }
+    state.next_round = round + 1;
+    save_checkpoint(out, state);
+    seconds_sum += row["seconds"].get<double>();
+    if (tty) progress(round, rounds, te.accuracy, seconds_sum / static_cast<double>(round + 1 - first_round));
   }
   if (tty) std::cerr << "\n";
+  log.close();
+  // The summary reads the whole log, so that a resumed run reports every round.
+  std::vector<Json> all;
+  {
+    std::ifstream f(out / "rounds.jsonl");
+    for (std::string line; std::getline(f, line);) all.push_back(Json::parse(line));
+  }
   Json summary = Json::object();
   summary["mechanism"] = a.mechanism;
   summary["clients"] = n;
-  summary["rounds_run"] = round;
-  summary["parameters"] = global.size();
-  summary["final_test_accuracy"] = final_test.accuracy;
-  summary["best_validation_accuracy"] = best_validation;
+  summary["rounds_run"] = all.size();
+  summary["parameters"] = state.global.size();
+  summary["final_test_accuracy"] = all.empty() ? Json(nullptr) : all.back()["test_accuracy"];
+  summary["best_validation_accuracy"] = state.best_validation;
+  summary["best_round"] = state.best_round;
+  summary["test_accuracy_at_best_round"] =
+      state.best_round < all.size() ? all[state.best_round]["test_accuracy"] : Json(nullptr);
+  summary["reloads"] = state.reloads;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
-  std::ofstream(std::filesystem::path(a.out) / "summary.json") << summary.dump(1) << "\n";
+  summary["settings"] = state.settings;
+  std::ofstream(out / "summary.json") << summary.dump(1) << "\n";
+  if (!a.no_figures) {
+    const std::string cmd = a.python + " " + CORBIN_FL_FIGURES_SCRIPT + " " + out.string() + " > " +
+                            (out / "figures.log").string() + " 2>&1";
+    if (std::system(cmd.c_str()) != 0)
+      std::cerr << "corbin fl: figures not drawn (matplotlib under " << a.python << "? see "
+                << (out / "figures.log").string() << "); the data is in rounds.jsonl\n";
+  }
   emit(std::cout, summary, false);
 }
 
@@ -200,7 +295,12 @@ void add_fl(CLI::App& app) {
   cmd->add_option("--lambda", args->lambda, "global smoothing λ in (0, 1] (default 1)");
   cmd->add_option("--seed", args->seed, "seed (default 0)");
   cmd->add_option("--per-client", args->per_client, "cap on examples per client (0: all)");
-  cmd->add_option("--patience", args->patience, "rounds without validation gain before stopping (default 5)");
+  cmd->add_option("--patience", args->patience,
+                  "rounds without a validation gain before the best model is reloaded (default 5)");
+  cmd->add_option("--eval-limit", args->eval_limit, "evaluate on at most N test and N validation images (0: all)");
+  cmd->add_flag("--resume", args->resume, "continue the run in --out from its checkpoint (same settings)");
+  cmd->add_flag("--no-figures", args->no_figures, "skip the PNGs (accuracy.png, mse.png)");
+  cmd->add_option("--python", args->python, "Python with matplotlib for the figures (default /usr/bin/python3)");
   cmd->add_option("--device", args->device, "cpu | cuda");
   cmd->add_option("--threads", args->threads, "intra-op threads (0: libtorch's default)");
   cmd->callback([args] { run_fl(*args); });

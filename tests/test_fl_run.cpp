@@ -44,20 +44,53 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   const fs::path data = tiny_dir("flrun", 60, true, 8, 8);
   const fs::path out = fs::temp_directory_path() / ("corbin_fl_out" + std::to_string(getpid()));
   const std::string common = "--data " + data.string() + " --clients 4 --rounds 2 --patience 10 --threads 1 ";
-  for (const std::string mechanism : {"corbin", "augcorbin", "gaussian"}) {
+  for (const std::string mechanism : {"corbin", "augcorbin", "gaussian", "cq"}) {
     INFO(mechanism);
     REQUIRE(run(common + "--mechanism " + mechanism + " --exp-eps 3 --dropout 1/4 --out " + out.string()).status == 0);
     const auto log = rounds(out);
     REQUIRE(log.size() == 2);
     for (const char* key : {"round", "mechanism", "eps", "bits", "gamma", "lambda", "test_accuracy", "test_loss",
-                            "mse_empirical", "mse_expected", "mse_z", "mse_bound", "seconds", "seed"})
+                            "mse_empirical", "mse_expected", "mse_z", "mse_bound", "bytes_per_client", "seconds",
+                            "seed"})
       CHECK(log[1].contains(key));
     CHECK(log[1]["mechanism"] == mechanism);
     CHECK(log[1]["survivors"].get<int>() <= 4);
     CHECK(log[0]["test_accuracy"].get<double>() >= 0);
     CHECK(std::abs(log[1]["mse_z"].get<double>()) < 5);
-    CHECK(log[1]["mse_bound"].get<double>() >= log[1]["mse_expected"].get<double>());
+    if (mechanism == "cq") {
+      CHECK(log[1]["mse_bound"].is_null());
+      CHECK(log[1]["eps"].is_null());
+    } else {
+      CHECK(log[1]["mse_bound"].get<double>() >= log[1]["mse_expected"].get<double>());
+    }
+    CHECK(fs::exists(out / "accuracy.png"));
+    CHECK(fs::exists(out / "mse.png"));
   }
+  // Bytes: the model down (4 per parameter) for everyone; with Z exchanged, a pair's leader
+  // sends ⌈5m/8⌉ + 16 bytes more than with Z derived from the key.
+  const std::string quiet = common + "--exp-eps 3 --no-figures --out " + out.string();
+  REQUIRE(run(quiet + " --z-transport derived").status == 0);
+  const auto derived = rounds(out);
+  REQUIRE(run(quiet + " --z-transport encrypted").status == 0);
+  const auto encrypted = rounds(out);
+  CHECK(derived[0]["bytes"]["z"].get<double>() == 0);
+  CHECK(encrypted[0]["bytes"]["z"].get<double>() > 0);
+  CHECK(derived[0]["bytes"]["key_exchange"].get<double>() == 64);
+  CHECK(derived[0]["test_loss"] != encrypted[0]["test_loss"]);  // another Z, another run
+  // --resume continues exactly: 1 round then 1 more equals 2 rounds at once.
+  const std::string two = common + "--exp-eps 3 --no-figures --seed 8 --out " + out.string();
+  REQUIRE(run(two).status == 0);
+  const auto straight = rounds(out);
+  std::string one = two;
+  one.replace(one.find("--rounds 2"), 10, "--rounds 1");
+  REQUIRE(run(one).status == 0);
+  REQUIRE(run(two + " --resume").status == 0);
+  const auto resumed = rounds(out);
+  REQUIRE(resumed.size() == 2);
+  for (const char* key : {"test_loss", "validation_accuracy", "mse_empirical", "mse_expected", "bytes_per_client"})
+    CHECK(resumed[1][key] == straight[1][key]);
+  CHECK(run(common + "--exp-eps 5 --seed 8 --no-figures --resume --out " + out.string()).err.find("--resume") !=
+        std::string::npos);
   // Reproducible from --seed: the same run twice gives the same accuracies and MSEs.
   REQUIRE(run(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);
   const auto first = rounds(out);
@@ -72,6 +105,10 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   CHECK(run(common + "--exp-eps 3 --gamma 2").err.find("--gamma") != std::string::npos);
   CHECK(run(common + "--eps 0").err.find("--eps") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --bits -1").status == 2);
+  CHECK(run(common + "--exp-eps 3 --z-transport plain").err.find("--z-transport") != std::string::npos);
+  CHECK(run(common + "--exp-eps 3 --patience 0").err.find("--patience") != std::string::npos);
+  CHECK(run(common + "--exp-eps 3 --resume --out " + (out / "none").string()).err.find("--resume") !=
+        std::string::npos);
   fs::remove_all(data);
   fs::remove_all(out);
 }
