@@ -22,6 +22,7 @@
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/corbinq.hpp"
+#include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 
 using namespace corbin;
@@ -342,4 +343,33 @@ TEST_CASE("CQ: identical clients at the midpoint aggregate exactly; bytes per ro
   // A Gaussian update is float32.
   c.kind = Mechanism::gaussian;
   CHECK(obfuscated_mean(clients, global, {{0, size}}, c, 0).traffic[0].update_up == 4 * size);
+}
+
+TEST_CASE("CQ's exact error moments match a simulation of its rule", "[fl][unit]") {
+  const std::vector<double> y{0.1, 0.35, 0.5, 0.77, 0.95};
+  const CqMoments exact = cq_error_moments(y);
+  const std::size_t k = y.size(), trials = 200000;
+  const auto shifts = cq_shifts(derive_key(4, "cq test shifts"), 0, trials, k);
+  std::vector<std::uint64_t> words(trials * k);
+  keystream(derive_key(4, "cq test v"), 0, 0, reinterpret_cast<std::uint8_t*>(words.data()), words.size() * 8);
+  double sum = 0, sum2 = 0, y_sum = 0;
+  for (double v : y) y_sum += v;
+  std::vector<std::size_t> shift_count(k);
+  for (std::size_t n = 0; n < trials; ++n) {
+    ++shift_count[shifts[n]];
+    double d = -y_sum;
+    for (std::size_t r = 0; r < k; ++r)
+      d += cq_top(y[r], shifts[n], r, k, (static_cast<double>(words[n * k + r] >> 11) + 0.5) * 0x1p-53);
+    sum += d;
+    sum2 += d * d;
+  }
+  const double se2 = std::sqrt((exact.m4 - exact.m2 * exact.m2) / static_cast<double>(trials));
+  INFO("E D² exact " << exact.m2 << " simulated " << sum2 / trials);
+  CHECK(std::abs(sum2 / trials - exact.m2) < 4 * se2);
+  CHECK(std::abs(sum / trials) < 4 * std::sqrt(exact.m2 / trials));  // unbiased
+  for (std::size_t c : shift_count) CHECK(std::abs(static_cast<double>(c) - trials / 5.0) < 4 * std::sqrt(trials * 0.16));
+  // Cancellation: an even number of clients all at y = 1/2 have no error at all; independent
+  // rounding would have E D² = k/4.
+  CHECK(cq_error_moments(std::vector<double>(6, 0.5)).m2 == 0);
+  CHECK(parameter_of([] { cq_shifts(Key{}, 0, 4, 0); }) == "k");
 }

@@ -6,6 +6,7 @@
 
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
 namespace corbin::fl {
@@ -28,40 +29,14 @@ Moments moments(const std::vector<std::pair<Rational, Rational>>& values_and_pro
   return m;
 }
 
-/// CQ's error at one coordinate, e = (2r/K)(Σ B_k − Σ y_k): given the shared shift s the B_k
-/// are independent Bernoullis with p_k(s) = clamp(K y_k − slot_k(s), 0, 1), so E[D^j | s] follows
-/// from their cumulants about the shift a = Σ p_k(s) − Σ y_k; then the average over the K shifts.
-/// In double: V is a 53-bit uniform, so its law is within 2^−53 of the continuous one anyway.
-struct CqMoments {
-  double m2 = 0, m4 = 0;  ///< E e², E e⁴
-};
-
+/// CQ's E e², E e⁴ at coordinate t: e = (2r/K) D with D = Σ B − Σ y (cq_error_moments).
 CqMoments cq_moments(const std::vector<std::size_t>& survivors, const std::vector<std::vector<float>>& clients,
                      std::size_t t, const Geometry& g) {
-  const std::size_t kk = survivors.size();
-  std::vector<double> y(kk);
-  double y_sum = 0;
-  for (std::size_t r = 0; r < kk; ++r) {
-    y[r] = (clip(g, clients[survivors[r]][t]) - (g.c - g.r)) / (2 * g.r);
-    y_sum += y[r];
-  }
-  double d2 = 0, d4 = 0;
-  for (std::size_t s = 0; s < kk; ++s) {
-    double mean = 0, k2 = 0, k3 = 0, k4 = 0;
-    for (std::size_t r = 0; r < kk; ++r) {
-      const double p = std::clamp(static_cast<double>(kk) * y[r] - static_cast<double>((s + r) % kk), 0.0, 1.0);
-      const double v = p * (1 - p);
-      mean += p;
-      k2 += v;
-      k3 += v * (1 - 2 * p);
-      k4 += v * (1 - 6 * v);
-    }
-    const double a = mean - y_sum;
-    d2 += k2 + a * a;
-    d4 += k4 + 3 * k2 * k2 + 4 * a * k3 + 6 * a * a * k2 + a * a * a * a;
-  }
-  const double scale = 2 * g.r / static_cast<double>(kk), s2 = scale * scale;
-  return {s2 * d2 / static_cast<double>(kk), s2 * s2 * d4 / static_cast<double>(kk)};
+  std::vector<double> y;
+  for (std::size_t i : survivors) y.push_back((clip(g, clients[i][t]) - (g.c - g.r)) / (2 * g.r));
+  const CqMoments d = cq_error_moments(y);
+  const double scale = 2 * g.r / static_cast<double>(survivors.size()), s2 = scale * scale;
+  return {s2 * d.m2, s2 * s2 * d.m4};
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/baselines.hpp"
+#include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
 namespace corbin::fl {
@@ -22,22 +23,6 @@ std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t c
   std::vector<double> u(count);
   for (std::size_t i = 0; i < count; ++i) u[i] = (static_cast<double>(words[i] >> 11) + 0.5) * 0x1p-53;
   return u;
-}
-
-/// CQ's shared shifts: uniform in {0, …, k − 1} per coordinate, by rejection on 32-bit words
-/// (exactly uniform; k <= 2^32).
-std::vector<std::size_t> cq_shifts(const Key& key, std::uint32_t stream, std::size_t count, std::size_t k) {
-  const std::uint64_t limit = (std::uint64_t{1} << 32) / k * k;  // accept words below a multiple of k
-  std::vector<std::size_t> out(count);
-  std::vector<std::uint32_t> words(count + 64);
-  std::uint64_t chunk = 0;
-  std::size_t filled = 0;
-  while (filled < count) {
-    keystream(key, stream, chunk++, reinterpret_cast<std::uint8_t*>(words.data()), words.size() * 4);
-    for (std::size_t w = 0; w < words.size() && filled < count; ++w)
-      if (words[w] < limit) out[filled++] = words[w] % k;
-  }
-  return out;
 }
 
 }  // namespace
@@ -207,8 +192,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
         add(clipped, clipped_sum);
       }
     } else if (config.kind == Mechanism::cq) {
-      // Survivor k of K holds slot (s_t + k) mod K of coordinate t's shared shift s_t, and
-      // sends the top level iff (slot + V)/K < y, V its private uniform.
+      // The survivors in rank order share coordinate t's shift (public randomness: CQ hides nothing).
       const std::size_t kk = alone.size();
       const auto shifts = cq_shifts(derive_key(config.seed, label(round, "cq shared shifts")), stream, layer.size, kk);
       const float low = static_cast<float>(g.c - g.r), high = static_cast<float>(g.c + g.r);
@@ -217,9 +201,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
         const auto v = uniforms(secret(i, "private coins"), stream, layer.size);
         clipped_of(i);
         for (std::size_t t = 0; t < layer.size; ++t) {
-          const double y = (clipped[t] - (g.c - g.r)) / (2 * g.r);
-          const double slot = static_cast<double>((shifts[t] + rank) % kk);
-          out1[t] = slot + v[t] < static_cast<double>(kk) * y ? high : low;
+          out1[t] = cq_top((clipped[t] - (g.c - g.r)) / (2 * g.r), shifts[t], rank, kk, v[t]) ? high : low;
         }
         add(out1, sum);
         add(clipped, clipped_sum);
