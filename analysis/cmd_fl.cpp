@@ -32,7 +32,7 @@ namespace {
 struct FlArgs {
   BudgetOptions budget;
   std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu",
-              z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3";
+              z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3", model = "cnn";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
               lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0";
   bool resume = false, no_figures = false;
@@ -43,6 +43,7 @@ Json settings_of(const FlArgs& a) {
   Json s = Json::object();
   s["data"] = std::filesystem::absolute(a.data).lexically_normal().string();
   s["mechanism"] = a.mechanism;
+  s["model"] = a.model;
   s["alpha"] = a.budget.alpha;
   s["exp_eps"] = a.budget.exp_eps;
   s["eps"] = a.budget.eps;
@@ -142,12 +143,12 @@ void run_fl(const FlArgs& a) {
     split.validation.resize(std::min(split.validation.size(), eval_limit));
   }
   torch::manual_seed(mech.seed);
-  fl::MnistNet net(static_cast<std::int64_t>(files.train.images.rows));
+  const fl::Model net = fl::make_model(a.model, static_cast<std::int64_t>(files.train.images.rows));
   net->to(device);
   std::vector<fl::Batch> shards;
   for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device));
   const fl::Batch test = fl::gather(files, split.test, device), validation = fl::gather(files, split.validation, device);
-  const std::vector<fl::Layer> layers = fl::layers_of(net);
+  const std::vector<fl::Layer> layers = fl::layers_of(*net);
 
   const std::filesystem::path out(a.out);
   std::filesystem::create_directories(out);
@@ -155,10 +156,10 @@ void run_fl(const FlArgs& a) {
   state.settings = settings_of(a);
   std::ofstream log;
   if (a.resume) {
-    state = load_checkpoint(out, state.settings, fl::parameter_count(net));
+    state = load_checkpoint(out, state.settings, fl::parameter_count(*net));
     log = reopen_log(out / "rounds.jsonl", state.next_round);
   } else {
-    state.global = fl::flatten(net);
+    state.global = fl::flatten(*net);
     state.best = state.global;
     log.open(out / "rounds.jsonl", std::ios::trunc);
   }
@@ -173,11 +174,11 @@ void run_fl(const FlArgs& a) {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<float>> params;
     for (std::size_t i = 0; i < n; ++i) {
-      fl::assign(net, state.global);
-      fl::train_epoch(net, shards[i],
+      fl::assign(*net, state.global);
+      fl::train_epoch(*net, shards[i],
                       derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training"),
                       device);
-      params.push_back(fl::flatten(net));
+      params.push_back(fl::flatten(*net));
     }
     const auto t1 = std::chrono::steady_clock::now();
     const fl::RoundResult r = fl::obfuscated_mean(params, state.global, layers, mech, round);
@@ -188,8 +189,8 @@ void run_fl(const FlArgs& a) {
       check = fl::live_check(params, state.global, layers, mech, r, round);
     for (std::size_t t = 0; t < state.global.size(); ++t)
       state.global[t] = static_cast<float>((1 - lam) * state.global[t] + lam * r.aggregate[t]);
-    fl::assign(net, state.global);
-    const fl::Evaluation te = fl::evaluate(net, test), va = fl::evaluate(net, validation);
+    fl::assign(*net, state.global);
+    const fl::Evaluation te = fl::evaluate(*net, test), va = fl::evaluate(*net, validation);
     // The paper's checkpoint: keep the best model on validation accuracy, and reload it after
     // `patience` rounds without a gain.
     bool reloaded = false;
@@ -286,6 +287,7 @@ void add_fl(CLI::App& app) {
                   "encrypted (the leader sends Z, ChaCha20-Poly1305; default) | derived (from the X25519 key)");
   cmd->add_option("--entropy", args->entropy,
                   "seeded (clients' secrets from --seed: reproducible; default) | os (the OS's randomness)");
+  cmd->add_option("--model", args->model, "cnn (the authors' MNIST model; default) | mlp (McMahan et al.'s 2NN)");
   cmd->add_option("--clients", args->clients, "clients n (default 50)");
   cmd->add_option("--rounds", args->rounds, "rounds (default 10)");
   cmd->add_option("--bits", args->bits, "shared bits d (default 5)");

@@ -66,6 +66,11 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
     CHECK(fs::exists(out / "accuracy.png"));
     CHECK(fs::exists(out / "mse.png"));
   }
+  // Another model: McMahan et al.'s 2NN on the 8×8 images (64·200 + 200 + 200·200 + 200 + 200·10 + 10
+  // parameters), its float32 download in every client's bytes.
+  REQUIRE(run(common + "--exp-eps 3 --no-figures --model mlp --out " + out.string()).status == 0);
+  const auto mlp = rounds(out);
+  CHECK(mlp[0]["bytes"]["model_down"].get<double>() == 4 * 55210 + 8 * 6 + 4);
   // Bytes: the model down (4 per parameter) for everyone; with Z exchanged, a pair's leader
   // sends ⌈5m/8⌉ + 16 bytes more than with Z derived from the key.
   const std::string quiet = common + "--exp-eps 3 --no-figures --out " + out.string();
@@ -105,6 +110,7 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   CHECK(run(common + "--exp-eps 3 --gamma 2").err.find("--gamma") != std::string::npos);
   CHECK(run(common + "--eps 0").err.find("--eps") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --bits -1").status == 2);
+  CHECK(run(common + "--exp-eps 3 --model resnet").err.find("--model") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --z-transport plain").err.find("--z-transport") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --patience 0").err.find("--patience") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --resume --out " + (out / "none").string()).err.find("--resume") !=

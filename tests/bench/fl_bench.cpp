@@ -31,7 +31,7 @@ struct Round {
   std::vector<std::vector<float>> clients;
   std::vector<Layer> layers;
   Round() {
-    MnistNet net;
+    MnistCnn net;
     global = flatten(net);
     layers = layers_of(net);
     for (std::size_t i = 0; i < kClients; ++i) {
@@ -50,7 +50,7 @@ const Round& round_data() {
 void BM_local_epoch(benchmark::State& state) {
   set_threads();
   torch::manual_seed(0);
-  MnistNet net;
+  MnistCnn net;
   const Batch data{torch::randn({static_cast<std::int64_t>(kExamples), 1, 28, 28}),
                    torch::randint(10, {static_cast<std::int64_t>(kExamples)})};
   std::uint64_t seed = 0;
