@@ -2,6 +2,7 @@
 
 #include <sodium.h>
 
+#include <array>
 #include <stdexcept>
 
 #include "corbin/number/error.hpp"
@@ -16,27 +17,33 @@ void ensure_sodium() {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
 }
 
+/// The 96-bit nonce of message `counter` (little-endian, zero-padded): each direction has its
+/// own key, fresh every round, so a counter never repeats under one key.
+std::array<std::uint8_t, crypto_aead_chacha20poly1305_ietf_NPUBBYTES> nonce_of(std::uint64_t counter) {
+  std::array<std::uint8_t, crypto_aead_chacha20poly1305_ietf_NPUBBYTES> nonce{};
+  for (int i = 0; i < 8; ++i) nonce[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(counter >> (8 * i));
+  return nonce;
+}
+
 /// ChaCha20-Poly1305 (IETF) under a direction key; the nonce is the message counter.
 Bytes seal(const Key& key, std::uint64_t counter, const Bytes& plain) {
-  std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {};
-  for (int i = 0; i < 8; ++i) nonce[i] = static_cast<std::uint8_t>(counter >> (8 * i));
+  const auto nonce = nonce_of(counter);
   Bytes out(plain.size() + crypto_aead_chacha20poly1305_ietf_ABYTES);
   unsigned long long length = 0;
   crypto_aead_chacha20poly1305_ietf_encrypt(out.data(), &length, plain.data(), plain.size(), nullptr, 0, nullptr,
-                                            nonce, key.data());
+                                            nonce.data(), key.data());
   out.resize(length);
   return out;
 }
 
 Bytes open(const Key& key, std::uint64_t counter, const Bytes& sealed) {
-  std::uint8_t nonce[crypto_aead_chacha20poly1305_ietf_NPUBBYTES] = {};
-  for (int i = 0; i < 8; ++i) nonce[i] = static_cast<std::uint8_t>(counter >> (8 * i));
+  const auto nonce = nonce_of(counter);
   if (sealed.size() < crypto_aead_chacha20poly1305_ietf_ABYTES)
     throw std::runtime_error("protocol: a message shorter than its tag");
   Bytes out(sealed.size() - crypto_aead_chacha20poly1305_ietf_ABYTES);
   unsigned long long length = 0;
   if (crypto_aead_chacha20poly1305_ietf_decrypt(out.data(), &length, nullptr, sealed.data(), sealed.size(), nullptr,
-                                                0, nonce, key.data()) != 0)
+                                                0, nonce.data(), key.data()) != 0)
     throw std::runtime_error("protocol: a message failed authentication");
   out.resize(length);
   return out;
