@@ -129,16 +129,17 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
   }
   // The protocol: every client downloads the model; pairs set up their channels.
   Relay relay(n);
-  for (std::size_t i = 0; i < n; ++i) relay.count_model_download(i, model_bytes(layers));
+  const std::uint64_t broadcast = model_bytes(layers), update = update_bytes(config.kind, layers);
+  for (std::size_t i = 0; i < n; ++i) relay.count_model_download(i, broadcast);
   const std::vector<PairChannel> channels =
       establish_pairs(drawn_pairs, layers, config.bits, config.protocol, config.seed, round, relay);
   RoundResult out;
   out.alone_clients = alone;
   for (const PairChannel& c : channels) out.pair_clients.emplace_back(c.leader, c.follower);
-  for (std::size_t i : alone) relay.count_update_upload(i, update_bytes(config.kind, layers));
+  for (std::size_t i : alone) relay.count_update_upload(i, update);
   for (const PairChannel& c : channels) {
-    relay.count_update_upload(c.leader, update_bytes(config.kind, layers));
-    relay.count_update_upload(c.follower, update_bytes(config.kind, layers));
+    relay.count_update_upload(c.leader, update);
+    relay.count_update_upload(c.follower, update);
   }
   out.traffic = relay.traffic();
   out.aggregate.assign(global.size(), 0.0f);

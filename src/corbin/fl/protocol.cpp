@@ -13,10 +13,6 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-void ensure_sodium() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-}
-
 /// The 96-bit nonce of message `counter` (little-endian, zero-padded): each direction has its
 /// own key, fresh every round, so a counter never repeats under one key.
 std::array<std::uint8_t, crypto_aead_chacha20poly1305_ietf_NPUBBYTES> nonce_of(std::uint64_t counter) {

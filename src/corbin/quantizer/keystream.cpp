@@ -9,12 +9,13 @@
 #include <stdexcept>
 
 namespace corbin {
-namespace {
 
 void ensure_sodium() {
   static const bool ok = sodium_init() >= 0;
   if (!ok) throw std::runtime_error("libsodium failed to initialise");
 }
+
+namespace {
 
 void make_nonce(std::uint32_t stream, std::uint64_t chunk, std::uint8_t nonce[12]) {
   for (int i = 0; i < 4; ++i) nonce[i] = static_cast<std::uint8_t>(stream >> (8 * i));

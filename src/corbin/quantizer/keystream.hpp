@@ -13,6 +13,9 @@ namespace corbin {
 
 using Key = std::array<std::uint8_t, 32>;
 
+/// Initialises libsodium once (thread-safe, idempotent); raises std::runtime_error if it cannot.
+void ensure_sodium();
+
 /// A key derived from a seed and a label with BLAKE2b (libsodium's crypto_generichash), so that
 /// experiments keyed by an integer seed get independent streams per purpose.
 Key derive_key(std::uint64_t seed, std::string_view label);
