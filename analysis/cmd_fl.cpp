@@ -3,9 +3,11 @@
 // aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
 // DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
-// Built with CORBIN_WITH_TORCH. To run on a GPU, configure against a CUDA build of libtorch
-// (-DCMAKE_PREFIX_PATH=/path/to/libtorch) and pass --device cuda; Debian's libtorch is CPU-only
-// and --device cuda then stops with an error.
+// Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
+// all clients at once as one stack (client_stack.hpp; the default on a GPU), and the stack's
+// round mechanism runs where its weights are (device_round.hpp). To run on a GPU, build with
+// CORBIN_WITH_CUDA against a CUDA libtorch (README, "On a GPU") and pass --device cuda; Debian's
+// libtorch is CPU-only and --device cuda then stops with an error.
 
 #include <unistd.h>
 
@@ -19,6 +21,8 @@
 
 #include "commands.hpp"
 #include "fl_checkpoint.hpp"
+#include "corbin/fl/client_stack.hpp"
+#include "corbin/fl/device_round.hpp"
 #include "corbin/fl/live_check.hpp"
 #include "corbin/fl/model.hpp"
 #include "corbin/fl/split.hpp"
@@ -32,9 +36,10 @@ namespace {
 struct FlArgs {
   BudgetOptions budget;
   std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu",
-              z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3", model = "cnn";
+              z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3", model = "cnn",
+              training = "auto", normalisation = "half", stacked_conv = "grouped";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
-              lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0";
+              lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0", batch = "64";
   bool resume = false, no_figures = false;
 };
 
@@ -51,7 +56,7 @@ Json settings_of(const FlArgs& a) {
        {std::pair{"clients", a.clients}, {"bits", a.bits}, {"gamma", a.gamma}, {"delta", a.delta},
         {"dropout", a.dropout}, {"lambda", a.lambda}, {"seed", a.seed}, {"per_client", a.per_client},
         {"patience", a.patience}, {"z_transport", a.z_transport}, {"entropy", a.entropy},
-        {"eval_limit", a.eval_limit}})
+        {"eval_limit", a.eval_limit}, {"batch", a.batch}, {"normalisation", a.normalisation}})
     s[key] = value;
   return s;
 }
@@ -103,6 +108,11 @@ void progress(unsigned long round, unsigned long rounds, double accuracy, double
             << std::setw(2) << std::setfill('0') << eta % 60 << "s " << std::setfill(' ') << std::flush;
 }
 
+/// Waits for the device's queued work, so that the host clock measures it.
+void synchronize(const torch::Device& device) {
+  if (device.is_cuda()) torch::cuda::synchronize();
+}
+
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.kind = fl::parse_mechanism(a.mechanism);
@@ -132,6 +142,28 @@ void run_fl(const FlArgs& a) {
   const torch::Device device(a.device == "cuda" ? torch::kCUDA : torch::kCPU);
   if (threads > 0) torch::set_num_threads(static_cast<int>(threads));
   fl::keep_freed_memory();
+  if (a.training != "auto" && a.training != "stacked" && a.training != "one-at-a-time")
+    throw invalid_argument("--training", quote(a.training), "auto, stacked or one-at-a-time");
+  const bool stacked = a.training == "stacked" || (a.training == "auto" && device.is_cuda());
+  fl::LocalTraining local;
+  local.batch = static_cast<std::int64_t>(parse_count(a.batch, "--batch", 1u << 20));
+  if (local.batch == 0) throw invalid_argument("--batch", "0", "at least 1");
+  fl::StackedConvolution convolution = fl::StackedConvolution::grouped;
+  try {
+    convolution = fl::parse_stacked_convolution(a.stacked_conv);
+  } catch (const invalid_argument&) {
+    throw invalid_argument("--stacked-conv", quote(a.stacked_conv), "grouped or gemm");
+  }
+  fl::Normalisation normalisation;
+  try {
+    normalisation = fl::parse_normalisation(a.normalisation);
+  } catch (const invalid_argument&) {
+    throw invalid_argument("--normalisation", quote(a.normalisation), "half or mnist");
+  }
+  // cuDNN times its algorithms for each new shape and keeps the fastest (the grouped convolutions
+  // of the stack gain most). The choice, and some of cuDNN's algorithms, make GPU runs reproducible
+  // only to floating-point rounding, unlike the mechanism's randomness, which is exact.
+  if (device.is_cuda()) at::globalContext().setBenchmarkCuDNN(true);
 
   const fl::MnistFiles files = fl::load_mnist_dir(a.data);
   const std::size_t total = files.train.images.count + files.test.images.count;
@@ -146,8 +178,17 @@ void run_fl(const FlArgs& a) {
   const fl::Model net = fl::make_model(a.model, static_cast<std::int64_t>(files.train.images.rows));
   net->to(device);
   std::vector<fl::Batch> shards;
-  for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device));
-  const fl::Batch test = fl::gather(files, split.test, device), validation = fl::gather(files, split.validation, device);
+  for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device, normalisation));
+  const fl::Batch test = fl::gather(files, split.test, device, normalisation),
+                  validation = fl::gather(files, split.validation, device, normalisation);
+  fl::StackedShards stacked_shards;
+  std::optional<fl::ClientStack> stack;
+  if (stacked) {
+    stacked_shards = fl::stack_shards(shards);
+    shards.clear();
+    stack.emplace(a.model, static_cast<std::int64_t>(files.train.images.rows), static_cast<std::int64_t>(n), device,
+                  torch::kFloat, convolution);
+  }
   const std::vector<fl::Layer> layers = fl::layers_of(*net);
 
   const std::filesystem::path out(a.out);
@@ -172,25 +213,49 @@ void run_fl(const FlArgs& a) {
   unsigned long round = first_round;
   for (; round < rounds; ++round) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<float>> params;
-    for (std::size_t i = 0; i < n; ++i) {
-      fl::assign(*net, state.global);
-      fl::train_epoch(*net, shards[i],
-                      derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training"),
-                      device);
-      params.push_back(fl::flatten(*net));
+    std::vector<std::uint64_t> seeds(n);
+    for (std::size_t i = 0; i < n; ++i)
+      seeds[i] = derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training");
+    // Train, obfuscate and aggregate; keep the clients' weights at the live check's coordinates.
+    const bool checked = mech.kind != fl::Mechanism::vanilla;
+    fl::SampledWeights sampled;
+    if (checked) sampled.coordinates = fl::live_check_coordinates(layers, mech.seed, round);
+    fl::RoundResult r;
+    auto t1 = t0;
+    if (stacked) {
+      stack->load(state.global);
+      stack->train_epoch(stacked_shards, seeds, local);
+      synchronize(device);
+      t1 = std::chrono::steady_clock::now();
+      const torch::Tensor rows = stack->rows();
+      r = fl::obfuscated_mean_rows(rows, state.global, layers, mech, round);
+      if (checked) {
+        const std::vector<std::int64_t> at(sampled.coordinates.begin(), sampled.coordinates.end());
+        const torch::Tensor index = torch::tensor(at, torch::kLong).to(device);
+        const torch::Tensor picked = rows.index_select(1, index).cpu().contiguous();
+        sampled.values.assign(picked.data_ptr<float>(), picked.data_ptr<float>() + picked.numel());
+      }
+    } else {
+      std::vector<std::vector<float>> params;
+      for (std::size_t i = 0; i < n; ++i) {
+        fl::assign(*net, state.global);
+        fl::train_epoch(*net, shards[i], seeds[i], device, local);
+        params.push_back(fl::flatten(*net));
+      }
+      t1 = std::chrono::steady_clock::now();
+      r = fl::obfuscated_mean(params, state.global, layers, mech, round);
+      if (checked) sampled = fl::sample_weights(params, std::move(sampled.coordinates));
     }
-    const auto t1 = std::chrono::steady_clock::now();
-    const fl::RoundResult r = fl::obfuscated_mean(params, state.global, layers, mech, round);
     const auto t2 = std::chrono::steady_clock::now();
     // The theorems checked live on a sample of coordinates (not counted as mechanism time).
     std::optional<fl::LiveCheck> check;
-    if (mech.kind != fl::Mechanism::vanilla && r.survivors() > 0)
-      check = fl::live_check(params, state.global, layers, mech, r, round);
+    if (checked && r.survivors() > 0) check = fl::live_check(sampled, state.global, layers, mech, r);
+    const auto t3 = std::chrono::steady_clock::now();
     for (std::size_t t = 0; t < state.global.size(); ++t)
       state.global[t] = static_cast<float>((1 - lam) * state.global[t] + lam * r.aggregate[t]);
     fl::assign(*net, state.global);
     const fl::Evaluation te = fl::evaluate(*net, test), va = fl::evaluate(*net, validation);
+    const auto t4 = std::chrono::steady_clock::now();
     // The paper's checkpoint: keep the best model on validation accuracy, and reload it after
     // `patience` rounds without a gain.
     bool reloaded = false;
@@ -232,6 +297,11 @@ void run_fl(const FlArgs& a) {
     row["pairs"] = r.pairs();
     row["seconds_training"] = std::chrono::duration<double>(t1 - t0).count();
     row["seconds_mechanism"] = std::chrono::duration<double>(t2 - t1).count();
+    row["seconds_live_check"] = std::chrono::duration<double>(t3 - t2).count();
+    row["seconds_evaluation"] = std::chrono::duration<double>(t4 - t3).count();
+    row["device"] = a.device;
+    row["training"] = stacked ? "stacked" : "one-at-a-time";
+    row["batch"] = local.batch;
     row["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     row["threads"] = torch::get_num_threads();
     row["seed"] = mech.seed;
@@ -304,6 +374,15 @@ void add_fl(CLI::App& app) {
   cmd->add_flag("--no-figures", args->no_figures, "skip the PNGs (accuracy.png, mse.png)");
   cmd->add_option("--python", args->python, "Python with matplotlib for the figures (default /usr/bin/python3)");
   cmd->add_option("--device", args->device, "cpu | cuda");
+  cmd->add_option("--training", args->training,
+                  "auto (stacked on a GPU, one-at-a-time on the CPU; default) | stacked (all clients at once) | "
+                  "one-at-a-time");
+  cmd->add_option("--stacked-conv", args->stacked_conv,
+                  "how stacked training convolves: grouped (cuDNN's grouped convolutions; default) | gemm (columns "
+                  "and batched matrix products; see fl_bench for which is faster where)");
+  cmd->add_option("--batch", args->batch, "local batch size (default 64; the paper's Experiment 4 uses 32)");
+  cmd->add_option("--normalisation", args->normalisation,
+                  "half (pixels to [-1, 1]; default) | mnist (MNIST's mean and sd, as the authors' code)");
   cmd->add_option("--threads", args->threads, "intra-op threads (0: libtorch's default)");
   cmd->callback([args] { run_fl(*args); });
 }

@@ -4,6 +4,8 @@
 #include <limits>
 #include <vector>
 
+#include "corbin/fl/round_kernels.hpp"
+#include "corbin/quantizer/chacha20.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
@@ -120,6 +122,93 @@ TEST_CASE("the vectorised samplers equal the one-parameter reference bit for bit
             coins[i] < law.fixed_q(w1[start + i], nan) ? law.plus_value() : law.minus_value();
         mismatches += out[start + i] != expected;
       }
+    }
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("the portable ChaCha20 block is the keystream's, and RFC 8439's test vector", "[sampler][unit]") {
+  // RFC 8439, 2.3.2: key 00 01 .. 1f, nonce 00 00 00 09 00 00 00 4a 00 00 00 00, block 1. In the
+  // keystream's addressing the nonce is (stream, chunk) = (0x09000000, 0x4a000000).
+  Key rfc_key;
+  for (std::size_t i = 0; i < rfc_key.size(); ++i) rfc_key[i] = static_cast<std::uint8_t>(i);
+  std::uint32_t block[16];
+  chacha20::block_words(key_words(rfc_key), 0x09000000u, 0x4a000000u, 1, block);
+  CHECK(block[0] == 0xe4e7f110u);
+  CHECK(block[1] == 0x15593bd1u);
+  CHECK(block[15] == 0x4e3c50a2u);
+  for (const std::uint32_t stream : {0u, 7u, 0xffffffffu})
+    for (const std::uint64_t chunk : {std::uint64_t{0}, std::uint64_t{1}, (std::uint64_t{1} << 40) + 3}) {
+      const Key key = derive_key(stream + chunk, "portable chacha");
+      std::vector<std::uint32_t> expected(16 * 70);
+      keystream(key, stream, chunk, reinterpret_cast<std::uint8_t*>(expected.data()), expected.size() * 4);
+      std::size_t mismatches = 0;
+      for (std::uint32_t b = 0; b < 70; ++b) {
+        chacha20::block_words(key_words(key), stream, chunk, b, block);
+        for (int j = 0; j < 16; ++j) mismatches += block[j] != expected[16 * b + j];
+      }
+      CHECK(mismatches == 0);
+      CHECK(chacha20::word(key_words(key), stream, chunk, 1000) == expected[1000]);
+    }
+}
+
+TEST_CASE("the round kernels, run on the host, equal the vectorised samplers bit for bit", "[sampler][unit]") {
+  namespace k = corbin::fl::kernels;
+  const Key shared = derive_key(22, "shared"), leader = derive_key(22, "leader"), follower = derive_key(22, "follower");
+  const std::size_t n = 2 * CorbinqPairSampler::kChunk + 123;
+  const auto w1 = awkward_inputs(n, 0.25f, 0.5f, 3), w2 = awkward_inputs(n, 0.25f, 0.5f, 4);
+  for (const Budget& budget : {kBudget, Budget::make(Budget::Kind::eps, Rational(7, 10))}) {
+    const FixedPointLaw law(budget, Rational(1, 4), Rational(1, 2));
+    for (const unsigned d : {0u, 1u, 3u, 5u, 8u, 9u, 13u, 20u, 31u, 32u}) {
+      INFO("budget=" << budget.describe() << " d=" << d);
+      const CorbinqPairSampler sampler(law, d, shared, leader, follower, 3);
+      std::vector<float> out1(n), out2(n), got1(n, 7.0f), got2(n, 7.0f);
+      sampler.sample(w1.data(), w2.data(), out1.data(), out2.data(), n);
+      k::CorbinqJob job{w1.data(), w2.data(), got1.data(), got2.data(), n, key_words(shared), key_words(leader),
+                        key_words(follower), nullptr, 3, d, law.constants(kFixedBits - d)};
+      CHECK_FALSE(k::run_corbinq(k::Backend::host, {job}));
+      CHECK(got1 == out1);
+      CHECK(got2 == out2);
+      // Z as received: the same outputs from the packed bytes.
+      std::vector<std::uint8_t> z(CorbinqPairSampler::packed_z_bytes(n, d) + 1);
+      CorbinqPairSampler::packed_z(shared, 3, d, z.data(), n);
+      job.z = z.data();
+      std::fill(got1.begin(), got1.end(), 7.0f);
+      k::run_corbinq(k::Backend::host, {job});
+      CHECK(got1 == out1);
+    }
+    std::vector<float> out(n), got(n, 7.0f);
+    LdpqSampler(law, leader, 4).sample(w1.data(), out.data(), n);
+    CHECK_FALSE(k::run_ldpq(k::Backend::host, {{w1.data(), got.data(), n, key_words(leader), 4, law.constants(0)}}));
+    CHECK(got == out);
+  }
+  // NaN is flagged, not silently quantized.
+  std::vector<float> w(40, 0.5f), out(40);
+  w[17] = std::numeric_limits<float>::quiet_NaN();
+  const FixedPointLaw law(kBudget, Rational(0), Rational(1));
+  CHECK(k::run_ldpq(k::Backend::host, {{w.data(), out.data(), w.size(), key_words(leader), 0, law.constants(0)}}));
+  CHECK(k::run_corbinq(k::Backend::host, {{w.data(), w.data(), out.data(), out.data(), w.size(), key_words(shared),
+                                           key_words(leader), key_words(follower), nullptr, 0, 5,
+                                           law.constants(kFixedBits - 5)}}));
+  if (!k::cuda_built()) CHECK_THROWS_AS(k::run_ldpq(k::Backend::cuda, {}), invalid_argument);
+}
+
+TEST_CASE("the noise kernel draws coordinate t from words 2t and 2t + 1 of the client's stream", "[sampler][unit]") {
+  namespace k = corbin::fl::kernels;
+  const Key key = derive_key(23, "noise");
+  const std::size_t n = 1001;
+  const fl::Geometry g{0.1, 0.5};
+  const auto w = awkward_inputs(n, 0.1f, 0.5f, 5);
+  std::vector<std::uint64_t> words(2 * n);
+  keystream(key, 6, 0, reinterpret_cast<std::uint8_t*>(words.data()), words.size() * 8);
+  for (const std::uint32_t gaussian : {0u, 1u}) {
+    std::vector<float> got(n);
+    k::run_noise(k::Backend::host, {{w.data(), got.data(), n, key_words(key), 6, g, 0.25, gaussian}});
+    std::size_t mismatches = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      const double u1 = fl::unit_uniform(words[2 * t]), u2 = fl::unit_uniform(words[2 * t + 1]);
+      const double draw = gaussian ? fl::gaussian_draw(u1, u2) : fl::laplace_draw(u1);
+      mismatches += got[t] != static_cast<float>(static_cast<double>(fl::clip(g, w[t])) + 0.25 * draw);
     }
     CHECK(mismatches == 0);
   }

@@ -22,7 +22,26 @@ struct LiveCheck {
   std::optional<double> mse_bound;  ///< the theorems' bound on E[e²], averaged the same way (none for CQ)
 };
 
-/// Raises invalid_argument for the vanilla mechanism (no randomness to check).
+/// The coordinates checked in a round: per layer, in layer order, the first min(per_layer, size)
+/// of a permutation seeded by (seed, round, layer).
+std::vector<std::size_t> live_check_coordinates(const std::vector<Layer>& layers, std::uint64_t seed,
+                                                std::uint64_t round, std::size_t per_layer = 64);
+
+/// The clients' weights at the checked coordinates, wherever the weights are (host vectors here;
+/// rows of a device tensor in the batched round): at(i, s) is client i's weight at coordinates[s].
+struct SampledWeights {
+  std::vector<std::size_t> coordinates;
+  std::vector<float> values;  ///< clients × coordinates, row-major
+  float at(std::size_t client, std::size_t s) const { return values[client * coordinates.size() + s]; }
+};
+SampledWeights sample_weights(const std::vector<std::vector<float>>& clients, std::vector<std::size_t> coordinates);
+
+/// The check on sampled weights (coordinates as live_check_coordinates gives them). Raises
+/// invalid_argument for the vanilla mechanism (no randomness to check).
+LiveCheck live_check(const SampledWeights& weights, const std::vector<float>& global, const std::vector<Layer>& layers,
+                     const MechanismConfig& config, const RoundResult& result);
+
+/// The same on the clients' full weight vectors.
 LiveCheck live_check(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
                      const std::vector<Layer>& layers, const MechanismConfig& config, const RoundResult& result,
                      std::uint64_t round, std::size_t per_layer = 64);

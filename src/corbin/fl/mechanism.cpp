@@ -16,12 +16,12 @@ std::string label(std::uint64_t round, const std::string& what) {
   return "round " + std::to_string(round) + " " + what;
 }
 
-/// Uniform doubles in (0, 1) from ChaCha20 words: (k + 1/2)/2^53 for the top 53 bits k.
+/// Uniform doubles in (0, 1) from the ChaCha20 words of (key, stream), chunk 0.
 std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t count) {
   std::vector<std::uint64_t> words(count);
   keystream(key, stream, 0, reinterpret_cast<std::uint8_t*>(words.data()), count * 8);
   std::vector<double> u(count);
-  for (std::size_t i = 0; i < count; ++i) u[i] = (static_cast<double>(words[i] >> 11) + 0.5) * 0x1p-53;
+  for (std::size_t i = 0; i < count; ++i) u[i] = unit_uniform(words[i]);
   return u;
 }
 
@@ -35,7 +35,6 @@ Geometry layer_geometry(const float* g, std::size_t n) {
   return {c, r};
 }
 
-float clip(const Geometry& g, float w) { return static_cast<float>(std::clamp<double>(w, g.c - g.r, g.c + g.r)); }
 
 double noise_scale(const MechanismConfig& config, const Geometry& g) {
   if (config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace)
@@ -95,14 +94,11 @@ std::uint64_t update_bytes(Mechanism mechanism, const std::vector<Layer>& layers
   return bytes;
 }
 
-RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
-                            const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
+RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const MechanismConfig& config,
+                     std::uint64_t round) {
   check_mechanism(config);
-  const std::size_t n = clients.size();
   if (n < 2) throw invalid_argument("--clients", std::to_string(n), "at least 2");
-  for (const auto& w : clients)
-    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
-  // Who survives this round: a client drops when its 64-bit word falls below p·2^64.
+  // Who survives this round: a client drops when its uniform falls below p.
   const auto drop_words = uniforms(derive_key(config.seed, label(round, "dropout")), 0, n);
   std::vector<bool> alive(n);
   for (std::size_t i = 0; i < n; ++i) alive[i] = !(to_rational(drop_words[i]) < config.dropout);
@@ -114,34 +110,68 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     first_paired = config.kind == Mechanism::augcorbin
                        ? floor_of(Rational(config.gamma * Rational(BigInt(n)))).convert_to<std::size_t>()
                        : 0;
-  std::vector<std::size_t> alone;
+  RoundPlan plan;
   std::vector<std::pair<std::size_t, std::size_t>> drawn_pairs;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = order[k];
     if (k < first_paired || (k + 1 == n && (n - first_paired) % 2 == 1)) {
-      if (alive[i]) alone.push_back(i);
+      if (alive[i]) plan.alone.push_back(i);
     } else if ((k - first_paired) % 2 == 0) {
       const std::size_t j = order[k + 1];
       if (alive[i] && alive[j]) drawn_pairs.emplace_back(i, j);
-      else if (alive[i]) alone.push_back(i);  // the partner dropped: LDPQ
-      else if (alive[j]) alone.push_back(j);
+      else if (alive[i]) plan.alone.push_back(i);  // the partner dropped: LDPQ
+      else if (alive[j]) plan.alone.push_back(j);
     }
   }
   // The protocol: every client downloads the model; pairs set up their channels.
   Relay relay(n);
   const std::uint64_t broadcast = model_bytes(layers), update = update_bytes(config.kind, layers);
   for (std::size_t i = 0; i < n; ++i) relay.count_model_download(i, broadcast);
-  const std::vector<PairChannel> channels =
-      establish_pairs(drawn_pairs, layers, config.bits, config.protocol, config.seed, round, relay);
-  RoundResult out;
-  out.alone_clients = alone;
-  for (const PairChannel& c : channels) out.pair_clients.emplace_back(c.leader, c.follower);
-  for (std::size_t i : alone) relay.count_update_upload(i, update);
-  for (const PairChannel& c : channels) {
+  plan.channels = establish_pairs(drawn_pairs, layers, config.bits, config.protocol, config.seed, round, relay);
+  for (std::size_t i : plan.alone) relay.count_update_upload(i, update);
+  for (const PairChannel& c : plan.channels) {
     relay.count_update_upload(c.leader, update);
     relay.count_update_upload(c.follower, update);
   }
-  out.traffic = relay.traffic();
+  plan.traffic = relay.traffic();
+  return plan;
+}
+
+std::vector<std::size_t> RoundPlan::summation_order() const {
+  std::vector<std::size_t> order = alone;
+  for (const PairChannel& c : channels) {
+    order.push_back(c.leader);
+    order.push_back(c.follower);
+  }
+  return order;
+}
+
+RoundResult RoundPlan::result_frame() const {
+  RoundResult out;
+  out.alone_clients = alone;
+  for (const PairChannel& c : channels) out.pair_clients.emplace_back(c.leader, c.follower);
+  out.traffic = traffic;
+  return out;
+}
+
+Key round_secret(const MechanismConfig& config, std::uint64_t round, std::size_t client, const char* purpose) {
+  return client_secret(config.protocol, config.seed, round, client, purpose);
+}
+
+RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
+                            const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const std::vector<float>& w = clients[i];
+    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
+    const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
+    if (nan != w.end())
+      throw invalid_argument("w[" + std::to_string(i) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
+                             "a number (a NaN weight cannot be obfuscated or averaged)");
+  }
+  const RoundPlan plan = plan_round(clients.size(), layers, config, round);
+  const std::vector<std::size_t>& alone = plan.alone;
+  const std::vector<PairChannel>& channels = plan.channels;
+  RoundResult out = plan.result_frame();
   out.aggregate.assign(global.size(), 0.0f);
   out.clipped_mean.assign(global.size(), 0.0f);
   if (out.survivors() == 0) {
@@ -150,7 +180,7 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
     return out;
   }
   const auto secret = [&](std::size_t client, const char* purpose) {
-    return client_secret(config.protocol, config.seed, round, client, purpose);
+    return round_secret(config, round, client, purpose);
   };
   std::vector<double> sum(global.size(), 0.0), clipped_sum(global.size(), 0.0);
   std::vector<float> out1, out2;
@@ -184,9 +214,8 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
         const auto u = uniforms(secret(i, "noise"), stream, 2 * layer.size);
         clipped_of(i);
         for (std::size_t t = 0; t < layer.size; ++t) {
-          const double noise = config.kind == Mechanism::gaussian
-                                   ? std::sqrt(-2 * std::log(u[2 * t])) * std::cos(2 * M_PI * u[2 * t + 1])
-                                   : (u[2 * t] < 0.5 ? std::log(2 * u[2 * t]) : -std::log(2 - 2 * u[2 * t]));
+          const double noise = config.kind == Mechanism::gaussian ? gaussian_draw(u[2 * t], u[2 * t + 1])
+                                                                  : laplace_draw(u[2 * t]);
           out1[t] = static_cast<float>(clipped[t] + scale * noise);
         }
         add(out1, sum);

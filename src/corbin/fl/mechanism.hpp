@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "corbin/fl/geometry.hpp"
 #include "corbin/fl/layer.hpp"
 #include "corbin/fl/protocol.hpp"
 #include "corbin/quantizer/budget.hpp"
@@ -46,13 +47,7 @@ void check_mechanism(const MechanismConfig& c);
 /// c and r of a layer from the global model: c = (max + min)/2, r = (max − min)/2; a constant
 /// layer (r = 0, e.g. zero-initialised biases) gets r = max(|c|/1000, 1e-6) so that the
 /// quantizer is defined.
-struct Geometry {
-  double c, r;
-};
 Geometry layer_geometry(const float* global, std::size_t n);
-
-/// w clipped to [c − r, c + r] (the paper's footnote), as the float a client holds.
-float clip(const Geometry& g, float w);
 
 /// The per-coordinate noise of the Gaussian (σ, analytic, at δ) or Laplace (scale b) baseline
 /// for a layer, calibrated at the PLDP ε with sensitivity 2r. Raises invalid_argument for the
@@ -70,6 +65,27 @@ struct RoundResult {
   std::size_t pairs() const { return pair_clients.size(); }
   std::size_t survivors() const { return alone() + 2 * pairs(); }
 };
+
+/// The part of a round that does not touch the clients' weights, shared by the CPU round
+/// (obfuscated_mean) and the batched round on a device (device_round.hpp): who dropped, who
+/// quantizes alone, which pairs the protocol set up (their keys and Z), and every byte counted.
+struct RoundPlan {
+  std::vector<std::size_t> alone;     ///< survivors that quantize alone (LDPQ, noise, CQ, vanilla)
+  std::vector<PairChannel> channels;  ///< pairs as elected (CorBin-FL, AugCorBin-FL)
+  std::vector<Traffic> traffic;       ///< per client
+  /// The survivors in the order the aggregate sums them: alone, then each pair's leader and
+  /// follower (the CPU and GPU rounds add in this order, so their sums agree bit for bit).
+  std::vector<std::size_t> summation_order() const;
+  /// A RoundResult with the roles and traffic filled in and no vectors yet.
+  RoundResult result_frame() const;
+};
+
+/// Draws the roles and runs the protocol for a round of `clients` clients (Alg. 3, lines 1–17).
+RoundPlan plan_round(std::size_t clients, const std::vector<Layer>& layers, const MechanismConfig& config,
+                     std::uint64_t round);
+
+/// A client's secret key for a purpose ("private coins", "noise") in a round.
+Key round_secret(const MechanismConfig& config, std::uint64_t round, std::size_t client, const char* purpose);
 
 /// Bytes of the server's broadcast: the float32 model, c and r per layer (float32), the
 /// partner's index (4 bytes).

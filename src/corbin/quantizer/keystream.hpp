@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "corbin/quantizer/chacha20.hpp"
+
 namespace corbin {
 
 using Key = std::array<std::uint8_t, 32>;
@@ -29,6 +31,13 @@ std::uint64_t derive_seed(std::uint64_t seed, std::string_view label);
 /// OpenSSL (fast); at most 2^32 blocks (256 GiB) per call, as IETF ChaCha20 allows.
 void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::uint8_t* out,
                std::size_t bytes);
+
+/// The key as the block function's words (chacha20.hpp): bytes 4i to 4i + 3, little-endian.
+inline chacha20::KeyWords key_words(const Key& key) {
+  chacha20::KeyWords words{};
+  for (int i = 0; i < 32; ++i) words.w[i / 4] |= static_cast<std::uint32_t>(key[static_cast<std::size_t>(i)]) << (8 * (i % 4));
+  return words;
+}
 
 /// The same bytes from libsodium's crypto_stream_chacha20_ietf: the reference the tests hold
 /// `keystream` to.

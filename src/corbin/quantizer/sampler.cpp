@@ -119,10 +119,8 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) bool corbinq
   for (std::size_t i = 0; i < n; ++i) {
     const double x1 = w1[i], x2 = w2[i];
     nan |= (x1 != x1) | (x2 != x2);
-    // n = round(2^K q) for the leader; the follower thresholds 2^K − n (Alg. 2, line 14),
-    // which is 0u − n in 32-bit arithmetic because n >= 1.
-    const std::uint32_t t1 = fixed_point(x1, k) >> k.f_high >> k.f_low;
-    const std::uint32_t t2 = (0u - fixed_point(x2, k)) >> k.f_high >> k.f_low;
+    const std::uint32_t t1 = leader_threshold(fixed_point(x1, k), k);
+    const std::uint32_t t2 = follower_threshold(fixed_point(x2, k), k);
     tie[i] = static_cast<std::uint8_t>((z[i] == t1) | (z[i] == t2) << 1);
     out1[i] = z[i] < t1 ? k.plus : k.minus;
     out2[i] = z[i] < t2 ? k.minus : k.plus;

@@ -16,23 +16,13 @@
 #include <cstddef>
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
+#include "corbin/quantizer/fixed_point.hpp"
 #include "corbin/quantizer/keystream.hpp"
 
 namespace corbin {
-
-constexpr unsigned kFixedBits = 32;
-
-/// A tie Z = T (Alg. 2, lines 9 and 15) on integers: the client's private coin wins iff its low
-/// F = K − d bits fall below those of the threshold (n for the leader, 2^K − n for the
-/// follower), which happens with probability (threshold mod 2^F)/2^F. Shared by corbinq_decide,
-/// which the tests check exhaustively against the exact law, and by the vectorised sampler.
-inline bool tie_wins(std::uint64_t coin, std::uint64_t threshold, std::uint64_t mask) {
-  return (coin & mask) < (threshold & mask);
-}
 
 /// Alg. 2 on integers with K = total_bits: returns (Q1 = +, Q2 = +) given Z = z and the
 /// private words u1, u2 (only their low K − d bits are used, and only at ties).
@@ -56,33 +46,6 @@ inline PairSigns corbinq_decide(std::uint64_t n1, std::uint64_t n2, unsigned bit
 /// corbinq_decide for small K).
 JointLaw<Rational> fixed_point_joint_law(std::uint64_t n1, std::uint64_t n2, unsigned bits,
                                          unsigned total_bits = kFixedBits);
-
-/// Constants of the vectorised CorBinQ pass (sampler.cpp).
-struct SamplerConstants {
-  double center, scale, offset;
-  double n_lo, n_hi;  // integers below 2^32, exact in a double
-  unsigned f_high, f_low;  // the shift K − d in two halves, each below 32 (K − d = 32 at d = 0)
-  float plus, minus;
-};
-
-/// n = round(2^K q(x)) clamped to [n_lo, n_hi]. Everything stays in double until the end, where
-/// vector units have min and max (AVX2 has none for 64-bit integers); clamping before rounding
-/// is the same as after because the bounds are integers. Rounding is to nearest-even through the
-/// 2^52 trick: adding 2^52 leaves the integer in the low mantissa bits, and 1 <= n < 2^32
-/// (0 < q < 1) makes those the low 32 bits of the pattern.
-///
-/// There is no separate clip of x to [c − r, c + r] (the paper's footnote): t is monotone in x and
-/// within 1e-6 of 2^K q(x), while n_lo = ceil(2^K q(c − r)) and n_hi = floor(2^K q(c + r)), so
-/// every x <= c − r already rounds to at most n_lo and every x >= c + r to at least n_hi; the
-/// clamp gives them exactly the clipped value's n (±inf included). Branch-free so that loops over
-/// it vectorise; the bulk pass and the tie pass share it, so both see the same n.
-inline std::uint32_t fixed_point(double x, const SamplerConstants& k) {
-  const double t = std::min(std::max((x - k.center) * k.scale + k.offset, k.n_lo), k.n_hi);
-  const double shifted = t + 4503599627370496.0;  // 2^52
-  std::uint64_t bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  return static_cast<std::uint32_t>(bits);
-}
 
 /// q(w) in fixed point for float inputs.
 class FixedPointLaw {
