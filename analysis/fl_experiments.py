@@ -1,19 +1,30 @@
-"""The paper's federated experiments 1-4, 5 (CQ) and 7, re-run with `corbin fl` on Debian's
-Fashion-MNIST at a reduced scale (documented in SCALE and in the report), writing
-reports/fl.md, reports/fl/results.csv, reports/fl/runs/<name>/ and reports/fl/*.png.
+"""The paper's federated experiments, re-run with `corbin fl` on Debian's Fashion-MNIST, at one of
+two scales:
 
-Usage: /usr/bin/python3 analysis/fl_experiments.py [--out reports] [--corbin build/analysis/corbin]
-                                                  [--only EXP ...] [--seeds 0 42 ...]
-Progress goes to the terminal; a finished run (summary.json present with the same settings) is
-not run again, so an interrupted sweep resumes where it stopped.
+  reduced (default): Exps 1-5 and 7 on 2 CPU cores at a reduced scale (SCALES["reduced"]),
+      writing reports/fl.md, reports/fl/results.csv, reports/fl/runs/<name>-s<seed>/ and plots;
+  full: Exps 1-4 and 7 at the paper's scale on a GPU (50 clients, Exp. 4: 50-500, all data, 100
+      rounds, seeds 0, 42, 100), writing reports/fl-full.md, reports/fl-full/results.csv,
+      reports/fl-full/runs/ and plots. The audit's claims E1-E5 are decided from that CSV.
+
+Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out reports]
+           [--corbin build/analysis/corbin] [--device cpu|cuda] [--jobs K] [--deadline SECONDS]
+           [--only EXP ...] [--seeds 0 42 ...] [--runs-only | --report-only]
+Progress goes to the terminal; a finished run (summary.json present with the same command) is not
+run again, so an interrupted sweep resumes where it stopped. --jobs runs K processes side by side
+(on a GPU they share it); --deadline starts no run it expects to outlast, and stops the sweep then.
 """
 import argparse
 import csv
 import json
+import math
 import os
+import statistics
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "notebooks"))
 import fl_figures  # noqa: E402  (shared plotting functions)
@@ -22,18 +33,45 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 # The paper: 50 clients (Exp. 4: 50-500), 100 rounds, all data, lambda grid {0.1, ..., 1}, five
 # seeds, CIFAR-10 with ResNet-18 (Exps 1-5) and MNIST with a small VGG (Exp. 7), on a GPU. Here:
-# Fashion-MNIST (the data this machine has), the authors' MNIST model, 2 CPU cores.
-SCALE = {
-    "clients": 20,
-    "per_client": 250,   # examples per client (of 2240 at 20 clients)
-    "rounds": 8,
-    "eval_limit": 2000,  # test and validation images per evaluation
-    "lambdas": ["0.3", "1"],
-    "lambdas_exp7": ["0.3"],  # Exp. 7 sweeps ε over 5 values: one λ (the better one in Exps 1-3)
-    "patience": 5,
-    "bits": 5,
-    "gamma": "1/5",      # the paper's AugCorBin-FL gamma
+# Fashion-MNIST (the data these machines have) and the authors' MNIST model.
+SCALES = {
+    # 2 CPU cores.
+    "reduced": {
+        "clients": 20,
+        "per_client": 250,   # examples per client (of 2240 at 20 clients)
+        "rounds": 8,
+        "eval_limit": 2000,  # test and validation images per evaluation
+        "lambdas": ["0.3", "1"],
+        "lambdas_exp7": ["0.3"],  # Exp. 7 sweeps ε over 5 values: one λ (the better one in Exps 1-3)
+        "patience": 5,
+        "bits": 5,
+        "gamma": "1/5",      # the paper's AugCorBin-FL gamma
+        "seeds": [0],
+        "threads": 2,
+        "dir": "fl",
+    },
+    # One GPU, the paper's scale. λ = 1 only (the paper grid-searches λ ∈ {0.1, ..., 1}; the device
+    # time lent to this project covers one λ: the plain FedAvg update, the value the paper fixes
+    # in Exp. 5). Seeds: the first three of the authors' five.
+    "full": {
+        "clients": 50,
+        "per_client": 0,     # all: 896 examples per client at 50 clients
+        "rounds": 100,
+        "eval_limit": 0,     # all 14 000 test and 11 200 validation images
+        "lambdas": ["1"],
+        "lambdas_exp7": ["1"],
+        "patience": 5,
+        "bits": 5,
+        "gamma": "1/5",
+        "seeds": [0, 42, 100],
+        "threads": 1,        # the GPU trains; runs go side by side (--jobs)
+        "dir": "fl-full",
+        "exp4_clients": [50, 200, 500],
+        "exp4_batch": "32",  # the paper's batch size for Fig. 3c
+        "exp7_eps": ["0.1", "0.5", "1", "3"],
+    },
 }
+SCALE = SCALES["reduced"]
 
 # The claims each experiment tests (Section 5 and Appendix), and the numbers the authors report
 # (REFERENCES.md: their journal version's Table 1, MNIST, 50 clients, 100 rounds).
@@ -77,46 +115,170 @@ def experiments():
     return runs
 
 
-def command(corbin, out_dir, opts, seed):
-    args = [corbin, "fl", "--out", out_dir, "--seed", str(seed), "--no-figures", "--threads", "2",
-            "--clients", opts.get("clients", str(SCALE["clients"])), "--per-client", str(SCALE["per_client"]),
-            "--rounds", str(SCALE["rounds"]), "--eval-limit", str(SCALE["eval_limit"]),
-            "--patience", str(SCALE["patience"]), "--bits", opts.get("bits", str(SCALE["bits"])),
-            "--gamma", SCALE["gamma"], "--mechanism", opts["mechanism"], "--lambda", opts["lambda"]]
-    if "eps" in opts:
-        args += ["--eps", opts["eps"]]
-    if "dropout" in opts:
-        args += ["--dropout", opts["dropout"]]
-    return args
+def experiments_full():
+    """The full-scale runs, in the order they are run (the experiments the device time must cover
+    first come first). Shared settings are one run: Exp. 2's d = 5 is Exp. 3's p = 0 and Exp. 7's
+    CorBin-FL at ε = 1; Exp. 1's LDP-FL and CorBin-FL runs are Exp. 7's ε = 5."""
+    sc = SCALES["full"]
+    runs = []
+
+    def add(exp, name, **opts):
+        runs.append((exp, name, dict(opts, **{"lambda": "1"})))
+
+    add("1", "exp1-vanilla", mechanism="vanilla")
+    for mech in ("corbin", "ldp", "gaussian", "laplace", "augcorbin"):
+        add("1", "exp1-" + mech, mechanism=mech, eps="5")
+    # Exp. 7's smallest ε and ε = 1 first (the gap claim needs its ends), then the dropout and d
+    # sweeps (whose p = 0 and d = 5 run is Exp. 7's CorBin-FL at ε = 1), then the rest.
+    exp7 = [(mech, eps) for eps in sc["exp7_eps"] for mech in ("corbin", "ldp")]
+    first7 = [x for x in exp7 if x[1] in ("0.1", "1")]
+    for mech, eps in first7:
+        add("7", "exp7-{}-eps{}".format(mech, eps), mechanism=mech, eps=eps)
+    add("3", "exp3-p1_2", mechanism="corbin", eps="1", dropout="1/2")
+    for d in (3, 7):
+        add("2", "exp2-d{}".format(d), mechanism="corbin", eps="1", bits=str(d))
+    for mech, eps in exp7:
+        if (mech, eps) not in first7:
+            add("7", "exp7-{}-eps{}".format(mech, eps), mechanism=mech, eps=eps)
+    add("3", "exp3-p1_4", mechanism="corbin", eps="1", dropout="1/4")
+    for n in sc["exp4_clients"]:
+        for mech in ("corbin", "ldp"):
+            add("4", "exp4-n{}-{}".format(n, mech), mechanism=mech, eps="5", clients=str(n), batch=sc["exp4_batch"])
+    return runs
+
+
+def command(args, out_dir, opts, seed):
+    sc = SCALES[args.scale]
+    cmd = [args.corbin, "fl", "--out", out_dir, "--seed", str(seed), "--no-figures", "--threads", str(sc["threads"]),
+           "--clients", opts.get("clients", str(sc["clients"])), "--per-client", str(sc["per_client"]),
+           "--rounds", str(sc["rounds"]), "--eval-limit", str(sc["eval_limit"]),
+           "--patience", str(sc["patience"]), "--bits", opts.get("bits", str(sc["bits"])),
+           "--gamma", sc["gamma"], "--mechanism", opts["mechanism"], "--lambda", opts["lambda"]]
+    for key in ("eps", "dropout", "batch"):
+        if key in opts:
+            cmd += ["--" + key, opts[key]]
+    if args.device != "cpu":
+        cmd += ["--device", args.device]
+    if args.stacked_conv:
+        cmd += ["--stacked-conv", args.stacked_conv]
+    if args.data:
+        cmd += ["--data", args.data]
+    return cmd
+
+
+def settings_key(cmd):
+    """What identifies a run: its options, without where it ran or how fast."""
+    drop = {"--device", "--threads", "--stacked-conv", "--data"}
+    key, skip = [], False
+    for a in cmd[1:]:
+        if skip:
+            skip = False
+            continue
+        if a in drop:
+            skip = True
+            continue
+        key.append(a)
+    return key
 
 
 def run_all(args):
-    runs = [r for r in experiments() if not args.only or r[0] in args.only]
-    todo = [(exp, name, opts, seed) for exp, name, opts in runs for seed in args.seeds]
-    results = []
+    sc = SCALES[args.scale]
+    runs = experiments_full() if args.scale == "full" else experiments()
+    runs = [r for r in runs if not args.only or r[0] in args.only]
+    todo = [(exp, name, opts, seed) for exp, name, opts in runs for seed in (args.seeds or sc["seeds"])]
     started = time.time()
-    for k, (exp, name, opts, seed) in enumerate(todo):
-        run_dir = os.path.join(args.out, "fl", "runs", "{}-s{}".format(name, seed))
-        cmd = command(args.corbin, run_dir, opts, seed)
+    lock = threading.Lock()
+    durations, failures, skipped = [], [], []
+    state = {"done": 0, "running": set()}
+
+    def show():
+        elapsed = time.time() - started
+        sys.stderr.write("\rfl experiments: {}/{} done, {} running, {:.0f} s          ".format(
+            state["done"], len(todo), len(state["running"]), elapsed))
+        sys.stderr.flush()
+
+    def job(item):
+        exp, name, opts, seed = item
+        run_dir = os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed))
+        cmd = command(args, run_dir, opts, seed)
         summary_path = os.path.join(run_dir, "summary.json")
-        done = os.path.exists(summary_path) and json.load(open(summary_path)).get("command") == cmd[1:]
-        if not done:
-            elapsed = time.time() - started
-            sys.stderr.write("\rfl experiments: [{}/{}] {}  ({:.0f} s)        ".format(k + 1, len(todo), name, elapsed))
-            sys.stderr.flush()
-            proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            if proc.returncode != 0:
-                sys.exit("\nfl experiments: {} failed: {}".format(" ".join(cmd), proc.stderr.strip()))
+        if os.path.exists(summary_path) and json.load(open(summary_path)).get("command") == settings_key(cmd):
+            with lock:
+                state["done"] += 1
+            return
+        with lock:
+            left = None if args.deadline is None else args.deadline - (time.time() - started)
+            expected = statistics.mean(durations) if durations else 0
+            if left is not None and left < max(expected, 1):
+                skipped.append(name + "-s" + str(seed))
+                return
+            state["running"].add(name)
+            show()
+        t0 = time.time()
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=left)
+            ok = proc.returncode == 0
+            err = proc.stderr.strip()
+        except subprocess.TimeoutExpired:
+            ok, err = False, "stopped at the deadline"
+        with lock:
+            state["running"].discard(name)
+            if not ok:
+                reason = err.splitlines()[-1] if err else "?"
+                failures.append("{}-s{}: {}".format(name, seed, reason))
+                if reason != "stopped at the deadline" and os.path.isdir(run_dir):
+                    # The run itself stopped (e.g. its weights became NaN): keep why, beside its rounds.
+                    with open(os.path.join(run_dir, "failure.txt"), "w") as f:
+                        f.write(reason + "\n")
+                return
+            durations.append(time.time() - t0)
             summary = json.load(open(summary_path))
-            summary["command"] = cmd[1:]
+            summary["command"] = settings_key(cmd)
             with open(summary_path, "w") as f:
                 json.dump(summary, f, indent=1)
-            fl_figures.main(run_dir)
-        summary = json.load(open(summary_path))
-        rows = fl_figures.read_rounds(run_dir)
-        results.append({"experiment": exp, "name": name, "seed": seed, "run_dir": run_dir, "opts": opts,
-                        "summary": summary, "rows": rows})
+            state["done"] += 1
+            show()
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        list(pool.map(job, todo))
     sys.stderr.write("\n")
+    if skipped:
+        sys.stderr.write("fl experiments: not started before the deadline: {}\n".format(", ".join(skipped)))
+    if failures:
+        sys.stderr.write("fl experiments: failed:\n  " + "\n  ".join(failures) + "\n")
+    return collect(args, runs)
+
+
+def stopped_summary(run_dir):
+    """What a run that stopped early (no summary.json) had reached: the paper's checkpoint over the
+    rounds it logged, as a deployment's server would hold it."""
+    rows = fl_figures.read_rounds(run_dir)
+    best = max(range(len(rows)), key=lambda i: rows[i]["validation_accuracy"]) if rows else None
+    return {"rounds_run": len(rows), "final_test_accuracy": None,
+            "best_validation_accuracy": rows[best]["validation_accuracy"] if rows else None,
+            "best_round": best, "test_accuracy_at_best_round": rows[best]["test_accuracy"] if rows else None,
+            "reloads": sum(1 for r in rows if r.get("reloaded_best"))}
+
+
+def collect(args, runs):
+    """Every finished run of `runs` under the output folder, with its rows."""
+    sc = SCALES[args.scale]
+    results = []
+    for exp, name, opts in runs:
+        for seed in (args.seeds or sc["seeds"]):
+            run_dir = os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed))
+            summary_path = os.path.join(run_dir, "summary.json")
+            failure_path = os.path.join(run_dir, "failure.txt")
+            if os.path.exists(summary_path):
+                summary, failure = json.load(open(summary_path)), None
+            elif os.path.exists(failure_path):
+                summary, failure = stopped_summary(run_dir), open(failure_path).read().strip()
+            else:
+                continue
+            if args.scale == "reduced" and not os.path.exists(os.path.join(run_dir, "accuracy.png")):
+                fl_figures.main(run_dir)
+            results.append({"experiment": exp, "name": name, "seed": seed, "run_dir": run_dir, "opts": opts,
+                            "summary": summary, "rows": fl_figures.read_rounds(run_dir), "failure": failure})
     return results
 
 
@@ -151,16 +313,19 @@ def write_csv(results, path):
         w = csv.writer(f)
         w.writerow(["experiment", "run", "seed", "mechanism", "eps", "bits", "dropout", "clients", "lambda",
                     "test_accuracy_at_best_round", "final_test_accuracy", "best_round", "reloads",
-                    "mean_abs_mse_z", "mean_bytes_per_client", "mean_seconds_per_round"])
+                    "mean_abs_mse_z", "mean_bytes_per_client", "mean_seconds_per_round", "batch", "rounds_run",
+                    "stopped", "max_abs_mse_z"])
         for r in results:
             rows = r["rows"]
             zs = [abs(x["mse_z"]) for x in rows if x.get("mse_z") is not None]
+            final = r["summary"]["final_test_accuracy"]
             w.writerow([r["experiment"], r["name"], r["seed"], r["opts"]["mechanism"], r["opts"].get("eps", ""),
                         r["opts"].get("bits", SCALE["bits"]), r["opts"].get("dropout", "0"),
                         r["opts"].get("clients", SCALE["clients"]), r["opts"]["lambda"],
-                        r["summary"]["test_accuracy_at_best_round"], r["summary"]["final_test_accuracy"],
+                        r["summary"]["test_accuracy_at_best_round"], "" if final is None else final,
                         r["summary"]["best_round"], r["summary"]["reloads"],
-                        sum(zs) / len(zs) if zs else "", mean_of(rows, "bytes_per_client"), mean_of(rows, "seconds")])
+                        sum(zs) / len(zs) if zs else "", mean_of(rows, "bytes_per_client"), mean_of(rows, "seconds"),
+                        r["opts"].get("batch", "64"), len(rows), r.get("failure") or "", max(zs) if zs else ""])
 
 
 def overlay(results, names, labels, title, path):
@@ -291,21 +456,342 @@ def report(results, out):
         f.write("\n".join(lines))
 
 
+# ---------------------------------------------------------------------------------------------
+# The full-scale report.
+
+def accuracy_pct(r):
+    """Test accuracy (%) of the model the paper's checkpoint keeps: the best-validation round."""
+    a = r["summary"]["test_accuracy_at_best_round"]
+    return None if a is None else 100 * a
+
+
+def by_name(results):
+    out = {}
+    for r in results:
+        out.setdefault(r["name"], []).append(r)
+    for runs in out.values():
+        runs.sort(key=lambda r: r["seed"])
+    return out
+
+
+def spread(runs):
+    """'mean ± sd (n)' of the runs' accuracies, the per-seed values, and whether one stopped."""
+    values = [accuracy_pct(r) for r in runs if accuracy_pct(r) is not None]
+    if not values:
+        return "not run", ""
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    seeds = ", ".join("{:.2f}{}".format(accuracy_pct(r), "†" if r.get("failure") else "") for r in runs)
+    return "{:.2f} ± {:.2f} ({})".format(statistics.mean(values), sd, len(values)), seeds
+
+
+def mean_curve(runs, key="test_accuracy"):
+    """Mean and sd over seeds of a per-round quantity, over the rounds every run logged."""
+    length = min(len(r["rows"]) for r in runs)
+    mean, sd = [], []
+    for i in range(length):
+        values = [r["rows"][i][key] for r in runs]
+        mean.append(statistics.mean(values))
+        sd.append(statistics.stdev(values) if len(values) > 1 else 0.0)
+    return list(range(1, length + 1)), mean, sd
+
+
+def curves(groups, title, path):
+    """Mean test accuracy per round with a band of ± one sd over seeds, one line per group."""
+    plt.switch_backend("Agg")
+    fig, ax = plt.subplots(figsize=(7, 4.4))
+    for label, runs in groups:
+        if not runs:
+            continue
+        x, mean, sd = mean_curve(runs)
+        line, = ax.plot(x, [100 * m for m in mean], label="{} ({} seeds)".format(label, len(runs)))
+        ax.fill_between(x, [100 * (m - d) for m, d in zip(mean, sd)], [100 * (m + d) for m, d in zip(mean, sd)],
+                        color=line.get_color(), alpha=0.2, lw=0)
+    ax.set_xlabel("round")
+    ax.set_ylabel("test accuracy (%), mean ± sd over seeds")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def eps_figure(named, eps_list, path):
+    """Best-checkpoint accuracy against ε for CorBin-FL and LDP-FL (mean, bars: min to max over
+    seeds), with the authors' MNIST numbers (journal Table 1) beside."""
+    plt.switch_backend("Agg")
+    fig, ax = plt.subplots(figsize=(7, 4.4))
+    for mech, label in (("corbin", "CorBin-FL"), ("ldp", "LDP-FL")):
+        xs, means, lo, hi = [], [], [], []
+        for eps in eps_list:
+            runs = named.get(exp7_name(mech, eps), [])
+            values = [accuracy_pct(r) for r in runs if accuracy_pct(r) is not None]
+            if values:
+                xs.append(float(eps))
+                means.append(statistics.mean(values))
+                lo.append(statistics.mean(values) - min(values))
+                hi.append(max(values) - statistics.mean(values))
+        line = ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=label + " (Fashion-MNIST, here)")
+        paper = [(float(e), PAPER_TABLE1[(mech, e)]) for e in ("0.1", "0.3", "1", "3") if (mech, e) in PAPER_TABLE1]
+        ax.plot([p[0] for p in paper], [p[1] for p in paper], ls=":", marker="s", color=line[0].get_color(),
+                label=label + " (MNIST, authors' Table 1)")
+    ax.set_xscale("log")
+    ax.set_xlabel("ε_p")
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title("Experiment 7: accuracy against the PLDP budget")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def live_check_figure(results, path):
+    """The live check over every checked round: the z-scores' histogram against N(0, 1), and the
+    empirical MSE on the sampled coordinates against its exact expectation."""
+    plt.switch_backend("Agg")
+    rows = [x for r in results for x in r["rows"] if x.get("mse_z") is not None]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    zs = [x["mse_z"] for x in rows]
+    axes[0].hist(zs, bins=60, density=True, alpha=0.7, label="{} checked rounds".format(len(zs)))
+    grid = [i / 20 for i in range(-100, 101)]
+    axes[0].plot(grid, [math.exp(-t * t / 2) / math.sqrt(2 * math.pi) for t in grid], label="N(0, 1)")
+    axes[0].set_xlabel("z = (empirical − exact expected) / sd")
+    axes[0].legend()
+    axes[0].grid(alpha=0.3)
+    axes[1].loglog([x["mse_expected"] for x in rows], [x["mse_empirical_sampled"] for x in rows], ".", ms=2)
+    lo = min(x["mse_expected"] for x in rows)
+    hi = max(x["mse_expected"] for x in rows)
+    axes[1].plot([lo, hi], [lo, hi], "k:", lw=1)
+    axes[1].set_xlabel("exact expected MSE (sampled coordinates)")
+    axes[1].set_ylabel("empirical MSE")
+    axes[1].grid(alpha=0.3, which="both")
+    fig.suptitle("The theorems checked live, every round of every full-scale run")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def exp7_name(mech, eps):
+    """Exp. 7's run at (mechanism, ε); ε = 5 is Exp. 1's run."""
+    return "exp1-" + mech if eps == "5" else "exp7-{}-eps{}".format(mech, eps)
+
+
+def report_full(results, out):
+    sc = SCALES["full"]
+    fig_dir = os.path.join(out, sc["dir"])
+    named = by_name(results)
+    seeds = sorted({r["seed"] for r in results})
+    lines = ["# Federated experiments at the paper's scale, on a GPU (Fashion-MNIST)", "",
+             "Written by `/usr/bin/python3 analysis/fl_experiments.py --scale full --report-only` from the `corbin fl` "
+             "runs under `reports/fl-full/runs/` (each run's `rounds.jsonl` and `summary.json`); every number is in "
+             "`reports/fl-full/results.csv`, which the audit's claims E1–E5 are decided from (`reports/audit.md`).", "",
+             "**Setting.** {clients} clients (the paper's; its Exp. 4 varies 50–500), all of Fashion-MNIST split as the "
+             "paper says (70 000 images pooled, 20 % test, 20 % of the rest validation, 896 training images per client), "
+             "the authors' MNIST model (421 642 parameters), one local epoch of Adam per round (batch 64), {rounds} "
+             "rounds, d = {bits}, γ = {gamma}, patience {patience}, seeds {seeds}. λ = 1 throughout: the paper grid-"
+             "searches λ ∈ {{0.1, …, 1}} per mechanism, which the device time lent to this project did not cover "
+             "(λ = 1 is the plain FedAvg update, the value the paper fixes in its Exp. 5). Runs: `corbin fl --device "
+             "cuda`, all clients of a round trained at once, on one NVIDIA H100, 8 runs side by side."
+             .format(**dict(sc, seeds=", ".join(str(x) for x in seeds))), "",
+             "**What is reported.** Test accuracy (%) of the model the paper's checkpoint keeps (the round with the best "
+             "validation accuracy), as mean ± sd over seeds (n), then the per-seed values in seed order. † marks a run "
+             "that stopped before round 100 (its value is that of its best-validation round so far). The paper trains "
+             "CIFAR-10 (Exps 1–5) and MNIST (Exp. 7); no CIFAR-10 or MNIST package exists on these machines, so levels "
+             "are not comparable with the paper's, only orderings and gaps are. The authors' MNIST numbers (their journal "
+             "version's Table 1) are shown beside Exp. 7's for reference.", ""]
+    not_run = []
+
+    def row(label, name, extra=""):
+        runs = named.get(name, [])
+        if not runs:
+            not_run.append(name)
+        text, values = spread(runs)
+        return "| {} | {} | {} |{}".format(label, text, values, extra)
+
+    # Experiment 1.
+    lines += ["## Experiment 1: mechanisms at ε_p = 5", "",
+              "Paper (Section 5, i): \"under a fixed privacy budget ... the proposed mechanisms outperform the LDP-FL, and "
+              "Gaussian and Laplace Mechanisms in terms of overall model accuracy\" (CIFAR-10, Fig. 2). Audit claim E1.", "",
+              "| mechanism | accuracy, mean ± sd (n) | per seed |", "|---|---|---|"]
+    for mech, label in (("vanilla", "vanilla (no privacy)"), ("corbin", "CorBin-FL"), ("augcorbin", "AugCorBin-FL (γ = 1/5)"),
+                        ("ldp", "LDP-FL"), ("laplace", "Laplace"), ("gaussian", "Gaussian (δ = 1e-5)")):
+        lines.append(row(label, "exp1-" + mech))
+    curves([(label, named.get("exp1-" + m, [])) for m, label in
+            (("vanilla", "vanilla"), ("corbin", "CorBin-FL"), ("augcorbin", "AugCorBin-FL"), ("ldp", "LDP-FL"),
+             ("laplace", "Laplace"), ("gaussian", "Gaussian"))],
+           "Experiment 1 (ε_p = 5, Fashion-MNIST)", os.path.join(fig_dir, "exp1.png"))
+    lines += ["", "![Experiment 1](fl-full/exp1.png)", ""]
+    # Experiment 2.
+    lines += ["## Experiment 2: shared bits d at ε_p = 1", "",
+              "Paper (ii): \"the accuracy gains increase as the number of shared random bits per model parameter is "
+              "increased, however, the gains saturate for relatively small values of d (e.g., d = 5)\" (Fig. 3a). "
+              "Audit claim E2. d = 5 is Exp. 7's CorBin-FL run at ε_p = 1.", "",
+              "| d | accuracy, mean ± sd (n) | per seed |", "|---|---|---|"]
+    d_names = [("3", "exp2-d3"), ("5", "exp7-corbin-eps1"), ("7", "exp2-d7")]
+    for d, name in d_names:
+        lines.append(row(d, name))
+    curves([("d = " + d, named.get(name, [])) for d, name in d_names], "Experiment 2 (ε_p = 1, Fashion-MNIST)",
+           os.path.join(fig_dir, "exp2.png"))
+    lines += ["", "![Experiment 2](fl-full/exp2.png)", ""]
+    # Experiment 3.
+    lines += ["## Experiment 3: dropout at ε_p = 1", "",
+              "Paper (iii): \"the proposed methods are robust to client dropouts, and the model accuracy does not fall "
+              "significantly even for large dropout probabilities, e.g., for p = 0.5\" (Fig. 3b). Audit claim E3. "
+              "p = 0 is Exp. 7's CorBin-FL run at ε_p = 1.", "",
+              "| dropout p | accuracy, mean ± sd (n) | per seed |", "|---|---|---|"]
+    p_names = [("0", "exp7-corbin-eps1"), ("1/4", "exp3-p1_4"), ("1/2", "exp3-p1_2")]
+    for label, name in p_names:
+        lines.append(row(label, name))
+    curves([("p = " + label, named.get(name, [])) for label, name in p_names], "Experiment 3 (ε_p = 1, Fashion-MNIST)",
+           os.path.join(fig_dir, "exp3.png"))
+    lines += ["", "![Experiment 3](fl-full/exp3.png)", ""]
+    # Experiment 4.
+    lines += ["## Experiment 4: number of clients at ε_p = 5 (batch 32)", "",
+              "Paper (iv): \"the proposed methods outperform the LDP-FL mechanism for different numbers of clients "
+              "ranging from 50 to 500\" (Fig. 3c). Audit claim E4.", "",
+              "| clients | LDP-FL | CorBin-FL |", "|---|---|---|"]
+    for n in sc["exp4_clients"]:
+        cells = []
+        for mech in ("ldp", "corbin"):
+            name = "exp4-n{}-{}".format(n, mech)
+            if not named.get(name):
+                not_run.append(name)
+            text, values = spread(named.get(name, []))
+            cells.append(text + (" [{}]".format(values) if values else ""))
+        lines.append("| {} | {} | {} |".format(n, *cells))
+    lines += [""]
+    # Experiment 7.
+    eps_list = sc["exp7_eps"] + ["5"]
+    lines += ["## Experiment 7: CorBin-FL and LDP-FL over ε_p", "",
+              "Paper (Exp. 7, MNIST): \"CorBin-FL achieves better accuracy compared to LDP-FL and the gap becomes larger "
+              "for smaller values of epsilon. The accuracy loss of CorBin-FL compared to vanilla-FL is less than 1.5% at "
+              "ε_p = 0.5.\" Audit claim E5. ε_p = 5 is Exp. 1's runs. Paper columns: the authors' MNIST numbers (journal "
+              "Table 1), for reference only.", "",
+              "| ε_p | LDP-FL | CorBin-FL | gap (mean) | LDP-FL, paper (MNIST) | CorBin-FL, paper (MNIST) |",
+              "|---|---|---|---|---|---|"]
+    for eps in eps_list:
+        cells, means = [], {}
+        for mech in ("ldp", "corbin"):
+            name = exp7_name(mech, eps)
+            runs = named.get(name, [])
+            if not runs:
+                not_run.append(name)
+            text, values = spread(runs)
+            cells.append(text + (" [{}]".format(values) if values else ""))
+            vals = [accuracy_pct(r) for r in runs if accuracy_pct(r) is not None]
+            means[mech] = statistics.mean(vals) if vals else None
+        gap = "{:+.2f}".format(means["corbin"] - means["ldp"]) if None not in means.values() else "—"
+        lines.append("| {} | {} | {} | {} | {} | {} |".format(eps, cells[0], cells[1], gap,
+                                                               fmt(PAPER_TABLE1.get(("ldp", eps))),
+                                                               fmt(PAPER_TABLE1.get(("corbin", eps)))))
+    van = [accuracy_pct(r) for r in named.get("exp1-vanilla", [])]
+    lines += ["", "Vanilla (no privacy, Exp. 1's runs): {:.2f} here; FedAvg {} on MNIST in the paper.".format(
+        statistics.mean(van), fmt(PAPER_FEDAVG)) if van else "Vanilla: not run.", ""]
+    eps_figure(named, eps_list, os.path.join(fig_dir, "exp7.png"))
+    curves([("CorBin-FL ε = 0.5", named.get("exp7-corbin-eps0.5", [])),
+            ("LDP-FL ε = 0.5", named.get("exp7-ldp-eps0.5", [])), ("vanilla", named.get("exp1-vanilla", []))],
+           "Experiment 7 at ε_p = 0.5 (Fashion-MNIST)", os.path.join(fig_dir, "exp7-rounds.png"))
+    lines += ["![Experiment 7](fl-full/exp7.png)", "", "![Experiment 7, rounds](fl-full/exp7-rounds.png)", ""]
+    stopped = [r for r in results if r.get("failure")]
+    if stopped:
+        lines += ["**Runs that stopped.** " + "; ".join(
+            "{}-s{} after {} rounds: `{}`".format(r["name"], r["seed"], len(r["rows"]), r["failure"]) for r in stopped) +
+            ". LDP-FL at ε_p = 0.1 with λ = 1 is unstable: c and r come from the global model's per-layer min and max, "
+            "each client sends c ± rα with α ≈ 20, so the aggregate's spread — and next round's r — grows by a "
+            "large factor every round (`mse_empirical` in its rounds.jsonl passes 1e18) until the weights overflow. "
+            "The paper's λ grid would damp this; a smaller λ is the lever.", ""]
+    # Accuracy after 100 rounds vs at the checkpoint.
+    lines += ["**Final against checkpointed accuracy.** Where the final model is far below the checkpointed one (e.g. "
+              "dropout p = 1/2, small ε_p), training degraded after its best round and the checkpoint's reloads did not "
+              "recover it; the final accuracies are in results.csv (`final_test_accuracy`).", ""]
+    # The live check.
+    checked = [x for r in results for x in r["rows"] if x.get("mse_z") is not None]
+    zs = [abs(x["mse_z"]) for x in checked]
+    if zs:
+        live_check_figure(results, os.path.join(fig_dir, "live_check.png"))
+        ratio = [x["mse_empirical_sampled"] / x["mse_expected"] for x in checked if x["mse_expected"] > 0]
+        lines += ["## The theorems, checked live in every round", "",
+                  "Every round of every private run compares the aggregate's empirical squared error on 64 sampled "
+                  "coordinates per layer with its exact expectation under the samplers' own law (exact rationals), and "
+                  "reports z = (empirical − expected)/sd. Over {} checked rounds of {} runs: mean |z| = {:.3f} "
+                  "(a standard normal gives 0.798), largest |z| = {:.2f}, |z| > 2 in {:.1%} of rounds (4.6 % expected), "
+                  "|z| > 3 in {:.2%} (0.27 % expected); empirical/expected MSE: median {:.4f}.".format(
+                      len(zs), sum(1 for r in results if any(x.get("mse_z") is not None for x in r["rows"])),
+                      sum(zs) / len(zs), max(zs), sum(z > 2 for z in zs) / len(zs), sum(z > 3 for z in zs) / len(zs),
+                      statistics.median(ratio)), "", "![The live check](fl-full/live_check.png)", ""]
+    # Cost.
+    secs = [x["seconds"] for r in results for x in r["rows"]]
+    train = [x["seconds_training"] for r in results for x in r["rows"]]
+    lines += ["## Cost", "",
+              "Seconds per round with 8 runs sharing the GPU: mean {:.2f} (training {:.2f}) over {} rounds. One run "
+              "alone takes about 0.33 s a round (README, benchmark table).".format(
+                  statistics.mean(secs), statistics.mean(train), len(secs)), ""]
+    if not_run:
+        lines += ["## Not run", "",
+                  "The device time lent to this session (30 minutes, shared with the build, the tests and the "
+                  "benchmarks) ran out before these runs: " + ", ".join(sorted(set(not_run))) + ". They run with "
+                  "`analysis/fl_experiments.py --scale full --device cuda --jobs 8` on any GPU machine (README, \"On a "
+                  "GPU\"); finished runs are skipped.", ""]
+    lines += [gap_section(), ""]
+    with open(os.path.join(out, "fl-full.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def gap_section():
+    """The accuracy gap to the authors' code after 2 rounds (issue: 73.0 % there, 68.3 % here)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "fl-full", "gap-2-rounds.json")
+    if not os.path.exists(path):
+        return ""
+    data = json.load(open(path))
+    lines = ["## The gap to the authors' code after 2 rounds", "",
+             "Reported: after 2 rounds (50 clients, CorBin-FL, d = 5, ε = 1, λ = 1) the authors' code reached "
+             "{authors} % and corbin {corbin_reported} %, one run each. Re-run here on the GPU with five seeds (the "
+             "authors' 0, 42, 100, 1234, 5678), test accuracy after round 2:".format(**data), "",
+             "| normalisation | per seed | mean ± sd |", "|---|---|---|"]
+    for name, label in (("half", "corbin's: (x − 0.5)/0.5"), ("mnist", "the authors': MNIST's (0.1307, 0.3081)")):
+        values = data["accuracy"][name]
+        lines.append("| {} | {} | {:.2f} ± {:.2f} |".format(label, ", ".join("{:.2f}".format(v) for v in values),
+                                                          statistics.mean(values), statistics.stdev(values)))
+    lines += ["", data["explanation"]]
+    return "\n".join(lines)
+
+
 def main():
+    global SCALE
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scale", choices=sorted(SCALES), default="reduced")
     p.add_argument("--out", default=os.path.join(here, "..", "reports"))
     p.add_argument("--corbin", default=os.path.join(here, "..", "build", "analysis", "corbin"))
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    p.add_argument("--stacked-conv", choices=["grouped", "gemm"], help="passed to corbin fl")
+    p.add_argument("--data", help="MNIST-format directory (default: corbin fl's)")
+    p.add_argument("--jobs", type=int, default=1, help="runs side by side (default 1)")
+    p.add_argument("--deadline", type=float, help="seconds: start no run expected to end later, stop then")
     p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7); default all")
-    p.add_argument("--seeds", nargs="*", type=int, default=[0])
+    p.add_argument("--seeds", nargs="*", type=int, help="default: the scale's")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--runs-only", action="store_true", help="run, and write no report")
+    mode.add_argument("--report-only", action="store_true", help="report the runs already there")
     args = p.parse_args()
-    if not os.access(args.corbin, os.X_OK):
+    SCALE = SCALES[args.scale]
+    if args.jobs < 1:
+        sys.exit("fl experiments: --jobs {} must be at least 1".format(args.jobs))
+    if not args.report_only and not os.access(args.corbin, os.X_OK):
         sys.exit("fl experiments: --corbin {} is not an executable (build first: bash .ci/setup)".format(args.corbin))
-    os.makedirs(os.path.join(args.out, "fl"), exist_ok=True)
-    results = run_all(args)
-    write_csv(results, os.path.join(args.out, "fl", "results.csv"))
-    report(results, args.out)
-    print("wrote", os.path.join(args.out, "fl.md"))
+    os.makedirs(os.path.join(args.out, SCALE["dir"]), exist_ok=True)
+    runs = experiments_full() if args.scale == "full" else experiments()
+    results = collect(args, runs) if args.report_only else run_all(args)
+    if args.runs_only:
+        return
+    write_csv(results, os.path.join(args.out, SCALE["dir"], "results.csv"))
+    if args.scale == "full":
+        report_full(results, args.out)
+        print("wrote", os.path.join(args.out, "fl-full.md"))
+    else:
+        report(results, args.out)
+        print("wrote", os.path.join(args.out, "fl.md"))
 
 
 if __name__ == "__main__":

@@ -103,7 +103,28 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   const auto second = rounds(out);
   CHECK(first[1]["test_loss"] == second[1]["test_loss"]);
   CHECK(first[1]["mse_empirical"] == second[1]["mse_empirical"]);
+  // Stacked training (all clients at once; the GPU's path, here on the CPU) agrees with one
+  // client at a time: the same masks, orders and Adam, only the order of sums inside the kernels
+  // may differ, so the losses agree to float rounding and the live check still holds.
+  const std::string both = common + "--exp-eps 3 --no-figures --seed 9 --out " + out.string();
+  REQUIRE(run(both + " --training one-at-a-time").status == 0);
+  const auto alone = rounds(out);
+  for (const char* conv : {"grouped", "gemm"}) {
+    INFO(conv);
+    REQUIRE(run(both + " --training stacked --stacked-conv " + std::string(conv)).status == 0);
+    const auto stacked = rounds(out);
+    CHECK(stacked[0]["training"] == "stacked");
+    CHECK(alone[0]["training"] == "one-at-a-time");
+    CHECK(stacked[1]["test_loss"].get<double>() == Approx(alone[1]["test_loss"].get<double>()).epsilon(1e-4));
+    CHECK(std::abs(stacked[1]["mse_z"].get<double>()) < 5);
+  }
+  REQUIRE(run(both + " --batch 3 --normalisation mnist").status == 0);
+  CHECK(rounds(out)[0]["batch"] == 3);
   // Bad input: one line naming the option.
+  CHECK(run(common + "--exp-eps 3 --training together").err.find("--training") != std::string::npos);
+  CHECK(run(common + "--exp-eps 3 --stacked-conv fft").err.find("--stacked-conv") != std::string::npos);
+  CHECK(run(common + "--exp-eps 3 --normalisation z").err.find("--normalisation") != std::string::npos);
+  CHECK(run(common + "--exp-eps 3 --batch 0").err.find("--batch") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --device cuda --out " + out.string()).err.find("--device") != std::string::npos);
   CHECK(run("--data /nonexistent --exp-eps 3").err.find("--data") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --clients 1").err.find("--clients") != std::string::npos);
