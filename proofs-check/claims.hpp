@@ -25,6 +25,8 @@ struct Grid {
   unsigned long optimise_up_to = 3;    ///< d for T1c's exact optimisation
   unsigned long input_steps = 8;       ///< inputs per unit of radius on grids of w
   bool quick = false;
+  /// The full-scale federated runs' CSV the experiments' claims (E1–E5) are decided from.
+  std::string fl_results = CORBIN_FL_RESULTS;
   static Grid paper();
   static Grid quick_grid();
 };
@@ -96,6 +98,11 @@ ClaimResult check_d0(const Grid&);
 ClaimResult check_c1(const Grid&);
 ClaimResult check_r1(const Grid&);
 ClaimResult check_l1(const Grid&);
+ClaimResult check_e1(const Grid&);
+ClaimResult check_e2(const Grid&);
+ClaimResult check_e3(const Grid&);
+ClaimResult check_e4(const Grid&);
+ClaimResult check_e5(const Grid&);
 
 /// The T1b and T2b logic with the claimed bound as a parameter, so tests can hand them a
 /// deliberately wrong bound and see it fail.

@@ -145,6 +145,67 @@ class Checker:
         self.expect(eps_u < exact, "T3: the printed ε_u is below the exact ε")
 
 
+def seed_order(a, b):
+    """experiments.hpp's rule: above iff min a > max b, below iff max a < min b."""
+    if not a or not b:
+        return "missing"
+    if min(a) > max(b):
+        return "above"
+    if max(a) < min(b):
+        return "below"
+    return "overlap"
+
+
+def csv_accuracies(path):
+    """run -> seed -> accuracy (%) from the full-scale results, as the audit reads them."""
+    import csv
+    table = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            table.setdefault(row["run"], {})[int(row["seed"])] = 100 * float(row["test_accuracy_at_best_round"])
+    return table
+
+
+def experiment(checker, cert, out_dir):
+    """E1-E5: every order recomputed from the values in the certificate, every value against the
+    results CSV it names (when that file is here), and each part's and the claim's verdict from
+    the rule the certificate states."""
+    data = cert["data"]
+    # The CSV where the audit read it, or beside the certificates (DIR/fl-full/results.csv).
+    candidates = [data["results_csv"], os.path.join(out_dir, "fl-full", "results.csv")]
+    found = [p for p in candidates if os.path.exists(p)]
+    table = csv_accuracies(found[0]) if found else None
+    wants = {"above": ("above", "below"), "not above": (None, "above"), "not below": (None, "below")}
+
+    def values_of(side, where):
+        if table is not None and "run" in side:
+            for seed, value in zip(side["seeds"], side["values"]):
+                expected = table.get(side["run"], {}).get(seed)
+                if "minus_run" in side and expected is not None:
+                    other = table.get(side["minus_run"], {}).get(seed)
+                    expected = None if other is None else expected - other
+                checker.expect(expected == value, f"{where}: {side['label']} seed {seed}: {value} != results {expected}")
+        return side["values"]
+
+    verdicts = []
+    for i, part in enumerate(data.get("parts", [])):
+        want = part["want"]
+        holds, fails = True, False
+        for j, item in enumerate(part["comparisons"]):
+            where = f"{cert['id']} part {i} comparison {j}"
+            order = seed_order(values_of(item["a"], where), values_of(item["b"], where))
+            checker.expect(order == item["order"], f"{where}: order {item['order']} != {order}")
+            good = order == "above" if want == "above" else order in ("overlap", "below" if want == "not above" else "above")
+            holds = holds and good
+            fails = fails or order == wants[want][1]
+        verdict = "fails" if fails else "holds" if holds and part["comparisons"] else "undecided"
+        checker.expect(verdict == part["verdict"], f"{cert['id']} part {i}: verdict {part['verdict']} != {verdict}")
+        verdicts.append(verdict)
+    if verdicts:
+        claim = "fails" if "fails" in verdicts else "holds" if all(v == "holds" for v in verdicts) else "undecided"
+        checker.expect(claim == cert["verdict"], f"{cert['id']}: verdict {cert['verdict']} != {claim}")
+
+
 def main(out_dir):
     checker = Checker()
     cert_dir = os.path.join(out_dir, "certificates")
@@ -156,6 +217,8 @@ def main(out_dir):
         extra = getattr(checker, cert["id"].lower(), None)
         if extra is not None:
             extra(cert["data"])
+        if "parts" in cert["data"]:
+            experiment(checker, cert, out_dir)
     for failure in checker.failures:
         print("MISMATCH", failure)
     print(f"recheck: {len(names)} certificates, {checker.items} items, {len(checker.failures)} mismatches")
