@@ -49,9 +49,14 @@ void run_calibrate(const CalibrateArgs& a) {
   }
   // LDPQ at the same ε as a PLDP budget, with r = Δ/2 (the paper's Δ = 2r): its largest MSE,
   // at w = c, is (rα)² with α = (e^ε + 1)/(e^ε − 1).
-  const Interval alpha = Budget::make(Budget::Kind::eps, eps).alpha_interval();
-  const Interval level = Interval(interval_from(Rational(sensitivity / 2)) * alpha);
-  put(out, "ldpq_mse_max_same_eps", Interval(level * level));
+  // Past Budget::kMaxEps, α = 1 + 2/(e^ε − 1) cannot be enclosed (e^ε leaves MPFR's range).
+  if (eps <= Budget::kMaxEps) {
+    const Interval alpha = Budget::make(Budget::Kind::eps, eps).alpha_interval();
+    const Interval level = Interval(interval_from(Rational(sensitivity / 2)) * alpha);
+    put(out, "ldpq_mse_max_same_eps", Interval(level * level));
+  } else {
+    out["ldpq_mse_max_same_eps"] = nullptr;
+  }
   emit(std::cout, out, a.json);
 }
 

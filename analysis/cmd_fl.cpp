@@ -18,6 +18,8 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
+#include <tuple>
 
 #include "commands.hpp"
 #include "fl_checkpoint.hpp"
@@ -26,6 +28,8 @@
 #include "corbin/fl/live_check.hpp"
 #include "corbin/fl/model.hpp"
 #include "corbin/fl/split.hpp"
+#include "corbin/io/files.hpp"
+#include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -43,21 +47,30 @@ struct FlArgs {
   bool resume = false, no_figures = false;
 };
 
-/// The options that determine a run's rounds: a resumed run must repeat them (--rounds may grow).
+/// The options that determine a run's rounds, in canonical form (numbers as exact "p/q", so
+/// that `--exp-eps 3.0` resumes a run started with `3`): a resumed run must repeat them
+/// (--rounds may grow).
 Json settings_of(const FlArgs& a) {
   Json s = Json::object();
   s["data"] = std::filesystem::absolute(a.data).lexically_normal().string();
   s["mechanism"] = a.mechanism;
   s["model"] = a.model;
-  s["alpha"] = a.budget.alpha;
-  s["exp_eps"] = a.budget.exp_eps;
-  s["eps"] = a.budget.eps;
-  for (const auto& [key, value] :
-       {std::pair{"clients", a.clients}, {"bits", a.bits}, {"gamma", a.gamma}, {"delta", a.delta},
-        {"dropout", a.dropout}, {"lambda", a.lambda}, {"seed", a.seed}, {"per_client", a.per_client},
-        {"patience", a.patience}, {"z_transport", a.z_transport}, {"entropy", a.entropy},
-        {"eval_limit", a.eval_limit}, {"batch", a.batch}, {"normalisation", a.normalisation}})
-    s[key] = value;
+  const auto exact = [](const std::string& text, const char* option) {
+    return text.empty() ? std::string() : to_string(parse_rational(text, option));
+  };
+  s["alpha"] = exact(a.budget.alpha, "--alpha");
+  s["exp_eps"] = exact(a.budget.exp_eps, "--exp-eps");
+  s["eps"] = exact(a.budget.eps, "--eps");
+  for (const auto& [key, value, option] :
+       {std::tuple{"clients", a.clients, "--clients"}, {"bits", a.bits, "--bits"}, {"gamma", a.gamma, "--gamma"},
+        {"delta", a.delta, "--delta"}, {"dropout", a.dropout, "--dropout"}, {"lambda", a.lambda, "--lambda"},
+        {"seed", a.seed, "--seed"}, {"per_client", a.per_client, "--per-client"},
+        {"patience", a.patience, "--patience"}, {"eval_limit", a.eval_limit, "--eval-limit"},
+        {"batch", a.batch, "--batch"}})
+    s[key] = exact(value, option);
+  s["z_transport"] = a.z_transport;
+  s["entropy"] = a.entropy;
+  s["normalisation"] = a.normalisation;
   return s;
 }
 
@@ -83,19 +96,25 @@ void put_traffic(Json& row, const std::vector<fl::Traffic>& traffic) {
   row["bytes"] = bytes;
 }
 
-/// Keeps the first `count` lines of DIR/rounds.jsonl (rounds a checkpoint covers) and reopens
-/// it for appending.
-std::ofstream reopen_log(const std::filesystem::path& path, unsigned long count) {
+/// Keeps the first `count` lines of DIR/rounds.jsonl (the rounds a checkpoint covers; a kill may
+/// have left one more, or a part of one), after checking them against the checkpoint's checksum:
+/// a log edited or damaged inside those lines is refused, not silently cut.
+void restore_log(const std::filesystem::path& path, const FlCheckpoint& state) {
   std::vector<std::string> lines;
   {
     std::ifstream f(path);
-    for (std::string line; lines.size() < count && std::getline(f, line);) lines.push_back(line);
+    for (std::string line; lines.size() < state.next_round && std::getline(f, line);) lines.push_back(line);
   }
-  if (lines.size() < count)
-    throw invalid_argument("--resume", quote(path.string()), std::to_string(count) + " logged rounds, as its checkpoint says");
-  std::ofstream out(path, std::ios::trunc);
-  for (const auto& line : lines) out << line << "\n";
-  return out;
+  std::uint64_t checksum = kEmptyLogChecksum;
+  std::string kept;
+  for (const auto& line : lines) {
+    checksum = extend_log_checksum(checksum, line);
+    kept += line + "\n";
+  }
+  if (lines.size() < state.next_round || checksum != state.log_checksum)
+    throw invalid_argument("--resume", quote(path.string()),
+                           "the " + std::to_string(state.next_round) + " rounds its checkpoint recorded, unchanged");
+  io::write_atomically(path, kept, "--out");
 }
 
 void progress(unsigned long round, unsigned long rounds, double accuracy, double seconds_per_round) {
@@ -117,7 +136,9 @@ void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.kind = fl::parse_mechanism(a.mechanism);
   const bool private_mechanism = mech.kind != fl::Mechanism::vanilla && mech.kind != fl::Mechanism::cq;
-  if (private_mechanism) mech.budget = a.budget.budget();
+  // Every budget option given is validated, even where the mechanism does not use it.
+  if (private_mechanism || a.budget.given()) mech.budget = a.budget.budget();
+  (void)a.budget.precision_bits(0);
   mech.bits = static_cast<unsigned>(parse_count(a.bits, "--bits", 32));
   mech.gamma = parse_rational(a.gamma, "--gamma");
   mech.delta = parse_rational(a.delta, "--delta");
@@ -135,7 +156,9 @@ void run_fl(const FlArgs& a) {
   const std::size_t eval_limit = parse_count(a.eval_limit, "--eval-limit", ~0ul);
   const unsigned long patience = parse_count(a.patience, "--patience", 1000000);
   if (patience == 0) throw invalid_argument("--patience", "0", "at least 1");
-  const unsigned long threads = parse_count(a.threads, "--threads", 1024);
+  // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
+  const unsigned long cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned long threads = parse_count(a.threads, "--threads", cores);
   if (a.device != "cpu" && a.device != "cuda") throw invalid_argument("--device", quote(a.device), "cpu or cuda");
   if (a.device == "cuda" && !torch::cuda::is_available())
     throw invalid_argument("--device", "cuda", "a device this libtorch can use (it has no CUDA; see the comment in cmd_fl.cpp)");
@@ -166,6 +189,11 @@ void run_fl(const FlArgs& a) {
   if (device.is_cuda()) at::globalContext().setBenchmarkCuDNN(true);
 
   const fl::MnistFiles files = fl::load_mnist_dir(a.data);
+  if (files.train.images.rows != files.train.images.cols)
+    throw invalid_argument("--data",
+                           quote(a.data) + " (images " + std::to_string(files.train.images.rows) + " × " +
+                               std::to_string(files.train.images.cols) + ")",
+                           "square images (the models take side × side)");
   const std::size_t total = files.train.images.count + files.test.images.count;
   fl::Split split = fl::split_iid(total, n, mech.seed);
   if (per_client > 0)
@@ -191,20 +219,23 @@ void run_fl(const FlArgs& a) {
   }
   const std::vector<fl::Layer> layers = fl::layers_of(*net);
 
-  const std::filesystem::path out(a.out);
-  std::filesystem::create_directories(out);
+  // The output directory: checked, created (not for --resume, whose directory must exist) and
+  // locked for the run, so that a second run into it stops instead of interleaving.
+  if (a.resume && !std::filesystem::exists(std::filesystem::path(a.out) / "checkpoint"))
+    throw invalid_argument("--resume", quote(a.out), "a directory holding a checkpoint of a run");
+  const std::filesystem::path out = io::prepare_output_directory(a.out, "--out");
+  const io::DirectoryLock lock(out, "--out");
   FlCheckpoint state;
   state.settings = settings_of(a);
-  std::ofstream log;
   if (a.resume) {
     state = load_checkpoint(out, state.settings, fl::parameter_count(*net));
-    log = reopen_log(out / "rounds.jsonl", state.next_round);
+    restore_log(out / "rounds.jsonl", state);
   } else {
     state.global = fl::flatten(*net);
     state.best = state.global;
-    log.open(out / "rounds.jsonl", std::ios::trunc);
+    state.log_checksum = kEmptyLogChecksum;
   }
-  if (!log) throw invalid_argument("--out", quote(a.out), "a writable directory");
+  io::LineFile log(out / "rounds.jsonl", !a.resume, "--out");
   const bool tty = isatty(2);
   const double lam = to_double(lambda);
   const auto start = std::chrono::steady_clock::now();
@@ -305,19 +336,26 @@ void run_fl(const FlArgs& a) {
     row["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     row["threads"] = torch::get_num_threads();
     row["seed"] = mech.seed;
-    log << row.dump() << "\n" << std::flush;
+    const std::string line = row.dump();
+    log.append(line);
+    state.log_checksum = extend_log_checksum(state.log_checksum, line);
     state.next_round = round + 1;
     save_checkpoint(out, state);
     seconds_sum += row["seconds"].get<double>();
     if (tty) progress(round, rounds, te.accuracy, seconds_sum / static_cast<double>(round + 1 - first_round));
   }
   if (tty) std::cerr << "\n";
-  log.close();
   // The summary reads the whole log, so that a resumed run reports every round.
   std::vector<Json> all;
   {
     std::ifstream f(out / "rounds.jsonl");
-    for (std::string line; std::getline(f, line);) all.push_back(Json::parse(line));
+    for (std::string line; std::getline(f, line);) {
+      try {
+        all.push_back(Json::parse(line));
+      } catch (const nlohmann::json::exception&) {
+        throw invalid_argument("--out", quote((out / "rounds.jsonl").string()), "a log of JSON lines");
+      }
+    }
   }
   Json summary = Json::object();
   summary["mechanism"] = a.mechanism;
@@ -333,11 +371,10 @@ void run_fl(const FlArgs& a) {
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
   summary["settings"] = state.settings;
-  std::ofstream(out / "summary.json") << summary.dump(1) << "\n";
+  io::write_atomically(out / "summary.json", summary.dump(1) + "\n", "--out");
   if (!a.no_figures) {
-    const std::string cmd = a.python + " " + CORBIN_FL_FIGURES_SCRIPT + " " + out.string() + " > " +
-                            (out / "figures.log").string() + " 2>&1";
-    if (std::system(cmd.c_str()) != 0)
+    // Started with an argument vector, never through a shell: --python and --out stay values.
+    if (io::run_program({a.python, CORBIN_FL_FIGURES_SCRIPT, out.string()}, out / "figures.log") != 0)
       std::cerr << "corbin fl: figures not drawn (matplotlib under " << a.python << "? see "
                 << (out / "figures.log").string() << "); the data is in rounds.jsonl\n";
   }

@@ -63,7 +63,8 @@ std::vector<Rational> parse_weights(const std::string& text) {
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) w.push_back(parse_rational(item, "--weights"));
-  if (w.empty()) throw invalid_argument("--weights", "empty", "a comma-separated list of weights");
+  if (w.empty() || text.back() == ',')
+    throw invalid_argument("--weights", quote(text), "a comma-separated list of weights");
   return w;
 }
 
@@ -84,7 +85,14 @@ void run_aggregate(const PairArgs& a) {
     const T ldp = aggregate_mse(alpha, c, r, w, Pairing{}, bits, a.geometry.v());
     put(out, "mse", mse);
     put(out, "mse_ldp", ldp);
-    put(out, "improvement", T(ldp / mse));
+    // LDP-FL's MSE over CorBin-FL's; unbounded when CorBin-FL's is exactly 0 (e.g. two equal
+    // weights at the center cancel exactly), where it is reported as null rather than divided.
+    if (NumTraits<T>::is_zero(mse)) {
+      out["improvement"] = nullptr;
+      out["improvement_note"] = "unbounded: CorBin-FL's MSE is exactly 0";
+    } else {
+      put(out, "improvement", T(ldp / mse));
+    }
     // Theorem 2: (r^2/2n)((√2−1)α+1)((√2+1)α−1) = r^2 (α^2 + 2α − 1)/(2n), a d -> ∞ bound.
     const T n = NumTraits<T>::from(Rational(static_cast<long>(w.size())));
     const T r2 = NumTraits<T>::from(Rational(r * r));
@@ -112,8 +120,10 @@ void add_joint(CLI::App& app) {
   mse->add_option("--pairing", mse_args->pairing,
                   "leader-follower pairs, e.g. 0-1,2-3 (default consecutive; unpaired use LDPQ)");
   mse->add_flag("--json", mse_args->json, "one JSON object on stdout");
-  mse->callback([mse_args] {
-    if (mse_args->weights.empty()) {
+  auto* weights_option = mse->get_option("--weights");
+  mse->callback([mse_args, weights_option] {
+    // Given, even empty, --weights means a round: `--weights ""` is an error, not the pair mode.
+    if (weights_option->count() == 0) {
       if (!mse_args->pairing.empty())
         throw invalid_argument("--pairing", mse_args->pairing, "used together with --weights");
       run_pair(*mse_args, false);

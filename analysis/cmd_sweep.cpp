@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
@@ -24,7 +25,10 @@
 namespace corbin::cli {
 namespace {
 
-constexpr std::size_t kMaxGridPoints = 10'000'000;
+/// Points of one axis, and of the whole grid: the CSV is built in memory and printed only when
+/// complete (a bad value half-way must not leave half a file), so the total bounds its size
+/// (about 120 bytes a row: 120 MB at the limit).
+constexpr std::size_t kMaxGridPoints = 1'000'000;
 
 struct SweepArgs {
   std::string quantity, eps, exp_eps, alpha, bits = "5", w = "0", w2 = "0", center = "0", radius = "1",
@@ -58,8 +62,10 @@ std::vector<Rational> parse_grid(const std::string& text, const char* option) {
   return out;
 }
 
-unsigned long as_count(const Rational& x, const char* option) {
-  if (denominator(x) != 1 || x < 0) throw invalid_argument(option, to_string(x), "a non-negative integer");
+/// An integer grid value in [0, limit], checked before any conversion (2^64 + 1 must not wrap to 1).
+unsigned long as_count(const Rational& x, const char* option, unsigned long limit) {
+  if (denominator(x) != 1 || x < 0 || x > Rational(BigInt(limit)))
+    throw invalid_argument(option, to_string(x), "an integer in [0, " + std::to_string(limit) + "]");
   return numerator(x).convert_to<unsigned long>();
 }
 
@@ -96,11 +102,28 @@ void run_sweep(const SweepArgs& a) {
                            "eps_u_printed, eps_u_cpsgd, eps_u_cpsgd_consistent_units, gaussian_sigma, laplace_scale");
   if (noise && kind != Budget::Kind::eps)
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
-  // Validate every axis before the header, so bad input leaves stdout empty.
+  // Validate every axis, and the grid's size, before anything is computed (the product of the
+  // axes' sizes, checked factor by factor so that it cannot overflow).
+  std::vector<std::size_t> axes{budget_values.size()};
+  if (pair) axes.insert(axes.end(), {bits.size(), w1s.size(), w2s.size()});
+  if (per_bits) axes.push_back(bits.size());
+  if (ucdp) axes.insert(axes.end(), {ns.size(), gammas.size(), deltas.size(), ms.size()});
+  if (noise) axes.push_back(q == "laplace_scale" ? 1 : deltas.size());
+  std::size_t total = 1;
+  for (const std::size_t axis : axes) {
+    if (axis > kMaxGridPoints / total)
+      throw invalid_argument("the grid", "larger than " + std::to_string(kMaxGridPoints) + " points in all",
+                             "at most " + std::to_string(kMaxGridPoints) + " points (the product of the axes' sizes)");
+    total *= axis;
+  }
   std::vector<unsigned long> d_values, n_values, m_values;
-  for (const Rational& x : bits) d_values.push_back(as_count(x, "--bits"));
-  for (const Rational& x : ns) n_values.push_back(as_count(x, "--n"));
-  for (const Rational& x : ms) m_values.push_back(as_count(x, "--m"));
+  for (const Rational& x : bits) d_values.push_back(as_count(x, "--bits", kMaxBits));
+  for (const Rational& x : ns) n_values.push_back(as_count(x, "--n", 1ul << 40));
+  for (const Rational& x : ms) m_values.push_back(as_count(x, "--m", 1ul << 40));
+  if (pair)
+    for (const Rational& w1 : w1s) check_weight("--w", w1, c, r);
+  if (pair)
+    for (const Rational& w2 : w2s) check_weight("--w2", w2, c, r);
   for (const Rational& value : budget_values) {
     const Budget budget = Budget::make(kind, value);
     if (ucdp)
@@ -111,23 +134,19 @@ void run_sweep(const SweepArgs& a) {
     if (noise)
       for (const Rational& delta : deltas) check_calibration(value, delta, sensitivity);
   }
-  std::cout << budget_option + 2;
-  if (pair || per_bits) std::cout << ",bits";
-  if (pair) std::cout << ",w,w2";
-  if (ucdp) std::cout << ",n,gamma,delta,m";
-  if (q == "gaussian_sigma") std::cout << ",delta";
-  std::cout << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper\n";
+  std::ostringstream csv;
+  csv << budget_option + 2;
+  if (pair || per_bits) csv << ",bits";
+  if (pair) csv << ",w,w2";
+  if (ucdp) csv << ",n,gamma,delta,m";
+  if (q == "gaussian_sigma") csv << ",delta";
+  csv << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper\n";
   const bool tty = isatty(2);
   std::size_t done = 0;
-  const std::size_t total = budget_values.size() *
-                            (pair ? bits.size() * w1s.size() * w2s.size()
-                             : per_bits ? bits.size()
-                             : ucdp ? ns.size() * gammas.size() * deltas.size() * ms.size()
-                                    : deltas.size());
   for (const Rational& value : budget_values) {
     const Budget budget = Budget::make(kind, value);
     const auto emit_row = [&](const std::string& prefix, const std::string& value_cells) {
-      std::cout << to_decimal(Real(value), 17) << prefix << "," << value_cells << "\n";
+      csv << to_decimal(Real(value), 17) << prefix << "," << value_cells << "\n";
       if (tty && ++done % 64 == 0) std::cerr << "\rcorbin sweep: " << done << "/" << total << std::flush;
     };
     if (pair || per_bits) {
@@ -177,6 +196,8 @@ void run_sweep(const SweepArgs& a) {
     }
   }
   if (tty) std::cerr << "\rcorbin sweep: " << total << "/" << total << " rows\n";
+  std::cout << csv.str() << std::flush;
+  if (!std::cout) throw invalid_argument("standard output", "unwritable", "a stream the CSV can be written to");
 }
 
 }  // namespace

@@ -1,22 +1,30 @@
 #include "fl_checkpoint.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <type_traits>
 
+#include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
 
 namespace corbin::cli {
 namespace fs = std::filesystem;
 namespace {
 
-void write_atomically(const fs::path& path, const std::string& bytes) {
-  const fs::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream f(temporary, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!f) throw invalid_argument("--out", quote(path.parent_path().string()), "a writable directory");
-  }
-  fs::rename(temporary, path);
+constexpr const char* kFormat = "corbin fl checkpoint 2";
+
+/// Ends the process at `step` of the checkpoint covering `rounds` rounds when the test hook
+/// names it: CORBIN_TEST_ABORT_AT=step (any checkpoint) or step@rounds (tests only).
+void abort_point(const char* step, unsigned long rounds) {
+  const char* at = std::getenv("CORBIN_TEST_ABORT_AT");
+  if (at == nullptr) return;
+  const std::string hook(at), name(step);
+  if (hook == name || hook == name + "@" + std::to_string(rounds)) std::_Exit(86);
 }
 
 std::string float_bytes(const std::vector<float>& v) {
@@ -31,12 +39,15 @@ std::string float_bytes(const std::vector<float>& v) {
 }
 
 std::vector<float> read_floats(const fs::path& path, std::size_t count) {
-  std::ifstream f(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (!f.eof() && !f.good()) throw invalid_argument("--resume", quote(path.string()), "a readable checkpoint file");
-  if (bytes.size() != 4 * count)
-    throw invalid_argument("--resume", quote(path.string()) + " (" + std::to_string(bytes.size()) + " bytes)",
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec || size != 4 * count)
+    throw invalid_argument("--resume", quote(path.string()) + (ec ? "" : " (" + std::to_string(size) + " bytes)"),
                            std::to_string(4 * count) + " bytes, the model's float32 parameters");
+  std::ifstream f(path, std::ios::binary);
+  std::string bytes(4 * count, '\0');
+  if (!f.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+    throw invalid_argument("--resume", quote(path.string()), "a readable checkpoint file");
   std::vector<float> out(count);
   for (std::size_t i = 0; i < count; ++i) {
     std::uint32_t u = 0;
@@ -46,48 +57,105 @@ std::vector<float> read_floats(const fs::path& path, std::size_t count) {
   return out;
 }
 
+std::string directory_name(unsigned long round) {
+  std::ostringstream s;
+  s << "checkpoint." << std::setw(6) << std::setfill('0') << round;
+  return s.str();
+}
+
+/// state.json's field as T, or invalid_argument naming --resume and the field.
+template <class T>
+T field(const Json& j, const char* key, const fs::path& path) {
+  if (!j.contains(key)) throw invalid_argument("--resume", quote(path.string()), std::string("a field ") + key);
+  const Json& v = j[key];
+  bool typed = true;
+  if constexpr (std::is_same_v<T, unsigned long>) typed = v.is_number_unsigned();
+  else if constexpr (std::is_same_v<T, double>) typed = v.is_number();
+  else if constexpr (std::is_same_v<T, std::string>) typed = v.is_string();
+  if (!typed)
+    throw invalid_argument("--resume", quote(path.string()) + " field " + key + " = " + v.dump(),
+                           "a value of the type a checkpoint writes");
+  return v.get<T>();
+}
+
 }  // namespace
 
+std::uint64_t extend_log_checksum(std::uint64_t checksum, const std::string& line) {
+  return io::fnv1a("\n", io::fnv1a(line, checksum));
+}
+
 void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
-  const fs::path dir = out / "checkpoint";
-  fs::create_directories(dir);
-  write_atomically(dir / "global.f32", float_bytes(state.global));
-  write_atomically(dir / "best.f32", float_bytes(state.best));
+  const std::string name = directory_name(state.next_round);
+  const fs::path partial = out / (name + ".partial"), final_dir = out / name, link = out / "checkpoint";
+  fs::remove_all(partial);
+  fs::create_directory(partial);
+  abort_point("made", state.next_round);
+  io::write_atomically(partial / "global.f32", float_bytes(state.global), "--out");
+  io::write_atomically(partial / "best.f32", float_bytes(state.best), "--out");
+  abort_point("models", state.next_round);
   Json j = Json::object();
-  j["format"] = "corbin fl checkpoint 1";
+  j["format"] = kFormat;
   j["settings"] = state.settings;
   j["next_round"] = state.next_round;
   j["best_validation"] = state.best_validation;
   j["best_round"] = state.best_round;
   j["since_best"] = state.since_best;
   j["reloads"] = state.reloads;
-  // Written last: a state.json always describes model files that are complete.
-  write_atomically(dir / "state.json", j.dump(1) + "\n");
+  j["log_checksum"] = std::to_string(state.log_checksum);
+  io::write_atomically(partial / "state.json", j.dump(1) + "\n", "--out");
+  abort_point("state", state.next_round);
+  fs::remove_all(final_dir);  // a leftover of an earlier attempt at this round, never the live one
+  fs::rename(partial, final_dir);
+  io::sync_directory(out, "--out");
+  abort_point("renamed", state.next_round);
+  // Point DIR/checkpoint at the new directory in one rename (a run from before this format may
+  // have left a real directory there; it is replaced once the new checkpoint is complete).
+  const fs::path next_link = out / "checkpoint.link";
+  fs::remove(next_link);
+  fs::create_directory_symlink(name, next_link);
+  if (fs::is_directory(fs::symlink_status(link))) fs::remove_all(link);
+  fs::rename(next_link, link);
+  io::sync_directory(out, "--out");
+  abort_point("linked", state.next_round);
+  // Older checkpoints (and any attempt a kill left behind) are no longer needed.
+  for (const auto& entry : fs::directory_iterator(out)) {
+    const std::string n = entry.path().filename().string();
+    if (n.rfind("checkpoint.", 0) == 0 && n != name && n != "checkpoint.link" && entry.is_directory() &&
+        !entry.is_symlink())
+      fs::remove_all(entry.path());
+  }
 }
 
 FlCheckpoint load_checkpoint(const fs::path& out, const Json& settings, std::size_t parameters) {
-  const fs::path dir = out / "checkpoint";
-  std::ifstream f(dir / "state.json");
-  if (!f) throw invalid_argument("--resume", quote((dir / "state.json").string()), "an existing checkpoint of a run");
+  const fs::path dir = out / "checkpoint", path = dir / "state.json";
+  std::ifstream f(path);
+  if (!f) throw invalid_argument("--resume", quote(path.string()), "an existing checkpoint of a run");
   Json j;
   try {
     j = Json::parse(f);
-  } catch (const std::exception&) {
-    throw invalid_argument("--resume", quote((dir / "state.json").string()), "valid JSON");
+  } catch (const nlohmann::json::exception&) {
+    throw invalid_argument("--resume", quote(path.string()), "valid JSON");
   }
-  if (!j.contains("format") || j["format"] != "corbin fl checkpoint 1")
-    throw invalid_argument("--resume", quote((dir / "state.json").string()), "a corbin fl checkpoint");
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+    throw invalid_argument("--resume", quote(path.string()), std::string("a checkpoint in the format '") + kFormat + "'");
+  const Json saved = field<Json>(j, "settings", path);
+  if (!saved.is_object()) throw invalid_argument("--resume", quote(path.string()), "a settings object");
   for (const auto& [key, value] : settings.items())
-    if (!j["settings"].contains(key) || j["settings"][key] != value)
-      throw invalid_argument("--resume", "a run with " + key + " = " + j["settings"].value(key, Json()).dump(),
+    if (!saved.contains(key) || saved[key] != value)
+      throw invalid_argument("--resume", "a run with " + key + " = " + saved.value(key, Json()).dump(),
                              "the same " + key + " as this one (" + value.dump() + ")");
   FlCheckpoint state;
-  state.settings = j["settings"];
-  state.next_round = j["next_round"].get<unsigned long>();
-  state.best_validation = j["best_validation"].get<double>();
-  state.best_round = j["best_round"].get<unsigned long>();
-  state.since_best = j["since_best"].get<unsigned long>();
-  state.reloads = j["reloads"].get<unsigned long>();
+  state.settings = saved;
+  state.next_round = field<unsigned long>(j, "next_round", path);
+  state.best_validation = field<double>(j, "best_validation", path);
+  state.best_round = field<unsigned long>(j, "best_round", path);
+  state.since_best = field<unsigned long>(j, "since_best", path);
+  state.reloads = field<unsigned long>(j, "reloads", path);
+  try {
+    state.log_checksum = std::stoull(field<std::string>(j, "log_checksum", path));
+  } catch (const std::logic_error&) {
+    throw invalid_argument("--resume", quote(path.string()) + " field log_checksum", "a decimal checksum");
+  }
   state.global = read_floats(dir / "global.f32", parameters);
   state.best = read_floats(dir / "best.f32", parameters);
   return state;

@@ -44,5 +44,19 @@ int main(int argc, char** argv) {
   corbin::cli::add_sweep(app);
   app.add_subcommand("fl", "federated training with a privacy mechanism (libtorch; `corbin fl --help`)")
       ->allow_extras();
+  // CLI11 reports an unknown first word as "A subcommand is required": name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "corbin: " << corbin::invalid_argument("the subcommand", corbin::quote(argv[1]), "one of " + names).what()
+                << "\n";
+      return 2;
+    }
+  }
   return corbin::cli::run_app(app, argc, argv);
 }

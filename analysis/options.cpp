@@ -6,25 +6,36 @@
 namespace corbin::cli {
 
 void BudgetOptions::add(CLI::App& app) {
-  auto* a = app.add_option("--alpha", alpha, "α(ε) = (e^ε+1)/(e^ε−1), rational > 1 (exact)");
-  auto* x = app.add_option("--exp-eps", exp_eps, "e^ε, rational > 1 (exact)");
-  auto* e = app.add_option("--eps", eps, "ε > 0 (transcendental α: certified intervals)");
-  a->excludes(x)->excludes(e);
-  x->excludes(e);
-  app.add_option("--precision", precision,
-                 "working precision in bits for --eps (default: bits + 128, at least 128)");
+  alpha_option_ = app.add_option("--alpha", alpha, "α(ε) = (e^ε+1)/(e^ε−1), rational > 1 (exact)");
+  exp_eps_option_ = app.add_option("--exp-eps", exp_eps, "e^ε, rational > 1 (exact)");
+  eps_option_ = app.add_option("--eps", eps, "ε > 0 (transcendental α: certified intervals)");
+  alpha_option_->excludes(exp_eps_option_)->excludes(eps_option_);
+  exp_eps_option_->excludes(eps_option_);
+  precision_option_ = app.add_option("--precision", precision,
+                                     "working precision in bits for --eps (default: bits + 128, at least 128)");
+}
+
+namespace {
+bool was_given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
+}  // namespace
+
+bool BudgetOptions::given() const {
+  return was_given(alpha_option_) || was_given(exp_eps_option_) || was_given(eps_option_) || !alpha.empty() ||
+         !exp_eps.empty() || !eps.empty();
 }
 
 Budget BudgetOptions::budget() const {
-  if (!alpha.empty()) return Budget::make(Budget::Kind::alpha, parse_rational(alpha, "--alpha"));
-  if (!exp_eps.empty())
+  if (was_given(precision_option_)) (void)precision_bits(0);  // validated even where unused
+  if (was_given(alpha_option_) || !alpha.empty())
+    return Budget::make(Budget::Kind::alpha, parse_rational(alpha, "--alpha"));
+  if (was_given(exp_eps_option_) || !exp_eps.empty())
     return Budget::make(Budget::Kind::exp_eps, parse_rational(exp_eps, "--exp-eps"));
-  if (!eps.empty()) return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
+  if (was_given(eps_option_) || !eps.empty()) return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
   throw invalid_argument("the privacy budget", "missing", "given by one of --alpha, --exp-eps, --eps");
 }
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {
-  if (precision.empty()) return default_precision_bits(bits);
+  if (precision.empty() && !was_given(precision_option_)) return default_precision_bits(bits);
   const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
   if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");
   return static_cast<unsigned>(p);

@@ -15,10 +15,18 @@ namespace corbin::cli {
 struct BudgetOptions {
   std::string alpha, exp_eps, eps, precision;
   void add(CLI::App& app);
+  /// The budget given; every budget option given is validated, an empty value included, and so is
+  /// --precision even where the subcommand will not need it.
   Budget budget() const;
+  /// Whether any of --alpha, --exp-eps, --eps was given (even as "").
+  bool given() const;
   /// Working precision in bits for certified evaluation at d shared bits (--precision or
   /// default_precision_bits(d)).
   unsigned precision_bits(unsigned long bits) const;
+
+ private:
+  CLI::Option *alpha_option_ = nullptr, *exp_eps_option_ = nullptr, *eps_option_ = nullptr,
+              *precision_option_ = nullptr;
 };
 
 struct GeometryOptions {

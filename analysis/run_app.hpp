@@ -1,15 +1,77 @@
 #pragma once
-// The error contract shared by `corbin` and `corbin-fl`: exit 2 with one line for bad input,
-// 3 for an undecidable branch, CLI11's own codes for --help.
+// The error contract shared by `corbin` and `corbin-fl`: every failure ends as one line on stderr
+// and a defined exit status, never a trace or `terminate called`:
+//   2  bad input: an option, a value or a file (the line names it, the value and the rule);
+//      also what a file system or a JSON file refused;
+//   3  a certified decision could not be made at the working precision;
+//   4  the machine could not do it (out of memory) or an internal failure (a library's error
+//      with no name to give it; the line is the library's first line).
+// CLI11's own codes for --help. The test hook CORBIN_TEST_THROW=<kind> makes every subcommand
+// throw that kind of exception where its work begins, so a test can check each mapping through
+// each entry point.
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "corbin/number/error.hpp"
 
 namespace corbin::cli {
 
+/// The first line of a message (libraries such as libtorch append their stack to what()).
+inline std::string first_line(const std::string& text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+/// The option that sets a library parameter (the library names mathematical parameters, the
+/// CLI its options): "w1" -> "--w", "exp_eps" -> "--exp-eps"; an index stays ("weights[2]" ->
+/// "--weights[2]"); names that are already options, or have none, stay as they are.
+inline std::string option_for(const std::string& parameter) {
+  static const std::pair<const char*, const char*> kOptions[] = {
+      {"alpha", "--alpha"}, {"exp_eps", "--exp-eps"}, {"eps", "--eps"}, {"w1", "--w"}, {"w2", "--w2"},
+      {"center", "--center"}, {"radius", "--radius"}, {"bits", "--bits"}, {"variant", "--variant"},
+      {"n", "--n"}, {"m", "--m"}, {"gamma", "--gamma"}, {"delta", "--delta"}, {"delta1", "--delta1"},
+      {"p", "--p"}, {"sensitivity", "--sensitivity"}, {"relation", "--relation"}, {"role", "--role"},
+      {"weights", "--weights"}, {"pairing", "--pairing"}, {"mechanism", "--mechanism"}, {"clients", "--clients"},
+      {"dropout", "--dropout"}, {"model", "--model"}, {"z_transport", "--z-transport"}, {"entropy", "--entropy"},
+      {"data", "--data"}, {"normalisation", "--normalisation"}, {"convolution", "--stacked-conv"},
+      {"device", "--device"}, {"precision", "--precision"}};
+  const auto bracket = parameter.find('[');
+  const std::string base = parameter.substr(0, bracket);
+  for (const auto& [name, option] : kOptions)
+    if (base == name) return option + (bracket == std::string::npos ? "" : parameter.substr(bracket));
+  return parameter;
+}
+
+/// Throws the exception CORBIN_TEST_THROW names, if it is set (tests only).
+inline void test_throw_hook() {
+  const char* kind = std::getenv("CORBIN_TEST_THROW");
+  if (kind == nullptr) return;
+  const std::string k(kind);
+  if (k == "filesystem")
+    throw std::filesystem::filesystem_error("cannot open", std::filesystem::path("/test/hook"),
+                                            std::make_error_code(std::errc::permission_denied));
+  if (k == "json") {
+    const auto parsed = nlohmann::json::parse("{not json");  // throws parse_error
+    (void)parsed;
+  }
+  if (k == "bad_alloc") throw std::bad_alloc();
+  if (k == "runtime") throw std::runtime_error("a library failed\nwith a second line");
+  if (k == "invalid") throw invalid_argument("w", "NaN", "a number");
+  if (k == "undecidable") throw undecidable("could not decide at 128 bits");
+  if (k == "other") throw 42;
+}
+
+/// Parses and runs; returns the exit status (see the header comment).
 inline int run_app(CLI::App& app, int argc, char** argv) {
+  if (std::getenv("CORBIN_TEST_THROW") != nullptr)
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      sub->parse_complete_callback(test_throw_hook);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -17,14 +79,33 @@ inline int run_app(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
+    std::cerr << "corbin: " << first_line(e.what()) << "\n";
     return 2;
   } catch (const corbin::invalid_argument& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
+    std::cerr << "corbin: " << option_for(e.parameter()) << " is " << e.value() << ", but must be " << e.rule()
+              << "\n";
     return 2;
   } catch (const corbin::undecidable& e) {
-    std::cerr << "corbin: " << e.what() << "\n";
+    std::string text = e.what();
+    const std::string library = "raise the working precision", cli = "raise --precision";
+    if (const auto at = text.find(library); at != std::string::npos) text.replace(at, library.size(), cli);
+    std::cerr << "corbin: " << text << "\n";
     return 3;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "corbin: " << e.path1().string() << ": " << e.code().message() << "\n";
+    return 2;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "corbin: a JSON file: " << first_line(e.what()) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "corbin: out of memory\n";
+    return 4;
+  } catch (const std::exception& e) {
+    std::cerr << "corbin: internal error: " << first_line(e.what()) << "\n";
+    return 4;
+  } catch (...) {
+    std::cerr << "corbin: internal error (an exception of unknown type)\n";
+    return 4;
   }
   return 0;
 }

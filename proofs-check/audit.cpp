@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "corbin/io/files.hpp"
+#include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/baselines.hpp"
 #include "corbin/utility/pair_mse.hpp"
@@ -14,11 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw invalid_argument("--out", path.string(), "a writable location");
-  out << text;
-}
+void write_file(const fs::path& path, const std::string& text) { io::write_atomically(path, text, "--out"); }
 
 /// Worst-case per-coordinate aggregate MSE of each mechanism at PLDP ε (r = 1, n clients).
 std::string privacy_utility_csv(const Grid& grid, unsigned long n) {
@@ -107,9 +105,9 @@ std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& 
 std::vector<ClaimResult> run_audit(const AuditOptions& options,
                                    const std::function<void(const std::string&, std::size_t, std::size_t)>& progress) {
   const Grid grid = options.quick ? Grid::quick_grid() : Grid::paper();
-  const fs::path out(options.out_dir);
-  fs::create_directories(out / "certificates");
-  fs::create_directories(out / "figures" / "data");
+  const fs::path out = io::prepare_output_directory(options.out_dir, "--out");
+  io::prepare_output_directory((out / "certificates").string(), "--out");
+  io::prepare_output_directory((out / "figures" / "data").string(), "--out");
   std::vector<ClaimResult> results;
   const auto& checks = all_checks();
   for (std::size_t i = 0; i < checks.size(); ++i) {
@@ -128,9 +126,9 @@ std::vector<ClaimResult> run_audit(const AuditOptions& options,
   write_figure_data(grid, (out / "figures" / "data").string());
   std::string note = "Figures are in `figures/`.";
   if (options.figures) {
-    const std::string cmd = options.python + " " + options.figures_script + " " + out.string() + " > " +
-                            (out / "figures" / "figures.log").string() + " 2>&1";
-    if (options.figures_script.empty() || !fs::exists(options.figures_script) || std::system(cmd.c_str()) != 0)
+    // An argument vector, never a shell: --python and --out are values, whatever they contain.
+    if (options.figures_script.empty() || !fs::exists(options.figures_script) ||
+        io::run_program({options.python, options.figures_script, out.string()}, out / "figures" / "figures.log") != 0)
       note = "Figures were not drawn (matplotlib under " + options.python + " or the script " +
              options.figures_script + " unavailable; see figures/figures.log); their data is in figures/data/.";
   } else {

@@ -99,15 +99,15 @@ TEST_CASE("UCDP settings are validated by name", "[ucdp][unit]") {
   UcdpSetting s = paper_setting();
   CHECK(names(s) == "accepted");
   s.delta = Rational(1);
-  CHECK(names(s) == "--delta");
+  CHECK(names(s) == "delta");
   s = paper_setting();
   s.gamma = Rational(0);
-  CHECK(names(s) == "--gamma");
+  CHECK(names(s) == "gamma");
   s.gamma = Rational(1, 50);  // nγ = 1 < 2
-  CHECK(names(s) == "--gamma");
+  CHECK(names(s) == "gamma");
   s = paper_setting();
   s.m = 0;
-  CHECK(names(s) == "--m");
+  CHECK(names(s) == "m");
 }
 
 TEST_CASE("exact aggregate law: two LDPQ clients by hand", "[ucdp][unit]") {

@@ -52,15 +52,15 @@ TEST_CASE("IDX files load plain or gzipped, and bad files are refused by name", 
     CHECK(files.train.images.pixels[6 * 5 + 2] == 32);
     fs::remove_all(dir);
   }
-  CHECK(parameter_of([] { load_mnist_dir("/nonexistent/corbin"); }) == "--data");
+  CHECK(parameter_of([] { load_mnist_dir("/nonexistent/corbin"); }) == "data");
   const fs::path dir = tiny_dir("bad", 5, false);
   // Truncated image file.
   std::string bytes = idx_bytes(0x803, {5, 2, 3}, std::vector<std::uint8_t>(29, 1));
   write_plain(dir / "train-images-idx3-ubyte", bytes);
-  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "--data");
+  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "data");
   // Wrong magic.
   write_plain(dir / "train-images-idx3-ubyte", idx_bytes(0x801, {5, 2, 3}, std::vector<std::uint8_t>(30, 1)));
-  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "--data");
+  CHECK(parameter_of([&] { load_mnist_dir(dir.string()); }) == "data");
   fs::remove_all(dir);
 }
 
@@ -78,7 +78,7 @@ TEST_CASE("the split is reproducible, disjoint and sized as the paper's", "[fl][
   CHECK(seen.size() == 1000);
   CHECK(split_iid(1000, 4, 7).clients[2] == s.clients[2]);
   CHECK(split_iid(1000, 4, 8).clients[2] != s.clients[2]);
-  CHECK(parameter_of([] { split_iid(1000, 1, 0); }) == "--clients");
+  CHECK(parameter_of([] { split_iid(1000, 1, 0); }) == "clients");
   // Permutations of 3 are uniform: chi-square over 6000 keys, 5 degrees of freedom.
   std::map<std::vector<std::size_t>, int> counts;
   for (std::uint64_t k = 0; k < 6000; ++k) ++counts[permutation(3, derive_key(k, "perm test"))];
@@ -111,8 +111,8 @@ TEST_CASE("round roles: pairs, odd client out, AugCorBin-FL and dropout fallback
     CHECK(r.survivors() <= 10);
   }
   c.gamma = Rational(3, 2);
-  CHECK(parameter_of([&] { run(4); }) == "--gamma");
-  CHECK(parameter_of([] { parse_mechanism("cauchy"); }) == "--mechanism");
+  CHECK(parameter_of([&] { run(4); }) == "gamma");
+  CHECK(parameter_of([] { parse_mechanism("cauchy"); }) == "mechanism");
 }
 
 TEST_CASE("empirical MSE of a round agrees with the exact expectation (fixed seed)", "[fl][unit]") {
@@ -201,7 +201,7 @@ TEST_CASE("the live check: empirical and exact expected MSE agree round after ro
   MechanismConfig vanilla;
   vanilla.kind = Mechanism::vanilla;
   const RoundResult r = obfuscated_mean(clients, global, layers, vanilla, 0);
-  CHECK(parameter_of([&] { live_check(clients, global, layers, vanilla, r, 0); }) == "--mechanism");
+  CHECK(parameter_of([&] { live_check(clients, global, layers, vanilla, r, 0); }) == "mechanism");
 }
 
 TEST_CASE("Z sent as bytes gives the same outputs as Z derived from the shared key", "[fl][unit]") {
@@ -305,8 +305,8 @@ TEST_CASE("the pair protocol: X25519 through the relay, election, Z encrypted or
   const auto a = establish_pairs(pairs, layers, bits, config, 9, 4, o1);
   const auto b = establish_pairs(pairs, layers, bits, config, 9, 4, o2);
   CHECK(a[0].z != b[0].z);
-  CHECK(parameter_of([] { parse_z_transport("plain"); }) == "--z-transport");
-  CHECK(parameter_of([] { parse_entropy("dice"); }) == "--entropy");
+  CHECK(parameter_of([] { parse_z_transport("plain"); }) == "z_transport");
+  CHECK(parameter_of([] { parse_entropy("dice"); }) == "entropy");
 }
 
 TEST_CASE("leader election is fair over rounds", "[fl][unit]") {

@@ -39,4 +39,26 @@ for bad in (lambda: corbin.joint_law(2, 0, 1, 2, 0, 5), lambda: corbin.alpha_of_
         raise AssertionError("bad input accepted")
     except ValueError:
         pass
+# Issue 10's reproducers: each bad argument is a ValueError naming the parameter, as the C++
+# library names it (was: ldpq_q(2, 0, 1, 7) = 9/4, a negative MSE at α = -3, an answer at a
+# negative e^ε, an unnamed OverflowError at α = 0, an infinity silently clipped, and integers
+# wrapped or refused by pybind11 without a name).
+inf_w = np.array([np.inf], dtype=np.float32)
+zero_w = np.zeros(1, dtype=np.float32)
+for call, name in ((lambda: corbin.ldpq_q(2, 0, 1, 7), "w"),
+                   (lambda: corbin.pair_utility(-3, 0, 1, 0, 0, 5), "alpha"),
+                   (lambda: corbin.exact_ucdp(50, "1/2", "1e-5", -2), "alpha"),
+                   (lambda: corbin.joint_law(0, 0, 1, 0, 0, 5), "alpha"),
+                   (lambda: corbin.joint_law(2, 0, 0, 0, 0, 5), "radius"),
+                   (lambda: corbin.sample_corbinq(inf_w, zero_w, 3, 0, 1, 5, 1), "w1[0]"),
+                   (lambda: corbin.sup_gap(2, 0, 1, -1), "bits"),
+                   (lambda: corbin.sup_gap(2, 0, 1, 2 ** 64), "bits"),
+                   (lambda: corbin.ucdp_printed(2 ** 64 + 1, 50, "1/2", "1e-5", 1, 2), "m"),
+                   (lambda: corbin.exact_ucdp(2 ** 40, "1/2", "1e-5", 2), "n"),
+                   (lambda: corbin.sample_corbinq(zero_w, zero_w, 3, 0, 1, 5, -1), "seed")):
+    try:
+        call()
+        raise AssertionError("accepted: " + name)
+    except ValueError as e:
+        assert str(e).startswith(name + " is "), (name, str(e))
 print("python module: all checks passed")

@@ -8,6 +8,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/baselines.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
@@ -26,6 +28,47 @@ Rational to_rational(const py::handle& value, const char* name) {
   return parse_rational(py::str(value).cast<std::string>(), name);
 }
 
+/// α > 1 (Alg. 1: α(ε) > 1 for every ε > 0), exactly.
+Rational to_alpha(const py::handle& value) {
+  return Budget::make(Budget::Kind::alpha, to_rational(value, "alpha")).alpha_exact();
+}
+
+/// r > 0.
+Rational to_radius(const py::handle& value) {
+  const Rational r = to_rational(value, "radius");
+  check_radius(r);
+  return r;
+}
+
+/// A weight in [c − r, c + r] (the quantizers' domain; larger values are clipped by clients first).
+Rational to_weight(const py::handle& value, const char* name, const Rational& c, const Rational& r) {
+  const Rational w = to_rational(value, name);
+  check_weight(name, w, c, r);
+  return w;
+}
+
+/// A Python integer in [0, limit], compared as an arbitrary-precision integer before any
+/// conversion (-1 or 2^64 must be refused by name, not wrapped or rejected by pybind11's caster).
+unsigned long to_count(const py::handle& value, const char* name, unsigned long limit) {
+  const std::string text = py::str(value).cast<std::string>();
+  if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+    throw corbin::invalid_argument(name, quote(text), "an integer");
+  const py::int_ v = py::reinterpret_borrow<py::int_>(value);
+  if (v < py::int_(0) || v > py::int_(limit))
+    throw corbin::invalid_argument(name, quote(text), "an integer in [0, " + std::to_string(limit) + "]");
+  return v.cast<unsigned long>();
+}
+
+/// Every element of a sampler input is a finite number (an infinity would be clipped silently,
+/// a NaN would be quantized as the center).
+void check_finite(const py::array_t<float, py::array::c_style | py::array::forcecast>& w, const char* name) {
+  const float* p = w.data();
+  for (py::ssize_t i = 0; i < w.size(); ++i)
+    if (!std::isfinite(p[i]))
+      throw corbin::invalid_argument(std::string(name) + "[" + std::to_string(i) + "]", std::to_string(p[i]),
+                                     "a finite number");
+}
+
 py::object fraction(const Rational& x) {
   static py::object fraction_type = py::module_::import("fractions").attr("Fraction");
   return fraction_type(to_string(x));
@@ -42,10 +85,10 @@ py::dict joint_dict(const JointLaw<Rational>& law) {
 
 double mid(const Interval& x) { return midpoint_of(x).convert_to<double>(); }
 
-UcdpSetting ucdp_setting(unsigned long m, unsigned long n, const py::handle& gamma, const py::handle& delta,
+UcdpSetting ucdp_setting(const py::handle& m, const py::handle& n, const py::handle& gamma, const py::handle& delta,
                          const py::handle& radius, const py::handle& alpha) {
-  return {m, n, to_rational(gamma, "gamma"), to_rational(delta, "delta"), to_rational(radius, "radius"),
-          Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))};
+  return {to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40), to_rational(gamma, "gamma"),
+          to_rational(delta, "delta"), to_radius(radius), Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))};
 }
 
 py::dict formula_dict(const UcdpFormula& f) {
@@ -70,21 +113,23 @@ PYBIND11_MODULE(corbin, m) {
   }, "α = (e^ε + 1)/(e^ε − 1), exactly", py::arg("exp_eps"));
 
   m.def("ldpq_q", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w) {
-    return fraction(ldpq_q(to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"),
-                           to_rational(w, "w")));
+    const Rational center = to_rational(c, "center"), radius = to_radius(r);
+    return fraction(ldpq_q(to_alpha(alpha), center, radius, to_weight(w, "w", center, radius)));
   }, "P(LDPQ = c + rα) = 1/2 + (w − c)/(2rα)", py::arg("alpha"), py::arg("center"), py::arg("radius"), py::arg("w"));
 
   m.def("joint_law", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-                        const py::handle& w2, unsigned long bits, const std::string& variant) {
-    return joint_dict(corbinq_joint_law(to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"),
-                                        to_rational(w1, "w1"), to_rational(w2, "w2"), bits, parse_variant(variant)));
+                        const py::handle& w2, const py::handle& bits, const std::string& variant) {
+    return joint_dict(corbinq_joint_law(to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_rational(w1, "w1"),
+                                        to_rational(w2, "w2"), to_count(bits, "bits", kMaxBits), parse_variant(variant)));
   }, "exact joint law of CorBinQ (Alg. 2)", py::arg("alpha"), py::arg("center"), py::arg("radius"), py::arg("w1"),
         py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
 
   m.def("pair_utility", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-                           const py::handle& w2, unsigned long bits, const std::string& variant) {
-    const auto u = pair_utility(to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"),
-                                to_rational(w1, "w1"), to_rational(w2, "w2"), bits, parse_variant(variant));
+                           const py::handle& w2, const py::handle& bits, const std::string& variant) {
+    const Rational center = to_rational(c, "center"), radius = to_radius(r);
+    const auto u = pair_utility(to_alpha(alpha), center, radius, to_weight(w1, "w1", center, radius),
+                                to_weight(w2, "w2", center, radius), to_count(bits, "bits", kMaxBits),
+                                parse_variant(variant));
     py::dict d;
     d["mse"] = fraction(u.mse);
     d["mse_optimal"] = fraction(u.mse_optimal);
@@ -95,8 +140,8 @@ PYBIND11_MODULE(corbin, m) {
   }, "exact pair MSE, optimum, independent LDPQs, gap and the paper's bound", py::arg("alpha"), py::arg("center"),
         py::arg("radius"), py::arg("w1"), py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
 
-  m.def("sup_gap", [](const py::handle& alpha, const py::handle& c, const py::handle& r, unsigned long bits) {
-    const auto s = sup_gap(to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"), bits);
+  m.def("sup_gap", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits) {
+    const auto s = sup_gap(to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_count(bits, "bits", kMaxBits));
     py::dict d;
     d["sup_gap"] = fraction(s.value);
     d["w1"] = fraction(s.w1);
@@ -105,38 +150,38 @@ PYBIND11_MODULE(corbin, m) {
   }, "exact supremum of the gap over all inputs, with a witness", py::arg("alpha"), py::arg("center"),
         py::arg("radius"), py::arg("bits"));
 
-  m.def("pldp", [](const py::handle& alpha, const py::handle& c, const py::handle& r, unsigned long bits,
+  m.def("pldp", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
                    const std::string& variant) -> py::object {
-    const auto p = corbinq_pldp(to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"),
-                                bits, parse_variant(variant));
+    const auto p = corbinq_pldp(to_alpha(alpha), to_rational(c, "center"), to_radius(r),
+                                to_count(bits, "bits", kMaxBits), parse_variant(variant));
     if (p.unbounded) return py::float_(std::numeric_limits<double>::infinity());
     return fraction(p.ratio);
   }, "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded)", py::arg("alpha"), py::arg("center"),
         py::arg("radius"), py::arg("bits"), py::arg("variant") = "corrected");
 
-  m.def("ucdp_printed", [](unsigned long mm, unsigned long n, const py::handle& gamma, const py::handle& delta,
+  m.def("ucdp_printed", [](const py::handle& mm, const py::handle& n, const py::handle& gamma, const py::handle& delta,
                            const py::handle& radius, const py::handle& alpha) {
     PrecisionScope scope(128);
     return formula_dict(theorem3_printed(ucdp_setting(mm, n, gamma, delta, radius, alpha)));
   }, "Theorem 3 as printed", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"), py::arg("radius"),
         py::arg("alpha"));
 
-  m.def("ucdp_cpsgd", [](unsigned long mm, unsigned long n, const py::handle& gamma, const py::handle& delta,
+  m.def("ucdp_cpsgd", [](const py::handle& mm, const py::handle& n, const py::handle& gamma, const py::handle& delta,
                          const py::handle& radius, const py::handle& alpha, bool consistent_units) {
     PrecisionScope scope(128);
     return formula_dict(theorem3_cpsgd(ucdp_setting(mm, n, gamma, delta, radius, alpha), consistent_units));
   }, "cpSGD Thm 1 with the proof's substitutions", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"),
         py::arg("radius"), py::arg("alpha"), py::arg("consistent_units") = false);
 
-  m.def("exact_ucdp", [](unsigned long n, const py::handle& gamma, const py::handle& delta, const py::handle& alpha,
-                         const py::handle& c, const py::handle& r, unsigned long bits, const std::string& relation,
+  m.def("exact_ucdp", [](const py::handle& n, const py::handle& gamma, const py::handle& delta, const py::handle& alpha,
+                         const py::handle& c, const py::handle& r, const py::handle& bits, const std::string& relation,
                          const std::string& role) {
     PrecisionScope scope(128);
-    ExactUcdpSetting s{n, to_rational(gamma, "gamma"), to_rational(delta, "delta"),
-                       SumGeometry{to_rational(alpha, "alpha"), to_rational(c, "center"), to_rational(r, "radius"), bits,
+    if (role != "ldpq" && role != "paired") throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
+    ExactUcdpSetting s{to_count(n, "n", kMaxExactClients), to_rational(gamma, "gamma"), to_rational(delta, "delta"),
+                       SumGeometry{to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_count(bits, "bits", kMaxBits),
                                    Variant::corrected},
                        role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader};
-    if (role != "ldpq" && role != "paired") throw corbin::invalid_argument("role", role, "ldpq or paired");
     const auto x = exact_ucdp(s, proof_configuration(s.geometry.center, s.geometry.radius), parse_neighbour(relation));
     py::dict d;
     d["infinite"] = x.infinite;
@@ -160,11 +205,15 @@ PYBIND11_MODULE(corbin, m) {
 
   m.def("sample_corbinq", [](py::array_t<float, py::array::c_style | py::array::forcecast> w1,
                              py::array_t<float, py::array::c_style | py::array::forcecast> w2,
-                             const py::handle& exp_eps, const py::handle& c, const py::handle& r, unsigned bits,
-                             std::uint64_t seed) {
+                             const py::handle& exp_eps, const py::handle& c, const py::handle& r,
+                             const py::handle& bits_value, const py::handle& seed_value) {
     if (w1.size() != w2.size()) throw corbin::invalid_argument("w2", "of another length", "as long as w1");
+    check_finite(w1, "w1");
+    check_finite(w2, "w2");
+    const auto bits = static_cast<unsigned>(to_count(bits_value, "bits", CorbinqPairSampler::kMaxBits));
+    const std::uint64_t seed = to_count(seed_value, "seed", ~0ul);
     const FixedPointLaw law(Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps")),
-                            to_rational(c, "center"), to_rational(r, "radius"));
+                            to_rational(c, "center"), to_radius(r));
     const CorbinqPairSampler sampler(law, bits, derive_key(seed, "shared"), derive_key(seed, "leader"),
                                      derive_key(seed, "follower"), 0);
     py::array_t<float> out1(w1.size()), out2(w2.size());

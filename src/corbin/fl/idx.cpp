@@ -17,7 +17,7 @@ using GzFile = std::unique_ptr<std::remove_pointer_t<gzFile>, GzCloser>;
 
 GzFile open(const std::string& path) {
   GzFile f(gzopen(path.c_str(), "rb"));
-  if (!f) throw invalid_argument("--data", path, "a readable MNIST-format (IDX) file");
+  if (!f) throw invalid_argument("data", path, "a readable MNIST-format (IDX) file");
   return f;
 }
 
@@ -26,7 +26,7 @@ void read_exact(gzFile f, void* out, std::size_t bytes, const std::string& path)
   while (bytes > 0) {
     const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(bytes, 1u << 30));
     const int got = gzread(f, p, chunk);
-    if (got <= 0) throw invalid_argument("--data", path, "a complete IDX file (it ends early or is corrupt)");
+    if (got <= 0) throw invalid_argument("data", path, "a complete IDX file (it ends early or is corrupt)");
     p += got;
     bytes -= static_cast<std::size_t>(got);
   }
@@ -41,7 +41,7 @@ std::uint32_t read_u32(gzFile f, const std::string& path) {
 void expect_magic(gzFile f, std::uint32_t magic, const std::string& path) {
   const std::uint32_t got = read_u32(f, path);
   if (got != magic)
-    throw invalid_argument("--data", path,
+    throw invalid_argument("data", path,
                            "an IDX file with magic " + std::to_string(magic) + " (found " + std::to_string(got) + ")");
 }
 
@@ -50,7 +50,7 @@ std::string find(const std::string& dir, const std::string& name) {
   namespace fs = std::filesystem;
   for (const std::string& candidate : {name, name + ".gz"})
     if (fs::exists(fs::path(dir) / candidate)) return (fs::path(dir) / candidate).string();
-  throw invalid_argument("--data", dir, "a directory holding " + name + " (or " + name + ".gz)");
+  throw invalid_argument("data", dir, "a directory holding " + name + " (or " + name + ".gz)");
 }
 
 Dataset load_pair(const std::string& dir, const std::string& prefix) {
@@ -60,10 +60,41 @@ Dataset load_pair(const std::string& dir, const std::string& prefix) {
   d.images = read_idx_images(images);
   d.labels = read_idx_labels(labels);
   if (d.labels.size() != d.images.count)
-    throw invalid_argument("--data", labels, "as many labels as " + images + " has images");
+    throw invalid_argument("data", labels, "as many labels as " + images + " has images");
   for (std::uint8_t l : d.labels)
-    if (l > 9) throw invalid_argument("--data", labels, "labels 0..9");
+    if (l > 9) throw invalid_argument("data", labels, "labels 0..9");
   return d;
+}
+
+}  // namespace
+
+namespace {
+
+/// Largest payload read from one IDX file: 2 GiB (MNIST's training images are 47 MB).
+constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 31;
+
+/// Exactly `bytes` payload bytes, read in slices so that memory follows what the file holds, not
+/// what its header claims; then the file must end.
+std::vector<std::uint8_t> read_payload(gzFile f, std::uint64_t bytes, const std::string& path) {
+  if (bytes > kMaxPayload)
+    throw invalid_argument("data", path + " (its header declares " + std::to_string(bytes) + " bytes)",
+                           "an IDX file of at most " + std::to_string(kMaxPayload) + " bytes of data");
+  constexpr std::size_t kSlice = std::size_t{1} << 24;
+  std::vector<std::uint8_t> out;
+  while (out.size() < bytes) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kSlice, bytes - out.size()));
+    const std::size_t at = out.size();
+    out.resize(at + want);
+    const int got = gzread(f, out.data() + at, static_cast<unsigned>(want));
+    if (got < 0 || static_cast<std::size_t>(got) < want)
+      throw invalid_argument("data", path + " (" + std::to_string(at + static_cast<std::size_t>(std::max(got, 0))) +
+                                           " of " + std::to_string(bytes) + " data bytes)",
+                             "a complete IDX file (it ends early or is corrupt)");
+  }
+  unsigned char extra;
+  if (gzread(f, &extra, 1) != 0)
+    throw invalid_argument("data", path, "an IDX file with no bytes past those its header declares");
+  return out;
 }
 
 }  // namespace
@@ -75,10 +106,10 @@ Images read_idx_images(const std::string& path) {
   im.count = read_u32(f.get(), path);
   im.rows = read_u32(f.get(), path);
   im.cols = read_u32(f.get(), path);
-  if (im.rows == 0 || im.cols == 0 || im.rows > 4096 || im.cols > 4096 || im.count > (1u << 26))
-    throw invalid_argument("--data", path, "an IDX image file with sensible dimensions");
-  im.pixels.resize(im.count * im.rows * im.cols);
-  read_exact(f.get(), im.pixels.data(), im.pixels.size(), path);
+  if (im.rows == 0 || im.cols == 0 || im.rows > 4096 || im.cols > 4096)
+    throw invalid_argument("data", path + " (" + std::to_string(im.rows) + " × " + std::to_string(im.cols) + ")",
+                           "images of 1 to 4096 rows and columns");
+  im.pixels = read_payload(f.get(), std::uint64_t{im.count} * im.rows * im.cols, path);
   return im;
 }
 
@@ -86,14 +117,21 @@ std::vector<std::uint8_t> read_idx_labels(const std::string& path) {
   const GzFile f = open(path);
   expect_magic(f.get(), 0x801, path);
   const std::uint32_t count = read_u32(f.get(), path);
-  if (count > (1u << 26)) throw invalid_argument("--data", path, "an IDX label file with a sensible count");
-  std::vector<std::uint8_t> labels(count);
-  read_exact(f.get(), labels.data(), labels.size(), path);
-  return labels;
+  return read_payload(f.get(), count, path);
 }
 
 MnistFiles load_mnist_dir(const std::string& dir) {
-  return {load_pair(dir, "train"), load_pair(dir, "t10k")};
+  MnistFiles files{load_pair(dir, "train"), load_pair(dir, "t10k")};
+  const Images &a = files.train.images, &b = files.test.images;
+  // Train and test images must have one size, or the test pixels would be read with the train
+  // images' shape.
+  if (b.rows != a.rows || b.cols != a.cols)
+    throw invalid_argument("data",
+                           dir + " (test images " + std::to_string(b.rows) + " × " + std::to_string(b.cols) +
+                               ", train images " + std::to_string(a.rows) + " × " + std::to_string(a.cols) + ")",
+                           "test images of the train images' size");
+  if (a.count == 0 || b.count == 0) throw invalid_argument("data", dir, "at least one train and one test image");
+  return files;
 }
 
 }  // namespace corbin::fl

@@ -87,7 +87,7 @@ struct CoordinateTerms {
 LiveCheck live_check(const SampledWeights& weights, const std::vector<float>& global, const std::vector<Layer>& layers,
                      const MechanismConfig& config, const RoundResult& result) {
   if (config.kind == Mechanism::vanilla)
-    throw invalid_argument("--mechanism", "vanilla", "a randomised mechanism for the live check");
+    throw invalid_argument("mechanism", "vanilla", "a randomised mechanism for the live check");
   LiveCheck out;
   if (result.survivors() == 0) return out;
   const Rational k{BigInt(result.survivors())};

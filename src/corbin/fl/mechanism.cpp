@@ -38,7 +38,7 @@ Geometry layer_geometry(const float* g, std::size_t n) {
 
 double noise_scale(const MechanismConfig& config, const Geometry& g) {
   if (config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace)
-    throw invalid_argument("--mechanism", to_string(config.kind), "gaussian or laplace for a noise scale");
+    throw invalid_argument("mechanism", to_string(config.kind), "gaussian or laplace for a noise scale");
   // ε as a rational for the calibration: given, or the midpoint of its enclosure.
   PrecisionScope scope(128);
   const Rational eps = config.budget.kind == Budget::Kind::eps ? config.budget.value
@@ -56,7 +56,7 @@ Mechanism parse_mechanism(const std::string& text) {
   if (text == "gaussian") return Mechanism::gaussian;
   if (text == "laplace") return Mechanism::laplace;
   if (text == "cq") return Mechanism::cq;
-  throw invalid_argument("--mechanism", quote(text), "one of vanilla, ldp, corbin, augcorbin, gaussian, laplace, cq");
+  throw invalid_argument("mechanism", quote(text), "one of vanilla, ldp, corbin, augcorbin, gaussian, laplace, cq");
 }
 
 const char* to_string(Mechanism m) {
@@ -73,11 +73,11 @@ const char* to_string(Mechanism m) {
 }
 
 void check_mechanism(const MechanismConfig& c) {
-  if (c.gamma < 0 || c.gamma > 1) throw invalid_argument("--gamma", to_string(c.gamma), "in [0, 1]");
+  if (c.gamma < 0 || c.gamma > 1) throw invalid_argument("gamma", to_string(c.gamma), "in [0, 1]");
   if (c.bits > CorbinqPairSampler::kMaxBits)
-    throw invalid_argument("--bits", std::to_string(c.bits), "at most 32 in the federated run");
-  if (c.dropout < 0 || c.dropout >= 1) throw invalid_argument("--dropout", to_string(c.dropout), "in [0, 1)");
-  if (c.delta <= 0 || c.delta >= 1) throw invalid_argument("--delta", to_string(c.delta), "in (0, 1)");
+    throw invalid_argument("bits", std::to_string(c.bits), "at most 32 in the federated run");
+  if (c.dropout < 0 || c.dropout >= 1) throw invalid_argument("dropout", to_string(c.dropout), "in [0, 1)");
+  if (c.delta <= 0 || c.delta >= 1) throw invalid_argument("delta", to_string(c.delta), "in (0, 1)");
 }
 
 std::uint64_t model_bytes(const std::vector<Layer>& layers) {
@@ -97,7 +97,7 @@ std::uint64_t update_bytes(Mechanism mechanism, const std::vector<Layer>& layers
 RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const MechanismConfig& config,
                      std::uint64_t round) {
   check_mechanism(config);
-  if (n < 2) throw invalid_argument("--clients", std::to_string(n), "at least 2");
+  if (n < 2) throw invalid_argument("clients", std::to_string(n), "at least 2");
   // Who survives this round: a client drops when its uniform falls below p.
   const auto drop_words = uniforms(derive_key(config.seed, label(round, "dropout")), 0, n);
   std::vector<bool> alive(n);

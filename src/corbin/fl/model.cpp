@@ -38,7 +38,7 @@ torch::Tensor Mlp::forward(torch::Tensor x, const torch::Tensor&) {
 Model make_model(const std::string& name, std::int64_t side) {
   if (name == "cnn") return std::make_shared<MnistCnn>(side);
   if (name == "mlp") return std::make_shared<Mlp>(side);
-  throw invalid_argument("--model", quote(name), "cnn or mlp");
+  throw invalid_argument("model", quote(name), "cnn or mlp");
 }
 
 void keep_freed_memory() {

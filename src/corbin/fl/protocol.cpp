@@ -75,7 +75,7 @@ struct Endpoint {
 ZTransport parse_z_transport(const std::string& text) {
   if (text == "encrypted") return ZTransport::encrypted;
   if (text == "derived") return ZTransport::derived;
-  throw invalid_argument("--z-transport", quote(text), "encrypted or derived");
+  throw invalid_argument("z_transport", quote(text), "encrypted or derived");
 }
 
 const char* to_string(ZTransport t) { return t == ZTransport::encrypted ? "encrypted" : "derived"; }
@@ -83,7 +83,7 @@ const char* to_string(ZTransport t) { return t == ZTransport::encrypted ? "encry
 Entropy parse_entropy(const std::string& text) {
   if (text == "seeded") return Entropy::seeded;
   if (text == "os") return Entropy::os;
-  throw invalid_argument("--entropy", quote(text), "seeded or os");
+  throw invalid_argument("entropy", quote(text), "seeded or os");
 }
 
 const char* to_string(Entropy e) { return e == Entropy::seeded ? "seeded" : "os"; }

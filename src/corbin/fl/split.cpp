@@ -33,12 +33,12 @@ std::vector<std::size_t> permutation(std::size_t n, const Key& key) {
 }
 
 Split split_iid(std::size_t total, std::size_t clients, std::uint64_t seed) {
-  if (clients < 2) throw invalid_argument("--clients", std::to_string(clients), "at least 2");
+  if (clients < 2) throw invalid_argument("clients", std::to_string(clients), "at least 2");
   const std::vector<std::size_t> order = permutation(total, derive_key(seed, "data split"));
   const std::size_t test = total / 5, train = total - test, validation = train / 5;
   const std::size_t share = (train - validation) / clients;
   if (share == 0)
-    throw invalid_argument("--clients", std::to_string(clients),
+    throw invalid_argument("clients", std::to_string(clients),
                            "at most " + std::to_string(train - validation) + " (one example each)");
   Split s;
   s.test.assign(order.begin() + static_cast<std::ptrdiff_t>(train), order.end());

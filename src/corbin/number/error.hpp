@@ -10,17 +10,24 @@
 
 namespace corbin {
 
-/// Bad input: the message names the parameter, its value and the rule it breaks.
+/// Bad input: the message names the parameter, its value and the rule it breaks. The library
+/// names mathematical parameters ("alpha", "w1", "radius") and the data it reads ("data"); the
+/// CLI renames them to its options when it reports the error (run_app.hpp), the Python module
+/// reports them as they are.
 class invalid_argument : public std::invalid_argument {
  public:
   invalid_argument(std::string_view parameter, std::string_view value, std::string_view rule)
       : std::invalid_argument(std::string(parameter) + " is " + std::string(value) +
                               ", but must be " + std::string(rule)),
-        parameter_(parameter) {}
+        parameter_(parameter),
+        value_(value),
+        rule_(rule) {}
   const std::string& parameter() const noexcept { return parameter_; }
+  const std::string& value() const noexcept { return value_; }
+  const std::string& rule() const noexcept { return rule_; }
 
  private:
-  std::string parameter_;
+  std::string parameter_, value_, rule_;
 };
 
 /// A branch decision (floor, comparison) that interval arithmetic could not certify.
@@ -29,12 +36,14 @@ class undecidable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// 'text' in single quotes, for echoing user input in a message. (Built with append: GCC 12's
+/// 'text' in single quotes, for echoing user input in a message; a long value is cut to its first
+/// 60 characters and its length, so that one line stays one line. (Built with append: GCC 12's
 /// -Wrestrict misfires on "'" + std::string(...) + "'".)
 inline std::string quote(std::string_view text) {
+  constexpr std::size_t kShown = 60;
   std::string out;
-  out.reserve(text.size() + 2);
-  out.append(1, '\'').append(text).append(1, '\'');
+  out.append(1, '\'').append(text.substr(0, text.size() > kShown + 20 ? kShown : text.size())).append(1, '\'');
+  if (text.size() > kShown + 20) out.append("… (" + std::to_string(text.size()) + " characters)");
   return out;
 }
 

@@ -31,6 +31,16 @@ PrecisionScope::~PrecisionScope() {
   Interval::default_precision(saved_interval_);
 }
 
+WideExponentScope::WideExponentScope() : saved_min_(mpfr_get_emin()), saved_max_(mpfr_get_emax()) {
+  mpfr_set_emin(mpfr_get_emin_min());
+  mpfr_set_emax(mpfr_get_emax_max());
+}
+
+WideExponentScope::~WideExponentScope() {
+  mpfr_set_emin(saved_min_);
+  mpfr_set_emax(saved_max_);
+}
+
 unsigned working_precision_bits() {
   Interval probe;
   return static_cast<unsigned>(mpfi_get_prec(probe.backend().data()));
@@ -85,7 +95,7 @@ BigInt certified_floor(const Interval& x, const char* what) {
     std::ostringstream msg;
     msg << "floor of " << what << " is undecided at " << working_precision_bits()
         << " bits: the enclosure [" << to_decimal(lower_of(x), 20) << ", "
-        << to_decimal(upper_of(x), 20) << "] contains an integer; raise --precision";
+        << to_decimal(upper_of(x), 20) << "] contains an integer; raise the working precision";
     throw undecidable(msg.str());
   }
   return lo;
@@ -96,7 +106,7 @@ bool certified_less(const Interval& x, const Interval& y, const char* what) {
   if (lower_of(x) >= upper_of(y)) return false;
   std::ostringstream msg;
   msg << "comparison " << what << " is undecided at " << working_precision_bits()
-      << " bits (the enclosures overlap); raise --precision";
+      << " bits (the enclosures overlap); raise the working precision";
   throw undecidable(msg.str());
 }
 

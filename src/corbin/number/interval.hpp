@@ -30,6 +30,20 @@ class PrecisionScope {
   unsigned saved_real_, saved_interval_;
 };
 
+/// Widens MPFR's exponent range to the largest it supports (about 2^±62) for its lifetime, so
+/// that values such as e^(10^9) or Φ(−10^9) are numbers rather than overflows and underflows
+/// (the default range stops near 2^±(2^30)). Restores the previous range.
+class WideExponentScope {
+ public:
+  WideExponentScope();
+  ~WideExponentScope();
+  WideExponentScope(const WideExponentScope&) = delete;
+  WideExponentScope& operator=(const WideExponentScope&) = delete;
+
+ private:
+  long saved_min_, saved_max_;
+};
+
 /// The working precision in bits.
 unsigned working_precision_bits();
 

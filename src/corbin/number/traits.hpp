@@ -48,7 +48,7 @@ struct NumTraits<Interval> {
     if (upper_of(x) == 0 && lower_of(x) == 0) return true;
     if (lower_of(x) > 0 || upper_of(x) < 0) return false;
     throw undecidable("whether a probability is zero is undecided at " +
-                      std::to_string(working_precision_bits()) + " bits; raise --precision");
+                      std::to_string(working_precision_bits()) + " bits; raise the working precision");
   }
   /// Enclosure of max(a, b) without deciding which is larger.
   static Interval max(const Interval& a, const Interval& b) {

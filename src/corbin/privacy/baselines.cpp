@@ -20,22 +20,31 @@ Real normal_cdf(const Real& x) {
 }  // namespace
 
 void check_calibration(const Rational& eps, const Rational& delta, const Rational& sensitivity) {
-  if (eps <= 0) throw invalid_argument("--eps", to_string(eps), "positive");
-  if (delta <= 0 || delta >= 1) throw invalid_argument("--delta", to_string(delta), "in (0, 1)");
+  if (eps <= 0) throw invalid_argument("eps", to_string(eps), "positive");
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   if (sensitivity <= 0)
-    throw invalid_argument("--sensitivity", to_string(sensitivity), "positive");
+    throw invalid_argument("sensitivity", to_string(sensitivity), "positive");
 }
 
 Real agm_delta(const Real& sigma, const Rational& eps, const Rational& sensitivity) {
+  // At large ε, e^ε overflows and Φ(−a − b) underflows MPFR's default exponent range, and their
+  // product was NaN (σ = 1, δ = NaN at ε = 1e9): widen the range, and refuse what still does not fit.
+  const WideExponentScope range;
   const Real d = real(sensitivity), e = real(eps);
   const Real a = Real(d / (2 * sigma)), b = Real(e * sigma / d);
-  return Real(normal_cdf(Real(a - b)) - exp(e) * normal_cdf(Real(-a - b)));
+  const Real delta = Real(normal_cdf(Real(a - b)) - exp(e) * normal_cdf(Real(-a - b)));
+  if (!isfinite(delta))
+    throw invalid_argument("eps", to_string(eps),
+                           "small enough for the analytic Gaussian's δ(σ) to be evaluated (e^ε within MPFR's "
+                           "exponent range, ε below about 3e18)");
+  return delta;
 }
 
 Real agm_sigma(const Rational& eps, const Rational& delta, const Rational& sensitivity,
                double relative_tolerance) {
   check_calibration(eps, delta, sensitivity);
   PrecisionScope scope(256);
+  const WideExponentScope range;
   const Real target = real(delta);
   // Bracket [lo, hi] with δ(lo) > target >= δ(hi); δ(σ) tends to 1 as σ -> 0 and to 0 as σ -> ∞.
   Real hi = real(sensitivity), lo;
@@ -44,7 +53,7 @@ Real agm_sigma(const Rational& eps, const Rational& delta, const Rational& sensi
   while (agm_delta(lo, eps, sensitivity) <= target) {
     hi = lo;
     lo /= 2;
-    if (lo < Real(1e-300)) return hi;  // δ(σ) <= target for every σ: cannot happen for δ < 1
+    if (lo < Real(1e-300)) return hi;  // δ(σ) <= target for every σ > 0 down to 1e-300
   }
   const Real tolerance(relative_tolerance);
   while (Real(hi - lo) > Real(tolerance * hi)) {
@@ -67,9 +76,9 @@ ClassicSigma classic_gaussian_sigma(const Rational& eps, const Rational& delta,
 }
 
 Rational laplace_scale(const Rational& eps, const Rational& sensitivity) {
-  if (eps <= 0) throw invalid_argument("--eps", to_string(eps), "positive");
+  if (eps <= 0) throw invalid_argument("eps", to_string(eps), "positive");
   if (sensitivity <= 0)
-    throw invalid_argument("--sensitivity", to_string(sensitivity), "positive");
+    throw invalid_argument("sensitivity", to_string(sensitivity), "positive");
   return Rational(sensitivity / eps);
 }
 

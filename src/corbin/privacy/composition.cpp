@@ -40,7 +40,7 @@ struct Direction {
 
 RenyiBound rdp_epsilon(const SumLaw& p, const SumLaw& q, const BigInt& compositions,
                        const Rational& delta, unsigned max_order) {
-  if (delta <= 0 || delta >= 1) throw invalid_argument("--delta", to_string(delta), "in (0, 1)");
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   if (max_order < 2) throw invalid_argument("max_order", std::to_string(max_order), "at least 2");
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Direction forward(p, q), backward(q, p);

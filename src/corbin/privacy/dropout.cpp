@@ -45,14 +45,14 @@ Probability probability_outside(unsigned long trials, const Rational& p, const I
 
 void check_dropout_setting(const DropoutSetting& s) {
   if (s.n < 2 || s.n % 2 != 0)
-    throw invalid_argument("--n", std::to_string(s.n), "an even number >= 2 (clients are paired)");
-  if (s.m < 1) throw invalid_argument("--m", std::to_string(s.m), "at least 1");
-  if (s.p <= 0 || s.p >= 1) throw invalid_argument("--p", to_string(s.p), "in (0, 1)");
+    throw invalid_argument("n", std::to_string(s.n), "an even number >= 2 (clients are paired)");
+  if (s.m < 1) throw invalid_argument("m", std::to_string(s.m), "at least 1");
+  if (s.p <= 0 || s.p >= 1) throw invalid_argument("p", to_string(s.p), "in (0, 1)");
   if (s.delta <= 0 || s.delta >= 1)
-    throw invalid_argument("--delta", to_string(s.delta), "in (0, 1)");
+    throw invalid_argument("delta", to_string(s.delta), "in (0, 1)");
   if (s.delta1 <= 0 || s.delta1 >= s.delta)
-    throw invalid_argument("--delta1", to_string(s.delta1), "in (0, δ) with δ = " + to_string(s.delta));
-  if (s.radius <= 0) throw invalid_argument("--radius", to_string(s.radius), "positive");
+    throw invalid_argument("delta1", to_string(s.delta1), "in (0, δ) with δ = " + to_string(s.delta));
+  if (s.radius <= 0) throw invalid_argument("radius", to_string(s.radius), "positive");
 }
 
 DropoutResult theorem4(const DropoutSetting& s) {

@@ -18,6 +18,9 @@
 
 namespace corbin {
 
+/// Largest n the exact law of the aggregate is computed for (10 s at 5 000 here).
+constexpr unsigned long kMaxExactClients = 5000;
+
 enum class Neighbour { remove_one, replace_one };
 Neighbour parse_neighbour(const std::string& text);  ///< "remove" | "replace", else --relation
 const char* to_string(Neighbour n);

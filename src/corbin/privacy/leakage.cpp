@@ -12,7 +12,7 @@ namespace {
 
 void check_leakage_bits(unsigned long bits) {
   if (bits > kMaxLeakageBits)
-    throw invalid_argument("--bits", std::to_string(bits),
+    throw invalid_argument("bits", std::to_string(bits),
                            "at most " + std::to_string(kMaxLeakageBits) +
                                " for the leakage search (it visits every threshold cell)");
 }

@@ -56,7 +56,7 @@ SumLaw sum_law(const SumGeometry& g, const Population& others, const TargetClien
     poly.times(pair_count(pair_law(g, a, b)));
     clients += 2;
   }
-  check_weight("--w", target.weight, g.center, g.radius);
+  check_weight("w1", target.weight, g.center, g.radius);
   if (target.role == TargetClient::Role::ldpq) {
     if (with_target) {
       poly.times(bernoulli(ldpq_q(g.alpha, g.center, g.radius, target.weight)));

@@ -33,17 +33,17 @@ Rational n_gamma_minus_one(const UcdpSetting& s) {
 }  // namespace
 
 void check_ucdp_setting(const UcdpSetting& s) {
-  if (s.m < 1) throw invalid_argument("--m", std::to_string(s.m), "at least 1");
-  if (s.n < 2) throw invalid_argument("--n", std::to_string(s.n), "at least 2");
+  if (s.m < 1) throw invalid_argument("m", std::to_string(s.m), "at least 1");
+  if (s.n < 2) throw invalid_argument("n", std::to_string(s.n), "at least 2");
   if (s.gamma <= 0 || s.gamma > 1)
-    throw invalid_argument("--gamma", to_string(s.gamma), "in (0, 1]");
+    throw invalid_argument("gamma", to_string(s.gamma), "in (0, 1]");
   if (Rational(BigInt(s.n)) * s.gamma < 2)
-    throw invalid_argument("--gamma", to_string(s.gamma),
+    throw invalid_argument("gamma", to_string(s.gamma),
                            "such that n·γ >= 2 (the proof's N = nγ − 1 must be at least 1; n = " +
                                std::to_string(s.n) + ")");
   if (s.delta <= 0 || s.delta >= 1)
-    throw invalid_argument("--delta", to_string(s.delta), "in (0, 1)");
-  if (s.radius <= 0) throw invalid_argument("--radius", to_string(s.radius), "positive");
+    throw invalid_argument("delta", to_string(s.delta), "in (0, 1)");
+  if (s.radius <= 0) throw invalid_argument("radius", to_string(s.radius), "positive");
 }
 
 UcdpFormula theorem3_printed(const UcdpSetting& s) {

@@ -5,6 +5,12 @@
 namespace corbin {
 namespace {
 
+/// A value for a message: its decimal form when its exact one is long.
+std::string describe_value(const Rational& v) {
+  const std::string exact = to_string(v);
+  return exact.size() <= 40 ? exact : to_string(v).substr(0, 20) + "… (" + std::to_string(exact.size()) + " characters)";
+}
+
 const char* option_name(Budget::Kind kind) {
   switch (kind) {
     case Budget::Kind::alpha: return "--alpha";
@@ -19,13 +25,18 @@ const char* option_name(Budget::Kind kind) {
 Budget Budget::make(Kind kind, const Rational& value) {
   switch (kind) {
     case Kind::alpha:
-      if (value <= 1) throw invalid_argument("--alpha", to_string(value), "> 1 (α(ε) > 1 for ε > 0)");
+      if (value <= 1) throw invalid_argument("alpha", to_string(value), "> 1 (α(ε) > 1 for ε > 0)");
       break;
     case Kind::exp_eps:
-      if (value <= 1) throw invalid_argument("--exp-eps", to_string(value), "> 1 (ε > 0)");
+      if (value <= 1) throw invalid_argument("exp_eps", to_string(value), "> 1 (ε > 0)");
       break;
     case Kind::eps:
-      if (value <= 0) throw invalid_argument("--eps", to_string(value), "> 0");
+      if (value <= 0) throw invalid_argument("eps", to_string(value), "> 0");
+      // e^ε for larger ε leaves MPFR's exponent range (about 2^(2^30)), and every enclosure of α
+      // becomes [1, ∞]: no precision would decide anything (seen: undecided at 100 015 bits).
+      if (value > kMaxEps)
+        throw invalid_argument("eps", describe_value(value), "at most 10^8 (beyond, e^ε leaves the range of "
+                                                               "certified arithmetic; give e^ε exactly)");
       break;
   }
   return Budget{kind, value};
@@ -37,8 +48,8 @@ Rational Budget::alpha_exact() const {
     case Kind::exp_eps: return Rational((value + 1) / (value - 1));
     case Kind::eps: break;
   }
-  throw invalid_argument("--eps", to_string(value),
-                         "replaced by --alpha or --exp-eps where an exact α is required");
+  throw invalid_argument("eps", to_string(value),
+                         "replaced by an exact α or e^ε where an exact α is required");
 }
 
 Rational Budget::exp_eps_exact() const {

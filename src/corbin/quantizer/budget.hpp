@@ -17,11 +17,13 @@ namespace corbin {
 
 struct Budget {
   enum class Kind { alpha, exp_eps, eps };
+  /// Largest ε accepted as a transcendental budget: e^ε must stay inside MPFR's exponent range.
+  static inline const Rational kMaxEps{100000000};
   Kind kind;
   Rational value;
 
-  /// Validates the value for its kind (α > 1, e^ε > 1, ε > 0); raises invalid_argument naming
-  /// --alpha, --exp-eps or --eps.
+  /// Validates the value for its kind (α > 1, e^ε > 1, 0 < ε <= kMaxEps); raises
+  /// invalid_argument naming --alpha, --exp-eps or --eps.
   static Budget make(Kind kind, const Rational& value);
 
   bool exact() const { return kind != Kind::eps; }

@@ -9,7 +9,7 @@ Variant parse_variant(std::string_view text) {
   if (text == "corrected") return Variant::corrected;
   if (text == "as-printed") return Variant::as_printed;
   if (text == "reference-code") return Variant::reference_code;
-  throw invalid_argument("--variant", quote(text),
+  throw invalid_argument("variant", quote(text),
                          "one of corrected, as-printed, reference-code");
 }
 
@@ -24,7 +24,7 @@ const char* to_string(Variant v) {
 
 void check_bits(long long bits, unsigned long limit) {
   if (bits < 0 || static_cast<unsigned long long>(bits) > limit)
-    throw invalid_argument("--bits", std::to_string(bits),
+    throw invalid_argument("bits", std::to_string(bits),
                            "an integer in [0, " + std::to_string(limit) + "]");
 }
 

@@ -108,8 +108,8 @@ JointLaw<T> corbinq_joint_law(const T& alpha, const Rational& center, const Rati
                               const Rational& w1, const Rational& w2, unsigned long bits,
                               Variant variant) {
   check_radius(radius);
-  check_weight("--w", w1, center, radius);
-  check_weight("--w2", w2, center, radius);
+  check_weight("w1", w1, center, radius);
+  check_weight("w2", w2, center, radius);
   if constexpr (std::is_same_v<T, double>) check_bits(static_cast<long long>(bits), kMaxBitsDouble);
   else check_bits(static_cast<long long>(bits));
   const BigInt two_d = pow2(bits);

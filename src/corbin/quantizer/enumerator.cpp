@@ -42,8 +42,8 @@ JointLaw<Rational> enumerate_joint_law(const Rational& alpha, const Rational& ce
                                        const Rational& radius, const Rational& w1,
                                        const Rational& w2, unsigned long bits, Variant variant) {
   check_radius(radius);
-  check_weight("--w", w1, center, radius);
-  check_weight("--w2", w2, center, radius);
+  check_weight("w1", w1, center, radius);
+  check_weight("w2", w2, center, radius);
   check_bits(static_cast<long long>(bits), kMaxBitsEnumerator);
   const std::uint64_t two_d = std::uint64_t{1} << bits;
   const Rational q1 = ldpq_q(alpha, center, radius, w1);

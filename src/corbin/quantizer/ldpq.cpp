@@ -3,7 +3,7 @@
 namespace corbin {
 
 void check_radius(const Rational& radius) {
-  if (radius <= 0) throw invalid_argument("--radius", to_string(radius), "> 0");
+  if (radius <= 0) throw invalid_argument("radius", to_string(radius), "> 0");
 }
 
 void check_weight(const char* parameter, const Rational& w, const Rational& center,

@@ -75,7 +75,7 @@ CorbinqPairSampler::CorbinqPairSampler(const FixedPointLaw& law, unsigned bits, 
       private_follower_(private_follower),
       stream_(stream) {
   if (bits > kMaxBits)
-    throw invalid_argument("--bits", std::to_string(bits),
+    throw invalid_argument("bits", std::to_string(bits),
                            "at most " + std::to_string(kMaxBits) + " in the sampler");
 }
 

@@ -26,7 +26,7 @@ Pairing parse_pairing(const std::string& text) {
         throw std::invalid_argument("trailing");
       p.emplace_back(i, j);
     } catch (const std::exception&) {
-      throw invalid_argument("--pairing", quote(text),
+      throw invalid_argument("pairing", quote(text),
                              "a comma-separated list of leader-follower index pairs, e.g. 0-1,2-3");
     }
   }
@@ -38,10 +38,10 @@ void check_pairing(const Pairing& pairing, std::size_t n) {
   for (const auto& [i, j] : pairing) {
     for (std::size_t k : {i, j}) {
       if (k >= n)
-        throw invalid_argument("--pairing", std::to_string(k),
+        throw invalid_argument("pairing", std::to_string(k),
                                "a client index below n = " + std::to_string(n));
       if (seen[k])
-        throw invalid_argument("--pairing", std::to_string(k), "used in at most one pair");
+        throw invalid_argument("pairing", std::to_string(k), "used in at most one pair");
       seen[k] = true;
     }
   }

@@ -32,10 +32,10 @@ T aggregate_mse(const T& alpha, const Rational& center, const Rational& radius,
                 const std::vector<Rational>& weights, const Pairing& pairing, unsigned long bits,
                 Variant variant) {
   using N = NumTraits<T>;
-  if (weights.empty()) throw invalid_argument("--weights", "empty", "a list of at least one weight");
+  if (weights.empty()) throw invalid_argument("weights", "empty", "a list of at least one weight");
   check_pairing(pairing, weights.size());
   for (std::size_t i = 0; i < weights.size(); ++i)
-    check_weight(("--weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
+    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
   std::vector<bool> paired(weights.size(), false);
   T second_moments = 0, bias_sum = 0, bias_squares = 0;
   for (const auto& [i, j] : pairing) {

@@ -1,0 +1,116 @@
+#include "corbin/io/files.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "corbin/number/error.hpp"
+
+namespace corbin::io {
+namespace fs = std::filesystem;
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const fs::path& path, const std::string& rule, int error = 0) {
+  std::string detail = error != 0 ? " (" + std::string(std::strerror(error)) + ")" : "";
+  throw invalid_argument(what, quote(path.string()) + detail, rule);
+}
+
+/// write(2) until every byte is out, or the error number.
+int write_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+}  // namespace
+
+void sync_directory(const fs::path& dir, const std::string& what) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail(what, dir, "a directory that can be opened", errno);
+  const int status = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  // Some file systems cannot sync a directory (EINVAL); the rename is then as durable as they allow.
+  if (status != 0 && error != EINVAL) fail(what, dir, "a directory whose entries can be synced", error);
+}
+
+void write_atomically(const fs::path& path, std::string_view bytes, const std::string& what) {
+  const fs::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(what, path, "a writable location", errno);
+  int error = write_all(fd, bytes);
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());
+    fail(what, path, "a location where the file can be written completely", error);
+  }
+  sync_directory(path.parent_path(), what);
+}
+
+fs::path prepare_output_directory(const std::string& text, const std::string& what) {
+  if (text.empty()) throw invalid_argument(what, "empty", "a directory name");
+  const fs::path dir(text);
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) fail(what, dir, "a directory, not a file");
+  fs::create_directories(dir, ec);
+  if (ec) fail(what, dir, "a directory that can be created (" + ec.message() + ")");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(what, dir, "a writable directory", errno);
+  return dir;
+}
+
+LineFile::LineFile(const fs::path& path, bool truncate, std::string what) : path_(path), what_(std::move(what)) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0644);
+  if (fd_ < 0) fail(what_, path_, "a writable file", errno);
+}
+
+LineFile::~LineFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void LineFile::append(std::string_view line) {
+  std::string whole(line);
+  whole += '\n';
+  int error = write_all(fd_, whole);
+  if (error == 0 && ::fsync(fd_) != 0) error = errno;
+  if (error != 0) fail(what_, path_, "a file that can be written completely", error);
+}
+
+DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& what) {
+  const fs::path lock = dir / ".lock";
+  fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail(what, dir, "a directory where a lock file can be made", errno);
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK) fail(what, dir, "a directory no other corbin run is using (another run holds its lock)");
+    fail(what, dir, "a directory that can be locked", error);
+  }
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed) {
+  std::uint64_t h = seed;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace corbin::io

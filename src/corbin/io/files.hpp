@@ -1,0 +1,61 @@
+#pragma once
+// Output that survives faults: files replaced atomically (a reader, or a run resumed after a kill,
+// sees the old content or the new, never a part), lines appended durably, output directories
+// checked before use and locked against a second run, and every write error reported. These are
+// the only places the toolkit writes files; each raises corbin::invalid_argument naming `what`
+// (the caller's name for the file: the CLI passes its option, e.g. "--out") and the path.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace corbin::io {
+
+/// Writes `bytes` to `path` atomically: into a temporary beside it, flushed and fsync'ed, renamed
+/// over `path`, and the directory fsync'ed. On any failure the temporary is removed, `path` is
+/// untouched, and invalid_argument(what) is raised.
+void write_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what);
+
+/// fsync of a directory, so that renames and new entries in it are on disk.
+void sync_directory(const std::filesystem::path& dir, const std::string& what);
+
+/// The output directory named by `text`, created with its parents: raises invalid_argument(what)
+/// if `text` is empty, names a file, or cannot be created or written.
+std::filesystem::path prepare_output_directory(const std::string& text, const std::string& what);
+
+/// A text file that grows by whole lines: each append is written, flushed and fsync'ed, or
+/// raises invalid_argument(what) (a full disk, a file that became unwritable).
+class LineFile {
+ public:
+  /// Opens `path` for appending (truncating it first when `truncate`).
+  LineFile(const std::filesystem::path& path, bool truncate, std::string what);
+  LineFile(const LineFile&) = delete;
+  LineFile& operator=(const LineFile&) = delete;
+  ~LineFile();
+  void append(std::string_view line);  ///< `line` plus a newline
+
+ private:
+  std::filesystem::path path_;
+  std::string what_;
+  int fd_ = -1;
+};
+
+/// An exclusive lock on a directory for the object's lifetime (flock on DIR/.lock, released by
+/// the kernel if the process dies). Raises invalid_argument(what) when another process holds it.
+class DirectoryLock {
+ public:
+  DirectoryLock(const std::filesystem::path& dir, const std::string& what);
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
+  ~DirectoryLock();
+
+ private:
+  int fd_ = -1;
+};
+
+/// FNV-1a (64-bit) of `bytes`: a checksum that ties a file's content to the record that covers
+/// it (not a cryptographic hash).
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed = 14695981039346656037ull);
+
+}  // namespace corbin::io

@@ -1,0 +1,177 @@
+// Issue 10's reproducers against `corbin fl`: wrong data, kills inside the checkpoint, two runs
+// into one folder, damaged logs and checkpoints, unwritable outputs and hostile option values.
+// Each ends as one line and exit 2 (or resumes exactly), never a crash or a silent wrong run.
+
+#include <sys/file.h>
+
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <nlohmann/json.hpp>
+
+#include "fl_checkpoint.hpp"
+#include "idx_writer.hpp"
+#include "process.hpp"
+
+namespace {
+
+Outcome fl(std::vector<std::string> args, const std::vector<std::string>& env = {}, const fs::path& cwd = {}) {
+  args.insert(args.begin(), {CORBIN_CLI_PATH, "fl"});
+  return run_process(args, env, cwd);
+}
+
+std::vector<nlohmann::json> rounds(const fs::path& dir) {
+  std::vector<nlohmann::json> out;
+  std::ifstream f(dir / "rounds.jsonl");
+  for (std::string line; std::getline(f, line);) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+void refused(const Outcome& o, const std::string& name) {
+  INFO(o.err);
+  CHECK(o.status == 2);
+  CHECK(o.err_lines() == 1);
+  CHECK(o.err.find(name) != std::string::npos);
+}
+
+struct Fixture {
+  fs::path data = tiny_dir("faults", 60, true, 8, 8);
+  fs::path work = fs::temp_directory_path() / ("corbin_faults_" + std::to_string(getpid()));
+  Fixture() {
+    fs::remove_all(work);
+    fs::create_directories(work);
+  }
+  ~Fixture() {
+    fs::remove_all(data);
+    fs::remove_all(work);
+  }
+  std::vector<std::string> args(const fs::path& out, const std::string& rounds = "3") const {
+    return {"--data", data.string(), "--clients", "4", "--rounds", rounds, "--threads", "1", "--exp-eps", "3",
+            "--no-figures", "--seed", "4", "--out", out.string()};
+  }
+};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("fl refuses images of mismatched or non-square size and oversized headers", "[fl][hostile]") {
+  Fixture f;
+  const fs::path out = f.work / "out";
+  // Test images 4×4 beside 8×8 training images (was: wrong pixels read, exit 0; 1×1: a crash).
+  write_gz(f.data / "t10k-images-idx3-ubyte.gz", idx_bytes(0x803, {60, 4, 4}, std::vector<std::uint8_t>(60 * 16, 7)));
+  refused(fl(f.args(out)), "--data");
+  CHECK_FALSE(fs::exists(out));  // nothing written before the data is known to be good
+  // Non-square images (was: a libtorch trace and an empty rounds.jsonl).
+  const fs::path wide = tiny_dir("wide", 60, true, 8, 6);
+  auto args = f.args(out);
+  args[1] = wide.string();  // the value of --data
+  refused(fl(args), "square");
+  fs::remove_all(wide);
+  // A header claiming 2^26 images in a file of 60 (was: bad_alloc after asking for 52 GB).
+  write_gz(f.data / "t10k-images-idx3-ubyte.gz",
+           idx_bytes(0x803, {1u << 26, 8, 8}, std::vector<std::uint8_t>(60 * 64, 7)));
+  refused(fl(f.args(out)), "--data");
+}
+
+TEST_CASE("a kill at any step of a checkpoint leaves one that resumes exactly", "[fl][hostile]") {
+  Fixture f;
+  const fs::path straight = f.work / "straight";
+  REQUIRE(fl(f.args(straight)).status == 0);
+  const auto expected = rounds(straight);
+  REQUIRE(expected.size() == 3);
+  for (const char* step : corbin::cli::kCheckpointSteps) {
+    INFO(step);
+    const fs::path out = f.work / step;
+    // Killed while writing the checkpoint after round 2 (was: the model renamed before
+    // state.json, so an old state could point at the next round's model).
+    const Outcome killed = fl(f.args(out), {std::string("CORBIN_TEST_ABORT_AT=") + step + "@2"});
+    CHECK(killed.status == 86);
+    const Outcome resumed = fl(with(f.args(out), {"--resume"}));
+    INFO(resumed.err);
+    REQUIRE(resumed.status == 0);
+    const auto got = rounds(out);
+    REQUIRE(got.size() == 3);
+    for (std::size_t r = 0; r < 3; ++r) {
+      CHECK(got[r]["test_loss"] == expected[r]["test_loss"]);
+      CHECK(got[r]["mse_empirical"] == expected[r]["mse_empirical"]);
+    }
+    std::size_t checkpoints = 0;  // the old ones are gone
+    for (const auto& e : fs::directory_iterator(out))
+      checkpoints += e.path().filename().string().rfind("checkpoint.0", 0) == 0;
+    CHECK(checkpoints == 1);
+  }
+}
+
+TEST_CASE("a second run into a folder in use is refused, and damaged state is named", "[fl][hostile]") {
+  Fixture f;
+  const fs::path out = f.work / "run";
+  REQUIRE(fl(f.args(out, "2")).status == 0);
+  {  // Another run holds the folder (was: interleaved logs, another seed's checkpoint).
+    const int fd = ::open((out / ".lock").c_str(), O_RDWR);
+    REQUIRE(::flock(fd, LOCK_EX) == 0);
+    refused(fl(f.args(out, "2")), "--out");
+    ::close(fd);
+  }
+  // A garbage line inside the rounds the checkpoint covers: refused (was: trained, then aborted).
+  {
+    std::ofstream(out / "rounds.jsonl", std::ios::trunc) << "{\"round\": 0}\n{garbage\n";
+    refused(fl(with(f.args(out, "3"), {"--resume"})), "--resume");
+  }
+  // A partial line after them (a kill mid-write) is simply cut.
+  REQUIRE(fl(f.args(out, "2")).status == 0);
+  std::ofstream(out / "rounds.jsonl", std::ios::app) << "{\"round\": 2, \"test_lo";
+  CHECK(fl(with(f.args(out, "3"), {"--resume"})).status == 0);
+  CHECK(rounds(out).size() == 3);
+  // state.json edited: a field of the wrong type, or next_round lowered (was: terminate called,
+  // and a silently truncated log).
+  const fs::path state = out / "checkpoint" / "state.json";
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(state));
+  j["next_round"] = "three";
+  std::ofstream(state, std::ios::trunc) << j.dump();
+  refused(fl(with(f.args(out, "4"), {"--resume"})), "--resume");
+  j["next_round"] = 1;
+  std::ofstream(state, std::ios::trunc) << j.dump();
+  refused(fl(with(f.args(out, "4"), {"--resume"})), "--resume");
+  // The checkpoint is a file.
+  fs::remove(out / "checkpoint");
+  std::ofstream(out / "checkpoint") << "x";
+  refused(fl(with(f.args(out, "4"), {"--resume"})), "--resume");
+  // --resume into a folder that does not exist: refused, and not created.
+  refused(fl(with(f.args(f.work / "none", "2"), {"--resume"})), "--resume");
+  CHECK_FALSE(fs::exists(f.work / "none"));
+}
+
+TEST_CASE("fl: settings compare as numbers, outputs are checked, nothing goes through a shell", "[fl][hostile]") {
+  Fixture f;
+  const fs::path out = f.work / "run";
+  REQUIRE(fl(f.args(out, "1")).status == 0);
+  auto resumed = with(f.args(out, "2"), {"--resume"});
+  resumed[std::find(resumed.begin(), resumed.end(), "--exp-eps") - resumed.begin() + 1] = "3.0";
+  CHECK(fl(resumed).status == 0);  // was: refused, "3.0" against "3"
+  std::ofstream(f.work / "file") << "x";
+  refused(fl(f.args(f.work / "file", "1")), "--out");  // was: terminate called
+  refused(fl(f.args("", "1")), "--out");
+  // rounds.jsonl on a full device: exit 2 (was: exit 0).
+  const fs::path full = f.work / "full";
+  fs::create_directories(full);
+  fs::create_symlink("/dev/full", full / "rounds.jsonl");
+  refused(fl(f.args(full, "1")), "--out");
+  // --python and --out are arguments, never shell text.
+  const Outcome o = fl({"--data", f.data.string(), "--clients", "4", "--rounds", "1", "--threads", "1", "--exp-eps",
+                        "3", "--python", "/usr/bin/python3; touch injected;", "--out", "a b"},
+                       {}, f.work);
+  CHECK(o.status == 0);
+  CHECK_FALSE(fs::exists(f.work / "injected"));
+  CHECK_FALSE(fs::exists(f.work / "a"));
+  CHECK(fs::exists(f.work / "a b" / "summary.json"));
+  refused(fl(with(f.args(out, "1"), {"--threads", "100000"})), "--threads");  // was: minutes a round
+  for (const char* kind : {"filesystem", "json", "invalid", "bad_alloc", "runtime", "other"}) {
+    INFO(kind);
+    const Outcome thrown = fl(f.args(f.work / "thrown", "1"), {std::string("CORBIN_TEST_THROW=") + kind});
+    CHECK(thrown.err_lines() == 1);
+    CHECK((thrown.status == 2 || thrown.status == 4));
+  }
+}
