@@ -41,27 +41,6 @@ Rational alpha_of(const Rational& exp_eps) {
   return Budget::make(Budget::Kind::exp_eps, exp_eps).alpha_exact();
 }
 
-const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::holds: return "holds";
-    case Verdict::holds_with_slack: return "holds with slack";
-    case Verdict::holds_only_under: return "holds only under";
-    case Verdict::fails: return "fails";
-    case Verdict::undecided: return "undecided";
-  }
-  return "undecided";
-}
-
-std::string ClaimResult::verdict_text() const {
-  if (verdict == Verdict::holds_only_under) return "holds only under " + condition;
-  return to_string(verdict);
-}
-
-Verdict bound_verdict(const Rational& tight, const Rational& claimed) {
-  if (tight > claimed) return Verdict::fails;
-  return tight == claimed ? Verdict::holds : Verdict::holds_with_slack;
-}
-
 void put(Json& j, const std::string& key, const Rational& value) {
   j[key] = to_string(value);
   j[key + "_approx"] = to_double(value);
