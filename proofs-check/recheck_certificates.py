@@ -1,152 +1,1514 @@
-"""Independent recheck of the audit's certificates.
+#!/usr/bin/python3
+"""Independent recheck of the audit's certificates (DIR/certificates/<ID>.json).
 
-Nothing here calls the C++ library: Algorithm 2 is re-implemented from the paper (and the
-reference code's top-cell rule from REFERENCES.md) over every shared vector Z with exact
-fractions, and each certificate's stated values are recomputed from its own parameters.
+Nothing here calls the C++ library. Each certificate that proofs-check/check_<id>.cpp writes
+is first held against a schema (the fields its check always writes, with their types), then
+every value that can be recomputed from the certificate's own content is recomputed from the
+paper's definitions, and every verdict is re-derived from the recomputed facts with the rule
+its check applies. Rational data stay exact (fractions.Fraction); where a logarithm or a
+square root enters (T3, T4) the arithmetic is decimal at kWorkDigits significant digits and
+compared with the certificate's enclosures. The three readings of Algorithm 2 (corrected,
+as-printed, reference-code) are implemented from the paper and REFERENCES.md twice: an O(1)
+closed form over the threshold cells, and an enumeration of every shared vector Z for small d;
+the two are compared wherever both run.
 
-Usage: /usr/bin/python3 proofs-check/recheck_certificates.py DIR   (DIR/certificates/*.json)
-Exit status 0 if every item agrees, 1 otherwise.
+Values that cannot be recomputed from a certificate (counts over a grid the certificate does
+not list, quantities that need the exact law of a released sum, the protocol's live byte
+counts) are not pretended: `--verbose` lists each as "not recomputable from the certificate"
+with what would be needed.
+
+Usage: /usr/bin/python3 proofs-check/recheck_certificates.py [--verbose] [--only ID,...] DIR
+       /usr/bin/python3 proofs-check/recheck_certificates.py --self-test
+
+  --only ID,...  recheck only these claims (the other certificates may be absent)
+  --verbose      list what each certificate holds that cannot be recomputed from it
+  --self-test    cross-check this script's closed forms against brute force, then exit
+
+Exit status: 0 every recomputed item agrees; 1 some item disagrees (a line
+`MISMATCH <cert> <path>: <what>` each, then a summary line); 2 malformed input: a certificate
+or the results CSV is missing, unreadable or not JSON, or lacks a field or has one of the wrong
+type (a line `MALFORMED <file> <path>: <what>` each); 4 an internal error of this script (one
+line). Nothing ends in a traceback.
 """
+import csv
 import json
 import math
 import os
+import re
 import sys
+from decimal import Decimal, localcontext
 from fractions import Fraction as F
 
-MAX_BITS = 12  # 2^d shared vectors are enumerated
+CLAIM_IDS = ("P1", "A2", "T1a", "T1b", "T1c", "T2a", "T2b", "T2c", "T3", "T4", "D0", "C1", "R1",
+             "L1", "E1", "E2", "E3", "E4", "E5")
+VARIANTS = ("corrected", "as-printed", "reference-code")
+JOINT_KEYS = ("++", "+-", "-+", "--")
+
+# Largest d the library accepts (corbinq.hpp kMaxBits) and largest binomial it sums exactly
+# (dropout.hpp kExactBinomialTrials): bounds on what a certificate may ask this script to compute.
+kMaxBits = 1 << 20
+kExactBinomialTrials = 4000
+
+# Every check evaluates Algorithm 2 at center c = 0 and radius r = 1 (check_*.cpp: `c(0), r(1)`).
+CENTER, RADIUS = F(0), F(1)
+
+# The enumeration of all 2^d shared vectors runs as a cross-check of the closed form up to here.
+kMaxEnumeratedBits = 10
+# Search sizes beyond which an exhaustive recomputation is not attempted (the checks never go
+# near them: L1 stops at d = 5, T1c's witness at d = 3).
+kMaxLeakageCells = 1 << 12
+kMaxOptimisedCells = 1 << 12
+# Decimal arithmetic for the transcendental values: kWorkDigits significant digits. The
+# certificates print each end of an enclosure with kCertDigits significant digits (rounded), so
+# a recomputed value may sit outside the printed ends by one unit in the last printed digit;
+# kEnclosureSlack allows ten such units, relative, and the work precision leaves ~30 digits of
+# headroom below that.
+kWorkDigits = 60
+kCertDigits = 30
+kEnclosureSlack = Decimal(10) ** -(kCertDigits - 2)
+# A `_approx` twin is a double rounded once from the exact value or the enclosure's midpoint
+# (error <= 1 ulp = 2^-52 relative); Python's float(Fraction) is correctly rounded (1/2 ulp).
+kApproxRelTol = 2.0 ** -51
+
+if hasattr(sys, "set_int_max_str_digits"):
+    # T3's and T4's exact probabilities have thousands of digits; a bound still applies.
+    sys.set_int_max_str_digits(200_000)
 
 
-def frac(text):
-    return F(text)
+# ---------------------------------------------------------------------------------------------
+# Outcomes
+
+class Malformed(Exception):
+    """The input is not what a check writes: a field missing or of the wrong type. `file` names
+    the offending file when it is not the certificate being read (the results CSV)."""
+
+    def __init__(self, path, what, file=None):
+        super().__init__(f"{path}: {what}")
+        self.path, self.what, self.file = path, what, file
+
+
+class InternalError(Exception):
+    """This script disagrees with itself (e.g. closed form != enumeration)."""
+
+
+def show(value):
+    """A value as text: exact values as p/q, containers recursively, JSON literals as in JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    return str(value)
+
+
+def short(value, limit=60):
+    """A value as text, shortened when long: a long exact value as its decimal approximation
+    (exact probabilities have thousands of digits), other text cut in the middle."""
+    text = show(value)
+    if len(text) > limit:
+        if RATIONAL_RE.fullmatch(text):
+            try:
+                return f"{float(F(text)):.17g} (≈; exact, {len(text)} chars)"
+            except OverflowError:
+                pass
+        text = f"{text[:limit // 2]}…{text[-12:]} ({len(text)} chars)"
+    return text
+
+
+class CertReport:
+    """Collects one certificate's comparisons; paths are JSON paths such as data/rows/3/bound."""
+
+    def __init__(self, name):
+        self.name = name
+        self.items = 0
+        self.mismatches = []
+        self.unrecomputable = []
+
+    def expect(self, ok, path, what):
+        self.items += 1
+        if not ok:
+            self.mismatches.append(f"MISMATCH {self.name} {path}: {what}")
+        return ok
+
+    def equal(self, path, claimed, recomputed, text=None):
+        """The certificate's value against the recomputed one, exactly."""
+        return self.expect(claimed == recomputed, path,
+                           f"{short(text if text is not None else claimed)} != recomputed {short(recomputed)}")
+
+    def not_recomputable(self, path, why):
+        self.unrecomputable.append(f"{self.name} {path}: not recomputable from the certificate ({why})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema: what each check writes. A spec is a function (value, path) -> None raising Malformed.
+
+RATIONAL_RE = re.compile(r"-?[0-9]+(/[0-9]+)?")
+INTEGER_RE = re.compile(r"-?[0-9]+")
+DECIMAL_RE = re.compile(r"-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+
+
+def _type_name(value):
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def nat(value, path):
+    if type(value) is not int or value < 0:
+        raise Malformed(path, f"a non-negative integer, not {_type_name(value)} {short(value)}")
+
+
+def nat_at_most(limit, why):
+    """A non-negative integer that drives a loop or a power: bounded, so no input can hang the recheck."""
+    def spec(value, path):
+        nat(value, path)
+        if value > limit:
+            raise Malformed(path, f"at most {limit} ({why}), not {value}")
+    return spec
+
+
+def integer(value, path):
+    if type(value) is not int:
+        raise Malformed(path, f"an integer, not {_type_name(value)} {short(value)}")
+
+
+def boolean(value, path):
+    if type(value) is not bool:
+        raise Malformed(path, f"true or false, not {_type_name(value)} {short(value)}")
+
+
+def text(value, path):
+    if type(value) is not str:
+        raise Malformed(path, f"a string, not {_type_name(value)} {short(value)}")
+
+
+def number(value, path):
+    if type(value) not in (int, float) or not math.isfinite(value):
+        raise Malformed(path, f"a finite number, not {_type_name(value)} {short(value)}")
+
+
+def rational(value, path):
+    """An exact value as the checks write it: "p" or "p/q" with q > 0."""
+    if type(value) is not str or not RATIONAL_RE.fullmatch(value):
+        raise Malformed(path, f"an exact rational \"p/q\", not {_type_name(value)} {short(value)}")
+    if "/" in value and int(value.split("/")[1]) == 0:
+        raise Malformed(path, f"an exact rational, not {short(value)} (zero denominator)")
+
+
+def rational_where(test, rule):
+    """An exact rational inside its domain (a value no check can write is malformed input)."""
+    def spec(value, path):
+        rational(value, path)
+        if not test(F(value)):
+            raise Malformed(path, f"{short(value)} is outside its domain ({rule})")
+    return spec
+
+
+def int_string(value, path):
+    if type(value) is not str or not INTEGER_RE.fullmatch(value):
+        raise Malformed(path, f"an integer in decimal, not {_type_name(value)} {short(value)}")
+
+
+def interval(value, path):
+    """A certified enclosure: [lower, upper], each a decimal string, lower <= upper."""
+    if type(value) is not list or len(value) != 2 or any(type(v) is not str or not DECIMAL_RE.fullmatch(v)
+                                                         for v in value):
+        raise Malformed(path, f"an enclosure [\"lower\", \"upper\"] of decimals, not {short(value)}")
+    if any(abs(Decimal(v).adjusted()) > 1000 for v in value):
+        raise Malformed(path, f"an enclosure of moderate magnitude (|exponent| <= 1000), not {short(value)}")
+    if Decimal(value[0]) > Decimal(value[1]):
+        raise Malformed(path, f"an enclosure with lower <= upper, not {short(value)}")
+
+
+def one_of(*choices):
+    def spec(value, path):
+        if type(value) not in (str, int) or type(value) is bool or value not in choices:
+            raise Malformed(path, f"one of {', '.join(map(str, choices))}, not {short(value)}")
+    return spec
+
+
+def rational_or(*words):
+    def spec(value, path):
+        if value in words:
+            return
+        try:
+            rational(value, path)
+        except Malformed:
+            raise Malformed(path, f"an exact rational or {' / '.join(words)}, not {short(value)}") from None
+    return spec
+
+
+def verdict_text(value, path):
+    """The verdict vocabulary of claims.hpp (Verdict, ClaimResult::verdict_text)."""
+    if type(value) is not str or not (value in ("holds", "holds with slack", "fails", "undecided")
+                                      or (value.startswith("holds only under ") and len(value) > 17)):
+        raise Malformed(path, f"a verdict (holds, holds with slack, holds only under …, fails, undecided), "
+                              f"not {short(value)}")
+
+
+def list_of(item, nonempty=True, lengths=None):
+    def spec(value, path):
+        if type(value) is not list:
+            raise Malformed(path, f"a list, not {_type_name(value)} {short(value)}")
+        if nonempty and not value:
+            raise Malformed(path, "a non-empty list (its check always writes rows here)")
+        if lengths is not None and len(value) not in lengths:
+            raise Malformed(path, f"a list of {' or '.join(map(str, lengths))} entries, not {len(value)}")
+        for i, v in enumerate(value):
+            item(v, f"{path}/{i}")
+    return spec
+
+
+def obj(required, optional=None, rule=None):
+    """An object with these fields (extra fields are allowed) and an optional cross-field rule."""
+    optional = optional or {}
+
+    def spec(value, path):
+        if type(value) is not dict:
+            raise Malformed(path, f"an object, not {_type_name(value)} {short(value)}")
+        for key, item in required.items():
+            if key not in value:
+                raise Malformed(f"{path}/{key}".lstrip("/"), "missing")
+            item(value[key], f"{path}/{key}".lstrip("/"))
+        for key, item in optional.items():
+            if key in value:
+                item(value[key], f"{path}/{key}".lstrip("/"))
+        if rule is not None:
+            rule(value, path)
+    return spec
+
+
+def empty_or(item):
+    def spec(value, path):
+        if value != {}:
+            item(value, path)
+    return spec
+
+
+def put(*names, spec=rational):
+    """Fields written by claims.hpp's put(j, key, Rational): "p/q" and a decimal twin."""
+    return {k: v for name in names for k, v in ((name, spec), (name + "_approx", number))}
+
+
+def put_interval(*names):
+    """Fields written by put(j, key, Interval): an enclosure and its midpoint as a double."""
+    return {k: v for name in names for k, v in ((name, interval), (name + "_approx", number))}
+
+
+BITS = nat_at_most(kMaxBits, "corbinq.hpp kMaxBits")
+EXP_EPS = rational_where(lambda x: x > 1, "e^ε > 1")
+ALPHA = rational_where(lambda a: a > 1, "α > 1")
+WEIGHT = rational_where(lambda w: abs(w - CENTER) <= RADIUS, "an input in [c − r, c + r] = [−1, 1]")
+PROBABILITY = rational_where(lambda p: 0 <= p <= 1, "a probability")
+
+
+def joint_item_rule(value, path):
+    """Alg. 2's domain: α > 1, r > 0, both inputs in [c − r, c + r]."""
+    alpha, c, r = F(value["alpha"]), F(value["center"]), F(value["radius"])
+    if alpha <= 1 or r <= 0:
+        raise Malformed(f"{path}/alpha", f"α = {alpha}, r = {r} are outside the domain (α > 1, r > 0)")
+    for key in ("w1", "w2"):
+        if abs(F(value[key]) - c) > r:
+            raise Malformed(f"{path}/{key}", f"{value[key]} is outside [c − r, c + r]")
+
+
+JOINT_ITEM = obj({"kind": one_of("corbinq_joint"), "alpha": rational, "center": rational, "radius": rational,
+                  "w1": rational, "w2": rational, "bits": BITS, "variant": one_of(*VARIANTS),
+                  "joint": obj({key: PROBABILITY for key in JOINT_KEYS})}, rule=joint_item_rule)
+BINOMIAL_ITEM = obj({"kind": one_of("binomial_outside"),
+                     "trials": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), "p": PROBABILITY,
+                     "first_inside": int_string, "last_inside": int_string, "probability": PROBABILITY})
+
+
+def approx_when_exact(key):
+    """R1's ratio: "unbounded", or a rational with its decimal twin."""
+    def rule(value, path):
+        if value[key] != "unbounded":
+            number(value.get(key + "_approx"), f"{path}/{key}_approx")
+    return rule
+
+
+def rdp_rule(value, path):
+    """T3's paper_model_sizes: rdp_composition_eps is "infinite", or only its double is written."""
+    if value.get("rdp_composition_eps") == "infinite":
+        return
+    if "rdp_composition_eps" in value:
+        raise Malformed(f"{path}/rdp_composition_eps", f"\"infinite\", not {short(value['rdp_composition_eps'])}")
+    number(value.get("rdp_composition_eps_approx"), f"{path}/rdp_composition_eps_approx")
+
+
+def side_rule(value, path):
+    """A compared configuration (experiments.cpp values_json): one value and flag per seed."""
+    if len(value["stopped"]) != len(value["values"]):
+        raise Malformed(f"{path}/stopped", f"one flag per value ({len(value['values'])}), not {len(value['stopped'])}")
+    if "run" in value and len(value["seeds"]) != len(value["values"]):
+        raise Malformed(f"{path}/seeds", f"one seed per value ({len(value['values'])}), not {len(value['seeds'])}")
+    if "minus_run" in value and "run" not in value:
+        raise Malformed(f"{path}/run", "missing (a difference names both runs)")
+
+
+SIDE = obj({"label": text, "seeds": list_of(integer, nonempty=False), "values": list_of(number, nonempty=False),
+            "stopped": list_of(boolean, nonempty=False)}, {"run": text, "minus_run": text}, side_rule)
+COMPARISON = obj({"kind": one_of("seed_order"), "a": SIDE, "b": SIDE,
+                  "order": one_of("above", "below", "overlap", "missing")})
+PART = obj({"statement": text, "want": one_of("above", "not above", "not below"),
+            "verdict": one_of("holds", "fails", "undecided"), "comparisons": list_of(COMPARISON)})
+
+# How many parts each of E1–E5 has (check_e<k>.cpp; experiment_design says what they compare).
+# A certificate has these parts, or none at all when the results CSV was missing.
+EXPERIMENT_PARTS = {"E1": 2, "E2": 2, "E3": 2, "E4": 1, "E5": 3}
+
+
+def experiment_schema(claim):
+    return obj({"results_csv": text, "data_set": text, "metric": text, "rule": text,
+                "settings": obj({}, {"clients": text, "lambda": text, "rounds": text}),
+                "parts": list_of(PART, nonempty=False, lengths=(0, EXPERIMENT_PARTS[claim]))})
+
+
+T1B_ROW = {**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("sup_gap", "bound"), **put("w1", "w2", spec=WEIGHT)}
+T2C_ROW = {**put("exp_eps", spec=EXP_EPS), **put("worst_case_ratio", "ratio_at_w1_w2_c_plus_r")}
+T3_SETTING = {"n": nat, **put("gamma", "delta", "radius", "alpha"), "m": nat}
+
+
+def t3_setting_rule(value, path):
+    """Thm 3's domain (ucdp.hpp check_ucdp_setting): γ in (0, 1], nγ >= 2, δ in (0, 1), r > 0,
+    α > 1, m >= 1; the formulas take logarithms and square roots of these."""
+    n, m = value["n"], value["m"]
+    gamma, delta, radius, alpha = (F(value[k]) for k in ("gamma", "delta", "radius", "alpha"))
+    if not (0 < gamma <= 1 and n * gamma >= 2 and 0 < delta < 1 and radius > 0 and alpha > 1 and m >= 1):
+        raise Malformed(path, "a setting outside Thm 3's domain (γ in (0, 1], nγ >= 2, δ in (0, 1), r > 0, "
+                              "α > 1, m >= 1)")
+
+
+def t3_size_rule(value, path):
+    """The curve and the model sizes use γ = 1/2: n >= 4 (nγ >= 2), m >= 1."""
+    if value["n"] < 4 or value.get("m", 1) < 1:
+        raise Malformed(path, "n >= 4 and m >= 1 (Thm 3 at γ = 1/2)")
+
+
+def t4_setting_rule(value, path):
+    """Thm 4's domain (dropout.hpp check_dropout_setting): n even >= 2, p in (0, 1), 0 < δ1 < δ < 1."""
+    n, p, delta, delta1 = value["n"], F(value["p"]), F(value["delta"]), F(value["delta1"])
+    if not (n >= 2 and n % 2 == 0 and 0 < p < 1 and 0 < delta1 < delta < 1):
+        raise Malformed(path, "a setting outside Thm 4's domain (n even >= 2, p in (0, 1), 0 < δ1 < δ < 1)")
+
+
+def r1_row_rule(value, path):
+    """R1's row: ε in (0, 700] (e^ε stays a finite double) and an approx beside an exact ratio."""
+    if not 0 < value["eps"] <= 700:
+        raise Malformed(f"{path}/eps", f"{value['eps']} is outside (0, 700]")
+    approx_when_exact("ratio")(value, path)
+
+DATA_SCHEMA = {
+    "P1": obj({"levels": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
+                                      **put("ratio_at_c_plus_r_alpha", "ratio_just_below")})),
+               **put("smallest_excess_mse_of_other_levels")}),
+    "A2": obj({"pldp_counterexample": empty_or(obj({
+                   **put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("ratio"),
+                   **put("w_high", "w_low", "w_partner", spec=WEIGHT),
+                   "client": one_of(1, 2), "output": one_of(1, -1), "attained": boolean,
+                   "recheck": list_of(JOINT_ITEM, lengths=(2,))})),
+               **put("ratio_at_exp_eps_3_d_5"), "points": nat, "printed_biased_points": nat,
+               "printed_pldp_broken_cases": nat, "corrected_violations": nat}),
+    "T1a": obj({"points": nat, "enumerated_points": nat, "mismatches": nat, "recheck": list_of(JOINT_ITEM)}),
+    "T1b": obj({"rows": list_of(obj(T1B_ROW)), **put("smallest_bound_over_sup")},
+               {"counterexample": obj({**T1B_ROW, "recheck": list_of(JOINT_ITEM, lengths=(1,))})}),
+    "T1c": obj({"points": nat, "corbinq_not_optimal": nat},
+               {"witness": obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("w1", "w2", spec=WEIGHT),
+                                **put("corbinq_pp", "optimum_pp")})}),
+    "T2a": obj({"cases": nat, "biased_cases": nat, "printed_variant_biased_cases": nat},
+               {"witness": obj(put("mean", "sum_of_weights"))}),
+    "T2b": obj({"rows": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
+                                     **put("sup_pair_mse", "claimed_pair_bound"),
+                                     **put("witness_w", spec=WEIGHT)})),
+                "grid_never_exceeds_witness": boolean,
+                "appendix_c_steps": obj({"points": nat, "mse_equals_var_plus_2cov": nat,
+                                         "mse_equals_var_plus_cov_as_in_proof": nat, "var_at_most_r2alpha2": nat,
+                                         "cov_formula_holds": nat, "cov_at_most_minus_r2_alpha_minus_1_squared": nat,
+                                         **put("max_cov_when_w_plus_w2_at_most_2c")}),
+                **put("smallest_bound_over_sup")}),
+    "T2c": obj({"rows": list_of(obj(T2C_ROW))}, {"per_input_counterexample": obj(T2C_ROW)}),
+    "T3": obj({"counterexample": obj({
+                   **T3_SETTING, "printed_precondition": boolean, "cpsgd_precondition_consistent_units": boolean,
+                   **put_interval("printed_eps_u", "cpsgd_eps_u_proof_units", "cpsgd_eps_u_consistent_units",
+                                  "exact_eps_replace_one"),
+                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x > 0, "e^ε > 0")),
+                   **put("remove_one_disjoint_mass", spec=PROBABILITY)}, rule=t3_setting_rule),
+               "eps_u_against_n": list_of(obj({
+                   "n": nat, **put_interval("printed", "cpsgd_proof_units", "cpsgd_consistent_units",
+                                            "exact_replace_one"), "printed_precondition": boolean},
+                                       rule=t3_size_rule)),
+               "paper_model_sizes": list_of(obj({"m": nat, "n": nat, **put_interval("printed_eps_u"),
+                                                 "printed_precondition": boolean},
+                                                rule=lambda v, p: (t3_size_rule(v, p), rdp_rule(v, p))))}),
+    "T4": obj({"counterexample": obj({
+        "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), **put("p", "delta", "delta1"),
+        **put_interval("gamma", "gamma_prime", "theta"),
+        **put("claimed_each"), **put("singles_outside", "survivors_outside", spec=PROBABILITY),
+        "recheck": list_of(BINOMIAL_ITEM, lengths=(1,))}, rule=t4_setting_rule)}),
+    "D0": obj({"points": nat, "corrected_differences": nat, "reference_code_differences": nat,
+               "recheck": list_of(JOINT_ITEM)}),
+    "C1": obj({"rows": list_of(obj({"m": nat, "d": nat, "n": nat, "bits_z_exchanged": int_string,
+                                    "bits_z_from_key": int_string, "claimed_dmk_plus_nk": int_string})),
+               **put("smallest_claimed_over_counted")}),
+    "R1": obj({"bits": BITS, "rows": list_of(obj({"eps": number, **put("exp_eps", spec=EXP_EPS),
+                                                 "ratio": rational_or("unbounded"), **put("largest_marginal_bias")},
+                                                rule=r1_row_rule))}),
+    "L1": obj({"rows": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS,
+                                    "pair_eavesdropper": rational_or("unbounded"),
+                                    "z_holder": rational_or("unbounded")},
+                                   {"recheck": list_of(JOINT_ITEM, lengths=(2,)), "output": one_of(*JOINT_KEYS)})),
+               "claimed_by_paper": boolean}),
+    **{claim: experiment_schema(claim) for claim in EXPERIMENT_PARTS},
+}
+
+
+def certificate_schema(claim):
+    return obj({"id": one_of(claim), "verdict": verdict_text, "finding": text, "grid": one_of("paper", "quick"),
+                "data": DATA_SCHEMA[claim]})
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact and decimal helpers
+
+def rat(value):
+    return F(value)
+
+
+def floor_frac(x):
+    a = math.floor(x)
+    return a, x - a
+
+
+def dec(x):
+    """A Fraction as a Decimal at the current context's precision (rounded once)."""
+    return Decimal(x.numerator) / Decimal(x.denominator)
+
+
+def enclosure(value):
+    return Decimal(value[0]), Decimal(value[1])
+
+
+def inside(x, value):
+    """x (Decimal) within the printed enclosure, allowing kEnclosureSlack for its rounding."""
+    lo, hi = enclosure(value)
+    return lo - abs(lo) * kEnclosureSlack <= x <= hi + abs(hi) * kEnclosureSlack
+
+
+def approx_agrees(approx, exact):
+    """A decimal twin against the exact Fraction (or the enclosure's midpoint, a Decimal)."""
+    if isinstance(exact, F):
+        if exact == 0:
+            return approx == 0
+        try:
+            return math.isclose(approx, float(exact), rel_tol=kApproxRelTol)
+        except OverflowError:  # beyond any double: no finite twin can agree
+            return False
+    return math.isclose(approx, float(exact), rel_tol=kApproxRelTol, abs_tol=1e-300)
+
+
+# ---------------------------------------------------------------------------------------------
+# Algorithms 1 and 2 of the paper
+
+def alpha_of(exp_eps):
+    """Alg. 1, line 1: α = (e^ε + 1)/(e^ε − 1)."""
+    return (exp_eps + 1) / (exp_eps - 1)
 
 
 def ldpq_q(alpha, c, r, w):
+    """Alg. 1, line 2: q = 1/2 + (w − c)/(2rα), the probability of the output c + rα."""
     return F(1, 2) + (w - c) / (2 * r * alpha)
 
 
-def corbinq_joint(alpha, c, r, w1, w2, d, variant):
-    """Exact joint law of (Q1, Q2) by enumerating Z in {0, .., 2^d - 1} (Alg. 2)."""
+def threshold_range(alpha, n):
+    """Alg. 2, line 3: the leader's position 2^d q(w) over w in [c − r, c + r] is
+    [n(1 − 1/α)/2, n(1 + 1/α)/2]; the follower's 2^d (1 − q(w')) covers the same range."""
+    return n * (1 - 1 / alpha) / 2, n * (1 + 1 / alpha) / 2
+
+
+def tie_probability(cell, n, variant):
+    """P(own sign | Z = T): the fractional part (Alg. 2, lines 9 and 17); in the reference code
+    (REFERENCES.md) idx' = 2^d − 2 at the top cell 2^d − 1, so (P − idx'/2^d)·2^d >= 1."""
+    a, f = cell
+    return F(1) if variant == "reference-code" and a == n - 1 else f
+
+
+def joint_from_cells(u_cell, v_cell, n, variant):
+    """The exact joint law of Alg. 2 from the threshold cells u = 2^d q1 = a1 + f1 and
+    v = 2^d (1 − q2) = a2 + f2 (f = 1 stands for the limit from the left of a + 1); O(1) in d.
+
+    Z is uniform on {0, …, 2^d − 1} (lexicographic order of d bits is integer order). Given
+    Z = z the clients are independent, and each conditional law is piecewise constant in z:
+      P(Q1 = + | z) = 1 on [0, a1), the tie probability at a1, 0 beyond (lines 4-11);
+      P(Q2 = − | z) = 1 on [0, a2), the tie probability at a2, 0 beyond (lines 12-19, line 14
+        comparing with T2), or, as printed (line 14 compares with T1), 1 on [0, a2), f2 on
+        [a2, a1] (the ELSE branch, T2 ⪯ Z ⪯ T1) and 0 beyond.
+    So P(Q1 = +, Q2 = −) is the overlap sum of the two, and the other cells follow from the
+    sums of each."""
+    a1, _ = u_cell
+    a2, f2 = v_cell
+    plus1 = [(0, a1, F(1)), (a1, a1 + 1, tie_probability(u_cell, n, variant))]
+    if variant == "as-printed":
+        minus2 = [(0, a2, F(1)), (a2, a1 + 1, f2)]
+    else:
+        minus2 = [(0, a2, F(1)), (a2, a2 + 1, tie_probability(v_cell, n, variant))]
+
+    def total(pieces):
+        return sum((max(0, min(e, n) - max(b, 0)) * v for b, e, v in pieces), F(0))
+
+    s1, s2 = total(plus1), total(minus2)
+    s12 = sum((max(0, min(e1, e2, n) - max(b1, b2, 0)) * v1 * v2
+               for b1, e1, v1 in plus1 for b2, e2, v2 in minus2), F(0))
+    return {"++": (s1 - s12) / n, "+-": s12 / n, "-+": (n - s1 - s2 + s12) / n, "--": (s2 - s12) / n}
+
+
+def joint_law(alpha, c, r, w1, w2, d, variant):
+    """Alg. 2's exact joint law (closed form) for the leader's w1 and the follower's w2."""
+    n = 2 ** d
+    return joint_from_cells(floor_frac(n * ldpq_q(alpha, c, r, w1)), floor_frac(n * (1 - ldpq_q(alpha, c, r, w2))),
+                            n, variant)
+
+
+def enumerate_joint(alpha, c, r, w1, w2, d, variant):
+    """The same law by running Alg. 2 for every shared vector Z = z in {0, …, 2^d − 1}."""
     n = 2 ** d
     u = n * ldpq_q(alpha, c, r, w1)          # leader's threshold position
     v = n * (1 - ldpq_q(alpha, c, r, w2))    # follower's
-    a1, f1 = math.floor(u), u - math.floor(u)
-    a2, f2 = math.floor(v), v - math.floor(v)
+    a1, f1 = floor_frac(u)
+    a2, f2 = floor_frac(v)
 
     def tie(a, f):
-        # The reference code's idx' = 2^d - 2 at the top cell makes its tie probability 1.
         return F(1) if variant == "reference-code" and a == n - 1 else f
 
-    law = {"++": F(0), "+-": F(0), "-+": F(0), "--": F(0)}
+    law = dict.fromkeys(JOINT_KEYS, F(0))
     for z in range(n):
         p1 = F(1) if z < a1 else tie(a1, f1) if z == a1 else F(0)      # P(Q1 = + | z)
         if variant == "as-printed":
-            # Line 14 as printed: ELSIF T1 < Z -> "+"; otherwise "-" with probability f2.
+            # Line 14 as printed: ELSIF T1 ≺ Z -> "+"; otherwise "−" with probability f2.
             m2 = F(1) if z < a2 else f2 if z <= a1 else F(0)
         else:
-            m2 = F(1) if z < a2 else tie(a2, f2) if z == a2 else F(0)  # P(Q2 = - | z)
-        p2 = 1 - m2
-        law["++"] += p1 * p2 / n
+            m2 = F(1) if z < a2 else tie(a2, f2) if z == a2 else F(0)  # P(Q2 = − | z)
+        law["++"] += p1 * (1 - m2) / n
         law["+-"] += p1 * m2 / n
-        law["-+"] += (1 - p1) * p2 / n
+        law["-+"] += (1 - p1) * (1 - m2) / n
         law["--"] += (1 - p1) * m2 / n
     return law
 
 
-def pair_mse(law, alpha, c, r, w1, w2):
-    level = r * alpha
-    x = w1 - c + w2 - c
-    return (law["++"] * (2 * level - x) ** 2 + (law["+-"] + law["-+"]) * x ** 2
-            + law["--"] * (2 * level + x) ** 2)
+def checked_joint_law(alpha, c, r, w1, w2, d, variant):
+    """The closed form, compared with the enumeration when d <= kMaxEnumeratedBits."""
+    law = joint_law(alpha, c, r, w1, w2, d, variant)
+    if d <= kMaxEnumeratedBits and law != enumerate_joint(alpha, c, r, w1, w2, d, variant):
+        raise InternalError(f"closed form != enumeration at alpha={alpha} w1={w1} w2={w2} d={d} {variant}")
+    return law
 
 
-def optimal_law(alpha, c, r, w1, w2):
-    q1, q2 = ldpq_q(alpha, c, r, w1), ldpq_q(alpha, c, r, w2)
+def marginals(law):
+    """(P(Q1 = c + rα), P(Q2 = c + rα))."""
+    return law["++"] + law["+-"], law["++"] + law["-+"]
+
+
+def pair_mse(law, level, x, y):
+    """E[(Q1 + Q2 − w1 − w2)²] with outputs c ± L, x = w1 − c, y = w2 − c."""
+    s = x + y
+    return law["++"] * (2 * level - s) ** 2 + (law["+-"] + law["-+"]) * s ** 2 + law["--"] * (2 * level + s) ** 2
+
+
+def optimal_law(q1, q2):
+    """The d → ∞ coupling of two LDPQ marginals (countermonotone): P(++) = max(0, q1 + q2 − 1)."""
     pp, mm = max(F(0), q1 + q2 - 1), max(F(0), 1 - q1 - q2)
     return {"++": pp, "--": mm, "+-": q1 - pp, "-+": q2 - pp}
 
 
-class Checker:
-    def __init__(self):
-        self.items = 0
-        self.failures = []
+def independent_law(q1, q2):
+    """Two independent LDPQs (LDP-FL)."""
+    return {"++": q1 * q2, "+-": q1 * (1 - q2), "-+": (1 - q1) * q2, "--": (1 - q1) * (1 - q2)}
 
-    def expect(self, ok, what):
-        self.items += 1
-        if not ok:
-            self.failures.append(what)
 
-    def walk(self, node, where):
-        if isinstance(node, dict):
-            if node.get("kind") == "corbinq_joint":
-                self.joint(node, where)
-            elif node.get("kind") == "binomial_outside":
-                self.binomial(node, where)
-            for key, value in node.items():
-                self.walk(value, where + "/" + key)
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                self.walk(value, f"{where}[{i}]")
+# ---------------------------------------------------------------------------------------------
+# PLDP of one CorBinQ client (Eq. (LDP), condition C5), every reading of Algorithm 2
 
-    def joint(self, item, where):
-        if item["bits"] > MAX_BITS:
-            return
-        law = corbinq_joint(frac(item["alpha"]), frac(item["center"]), frac(item["radius"]),
-                            frac(item["w1"]), frac(item["w2"]), item["bits"], item["variant"])
-        for key, value in item["joint"].items():
-            self.expect(law[key] == frac(value), f"{where}: joint {key} {value} != {law[key]}")
+UNBOUNDED = "unbounded"
 
-    def binomial(self, item, where):
-        n, p = item["trials"], frac(item["p"])
-        lo, hi = int(item["first_inside"]), int(item["last_inside"])
-        inside = sum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(max(lo, 0), min(hi, n) + 1))
-        self.expect(1 - inside == frac(item["probability"]), f"{where}: binomial tail")
 
-    def t1b(self, data):
-        for i, row in enumerate(data["rows"]):
-            if row["bits"] > 10:
+def ratio_max(a, b):
+    if a is None:
+        return b
+    if UNBOUNDED in (a, b):
+        return UNBOUNDED
+    return max(a, b)
+
+
+def own_sign_envelopes(client, variant, n, lo, hi):
+    """(sup, inf) of g = 2^d · P(own sign) over the client's position in [lo, hi], one pair per
+    partner case that can be extremal; the own sign is + for the leader, − for the follower.
+
+    Corrected (and the leader as printed): g = Σ_z P(own sign | z) = a + f is the position
+    itself, increasing and continuous: sup hi, inf lo. Reference code: the same except g = 2^d
+    on the top cell. The follower as printed, with the leader in cell A:
+    g_A(v) = a + f · max(0, A − a + 1), increasing on each cell with limit A + 1 at its right end
+    when a <= A, equal to a when a > A. So inf g_A = min(g_A(lo), L + 1) and sup g_A = H for
+    A < H; for A = H, sup = H + 1 (a limit) when L < H. The inf grows with A, so A = L and
+    A = H are the only candidates (L, H the cells of lo, hi)."""
+    low_cell, high_cell = math.floor(lo), math.floor(hi)
+    if variant == "reference-code":
+        top = n - 1
+        return [(F(n) if high_cell == top else hi, F(n) if low_cell == top else lo)]
+    if client == 1 or variant == "corrected" or low_cell == high_cell:
+        return [(hi, lo)]
+    frac_lo = lo - low_cell
+    return [(F(high_cell), lo),
+            (F(high_cell + 1), min(low_cell + frac_lo * (high_cell - low_cell + 1), F(low_cell + 1)))]
+
+
+def pldp_table(alpha, d, variant):
+    """sup over the partner's and the client's own inputs of P(o | w)/P(o | w') for each
+    (client, output); outputs +1 (c + rα) and −1 (c − rα). UNBOUNDED when some output has
+    probability 0 (or tending to 0) for one input and > 0 for another; an output that never
+    occurs puts no constraint."""
+    n = 2 ** d
+    lo, hi = threshold_range(alpha, n)
+    table = {}
+    for client in (1, 2):
+        own = 1 if client == 1 else -1
+        for g_sup, g_inf in own_sign_envelopes(client, variant, n, lo, hi):
+            for output in (1, -1):
+                top, bottom = (g_sup, g_inf) if output == own else (n - g_inf, n - g_sup)
+                if top == 0:
+                    continue
+                ratio = UNBOUNDED if bottom == 0 else top / bottom
+                table[(client, output)] = ratio_max(table.get((client, output)), ratio)
+    return table
+
+
+def pldp_sup(alpha, d, variant):
+    result = None
+    for ratio in pldp_table(alpha, d, variant).values():
+        result = ratio_max(result, ratio)
+    return result
+
+
+def client_plus(client, own_cell, partner_cell, n, variant):
+    """P(the client outputs c + rα) with its own and its partner's threshold cells."""
+    if client == 1:
+        return marginals(joint_from_cells(own_cell, partner_cell, n, variant))[0]
+    return marginals(joint_from_cells(partner_cell, own_cell, n, variant))[1]
+
+
+def cells_at(position, lo):
+    """The cell at a threshold position, and the limit from its left when the position is an
+    integer above lo (the check reports such a limit by the input at the position)."""
+    a, f = floor_frac(position)
+    out = [((a, f), True)]
+    if f == 0 and position > lo:
+        out.append(((a - 1, F(1)), False))
+    return out
+
+
+def all_cell_ends(lo, hi):
+    """Every end of every threshold cell meeting [lo, hi]; right ends as limits (f = 1)."""
+    low_cell, high_cell = math.floor(lo), math.floor(hi)
+    ends = []
+    for a in range(low_cell, high_cell + 1):
+        ends.append((a, max(F(0), lo - a)))
+        ends.append((a, hi - a) if a == high_cell else (a, F(1)))
+    return ends
+
+
+def pldp_brute_force(alpha, d, variant):
+    """pldp_sup by evaluating the closed-form law at every cell end of both clients (the law is
+    affine in each client's fractional part inside a cell); for the self-test."""
+    n = 2 ** d
+    lo, hi = threshold_range(alpha, n)
+    ends = all_cell_ends(lo, hi)
+    result = None
+    for client in (1, 2):
+        for partner in ends:
+            plus = [client_plus(client, own, partner, n, variant) for own in ends]
+            for probs in (plus, [1 - p for p in plus]):
+                if max(probs) == 0:
+                    continue
+                result = ratio_max(result, UNBOUNDED if min(probs) == 0 else max(probs) / min(probs))
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Leakage beyond the paper's claim (L1), corrected reading
+
+def pair_eavesdropper(alpha, d):
+    """sup over the follower's position v and the pair's outputs o of
+    max_u P(o | u, v) / min_u P(o | u, v), u the leader's position (the target's input).
+
+    Given Z = z, P(Q1 = + | z) = clamp(u − z, 0, 1) and P(Q2 = − | z) = clamp(v − z, 0, 1): the
+    joint law is continuous and piecewise linear in u and in v with breaks at the integers. So
+    max_u and min_u are attained at lo, hi or an integer between; on each piece in v the max is
+    convex and the min concave, their ratio quasi-convex, so the sup over v is at the same
+    points (and a zero min shows at them). Returns UNBOUNDED or the ratio, or None when the
+    search would exceed kMaxLeakageCells."""
+    n = 2 ** d
+    lo, hi = threshold_range(alpha, n)
+    if hi - lo > kMaxLeakageCells:
+        return None
+    points = [hi] + [F(k) for k in range(math.floor(lo) + 1, math.ceil(hi)) if lo < k < hi] + [lo]
+    result = None
+    for v in points:
+        laws = [joint_from_cells(floor_frac(u), floor_frac(v), n, "corrected") for u in points]
+        for key in JOINT_KEYS:
+            probs = [law[key] for law in laws]
+            if max(probs) == 0:
                 continue
-            x = frac(row["exp_eps"])
-            alpha, c, r = (x + 1) / (x - 1), F(0), F(1)
-            w1, w2 = frac(row["w1"]), frac(row["w2"])
-            law = corbinq_joint(alpha, c, r, w1, w2, row["bits"], "corrected")
-            gap = pair_mse(law, alpha, c, r, w1, w2) - pair_mse(optimal_law(alpha, c, r, w1, w2), alpha, c, r, w1, w2)
-            self.expect(gap == frac(row["sup_gap"]), f"T1b row {i}: gap at the witness {gap} != {row['sup_gap']}")
-            bound = r * r * alpha * alpha * F(64, 2 ** row["bits"])
-            self.expect(bound == frac(row["bound"]), f"T1b row {i}: bound")
+            result = ratio_max(result, UNBOUNDED if min(probs) == 0 else max(probs) / min(probs))
+            if result == UNBOUNDED:
+                return result
+    return result
 
-    def t2b(self, data):
-        for i, row in enumerate(data["rows"]):
-            alpha, c, r = frac(row["alpha"]), F(0), F(1)
-            w = frac(row["witness_w"])
-            mse = pair_mse(optimal_law(alpha, c, r, w, w), alpha, c, r, w, w)
-            self.expect(mse == frac(row["sup_pair_mse"]), f"T2b row {i}: witness MSE")
-            self.expect(r * r * (alpha * alpha + 2 * alpha - 1) == frac(row["claimed_pair_bound"]), f"T2b row {i}: bound")
 
-    def p1(self, data):
-        for i, row in enumerate(data["levels"]):
-            x, alpha = frac(row["exp_eps"]), frac(row["alpha"])
-            self.expect(alpha == (x + 1) / (x - 1), f"P1 row {i}: alpha")
-            self.expect((alpha + 1) / (alpha - 1) == frac(row["ratio_at_c_plus_r_alpha"]) == x, f"P1 row {i}: ratio")
+def z_holder(alpha, d):
+    """A holder of Z sees Q1 given Z = z: P(+ | z, u) = clamp(u − z, 0, 1), increasing in u, so
+    its extremes over the leader's inputs are at lo and hi. sup over z and both outputs."""
+    n = 2 ** d
+    lo, hi = threshold_range(alpha, n)
+    if n > kMaxLeakageCells:
+        return None
+    result = None
+    for z in range(n):
+        p_lo, p_hi = min(max(lo - z, F(0)), F(1)), min(max(hi - z, F(0)), F(1))
+        for top, bottom in ((p_hi, p_lo), (1 - p_lo, 1 - p_hi)):
+            if top == 0:
+                continue
+            result = ratio_max(result, UNBOUNDED if bottom == 0 else top / bottom)
+    return result
 
-    def t3(self, data):
-        cx = data["counterexample"]
-        # Eq. (th:3:1) in floating point from the certificate's own parameters.
-        n, gamma, delta, r, alpha, m = (cx["n"], float(frac(cx["gamma"])), float(frac(cx["delta"])),
-                                        float(frac(cx["radius"])), float(frac(cx["alpha"])), cx["m"])
-        big_n, e_p = n * gamma - 1, 1 + 1 / alpha ** 2
-        b_p = e_p / 3 + 1 / alpha
-        l125, l10, l20m = math.log(1.25 / delta), math.log(10 / delta), math.log(20 * m / delta)
-        eps_u = r * alpha * (math.sqrt(8 * m * l125 / (big_n * e_p)) + 8 * (l125 + l20m * l10) / (3 * big_n)
-                             + 4 * b_p * math.sqrt(2 * m) * (1.75 + 3.75 / alpha ** 2) * math.sqrt(l10)
-                             / (big_n * (1 - delta / 10) * e_p))
-        self.expect(math.isclose(eps_u, cx["printed_eps_u_approx"], rel_tol=1e-12), "T3: printed ε_u")
-        exact = math.log(float(frac(cx["exact_exp_eps_replace_one"])))
-        self.expect(math.isclose(exact, cx["exact_eps_replace_one_approx"], rel_tol=1e-12), "T3: ln(exact e^ε)")
-        self.expect(eps_u < exact, "T3: the printed ε_u is below the exact ε")
 
+# ---------------------------------------------------------------------------------------------
+# T1b: the gap to the d → ∞ optimum
+
+def sup_gap(alpha, d, r=RADIUS):
+    """sup over w1, w2 in [c − r, c + r] of MSE(CorBinQ) − MSE(optimal coupling), corrected.
+
+    With outputs c ± L (L = rα) and fixed LDPQ marginals, E[(Q1 + Q2 − w1 − w2)²] =
+    2L² + 2E[XY] − s², E[XY] = L²(4P(++) + 1 − 2q1 − 2q2): the gap is 8L²(P(++) − P*(++)),
+    P*(++) = max(0, q1 + q2 − 1) = max(0, u − v)/2^d. From joint_from_cells, P(++)·2^d =
+    max(0, u − v) when u and v lie in different cells and f1(1 − f2) in the same cell, so the
+    gap is 8L² min(f1, f2)(1 − max(f1, f2))/2^d in a shared cell, 0 otherwise. Both positions
+    range over [lo, hi]; the sup puts both at the same t, the point of the cell's feasible
+    range nearest 1/2: 8L² max_t t(1 − t)/2^d over the cells of lo and hi and one interior cell."""
+    n = 2 ** d
+    lo, hi = threshold_range(alpha, n)
+    low_cell, high_cell = math.floor(lo), math.floor(hi)
+    cells = {low_cell, high_cell} | ({low_cell + 1} if high_cell - low_cell >= 2 else set())
+    best = F(0)
+    for a in cells:
+        start, end = max(lo - a, F(0)), min(hi - a, F(1))
+        t = min(max(F(1, 2), start), end)
+        best = max(best, t * (1 - t))
+    level = r * alpha
+    return 8 * level * level * best / n
+
+
+def paper_gap_bound(alpha, d, r=RADIUS):
+    """Thm 1: r²α²/2^(d−6)."""
+    return r * r * alpha * alpha * F(64, 2 ** d)
+
+
+def sup_optimal_pair_mse(alpha, r=RADIUS):
+    """sup over inputs of the d → ∞ pair MSE M = 2L|s| − s², s = (w1 − c) + (w2 − c) in
+    [−2r, 2r]: L² at |s| = L when L <= 2r (α <= 2), else 4rL − 4r² = 4r²(α − 1) at |s| = 2r."""
+    level = r * alpha
+    return level * level if level <= 2 * r else 4 * r * level - 4 * r * r
+
+
+def bound_verdict(values_and_bounds):
+    """claims.hpp BoundTally: fails if some value exceeds its bound, holds if none does and some
+    equals it, holds with slack otherwise."""
+    pairs = list(values_and_bounds)
+    if any(v > b for v, b in pairs):
+        return "fails"
+    return "holds" if any(v == b for v, b in pairs) else "holds with slack"
+
+
+# ---------------------------------------------------------------------------------------------
+# T1c: the best pair sharing d bits
+
+def min_pp_over_d_bit_pairs(q1, q2, n):
+    """min of P(++) = Σ_z p1(z) p2(z)/2^d over conditional laws with Σ p_i = 2^d q_i, p_i in
+    [0, 1] (a pair that even sees both inputs). The bilinear minimum sits at a vertex of each
+    polytope; every vertex p1 has the same entries (⌊s1⌋ ones, one fraction, zeros), and the
+    best p2 fills the cells where p1 is smallest."""
+    s1, s2 = n * q1, n * q2
+    ones, fraction = floor_frac(s1)
+    p1 = [F(0)] * (n - ones - (1 if fraction else 0)) + ([fraction] if fraction else []) + [F(1)] * ones
+    total = F(0)
+    for p in p1:
+        take = min(s2, F(1))
+        if take <= 0:
+            break
+        total += take * p
+        s2 -= take
+    return total / n
+
+
+# ---------------------------------------------------------------------------------------------
+# T3, T4: decimal arithmetic
+
+def decide_at_least(lhs, rhs, what):
+    """lhs >= rhs for Decimals computed at kWorkDigits; too close to tell raises InternalError."""
+    if abs(lhs - rhs) <= (abs(lhs) + abs(rhs)) * Decimal(10) ** -(kWorkDigits - 10):
+        raise InternalError(f"{what}: {lhs} and {rhs} are too close to compare at {kWorkDigits} digits")
+    return lhs >= rhs
+
+
+def theorem3_printed(n, gamma, delta, radius, alpha, m):
+    """Eq. (th:3:1) and its precondition as printed, natural logarithms, the second term read as
+    8(ln(1.25/δ) + ln(20m/δ) ln(10/δ))/(3(nγ − 1)). Returns (ε_u, precondition holds)."""
+    big_n = dec(n * gamma - 1)
+    a, d_ = dec(alpha), dec(delta)
+    l125, l10, l20m = (Decimal("1.25") / d_).ln(), (10 / d_).ln(), (20 * m / d_).ln()
+    e_p = 1 + 1 / (a * a)
+    b_p = e_p / 3 + 1 / a
+    eps_u = dec(radius) * a * ((8 * m * l125 / (big_n * e_p)).sqrt() + 8 * (l125 + l20m * l10) / (3 * big_n)
+                              + 4 * b_p * Decimal(2 * m).sqrt() * (Decimal("1.75") + Decimal("3.75") / (a * a))
+                              * l10.sqrt() / (big_n * (1 - d_ / 10) * e_p))
+    lhs = big_n * (Decimal(1) / 4 - 1 / (4 * a * a))
+    rhs = max(23 * (m / d_).ln(), 2 * dec(radius) * a)
+    return eps_u, decide_at_least(lhs, rhs, "Thm 3's printed precondition")
+
+
+def cpsgd_theorem1(big_n, p, s, d1, d2, dinf, dim, delta):
+    """cpSGD Thm 1 (REFERENCES.md) for f(D) + s(Z − Np), Z ~ Binomial(N, p) per coordinate.
+    Returns (ε, precondition N p(1 − p) >= max(23 ln(10 dim/δ), 2Δ∞/s))."""
+    q = 1 - p
+    sq = p * p + q * q
+    b_p = Decimal(2) / 3 * sq + 1 - 2 * p
+    c_p = Decimal(2).sqrt() * (3 * p ** 3 + 3 * q ** 3 + 2 * p * p + 2 * q * q)
+    d_p = Decimal(4) / 3 * sq
+    npq = big_n * p * q
+    l125, l10, l20d = (Decimal("1.25") / delta).ln(), (10 / delta).ln(), (20 * dim / delta).ln()
+    eps = (d2 * (2 * l125).sqrt() / (s * npq.sqrt()) + (d2 * c_p * l10.sqrt() + d1 * b_p) / (s * npq * (1 - delta / 10))
+           + (Decimal(2) / 3 * dinf * l125 + dinf * d_p * l20d * l10) / (s * npq))
+    precondition = decide_at_least(npq, max(23 * (10 * dim / delta).ln(), 2 * dinf / s), "cpSGD's precondition")
+    return eps, precondition
+
+
+def theorem3_cpsgd(n, gamma, delta, radius, alpha, m, consistent_units):
+    """The proof's substitutions into cpSGD (REFERENCES.md): N = nγ − 1, p = 1/2 − 1/(2α), s = 2,
+    Δ1 = 2mrα, Δ2 = 2√m rα, Δ∞ = 2rα, dim = m. With consistent units the noise step is the
+    released sum's own unit, s = 2rα (a ratio of probabilities cannot depend on r)."""
+    a, ra = dec(alpha), dec(radius * alpha)
+    s = 2 * ra if consistent_units else Decimal(2)
+    return cpsgd_theorem1(dec(n * gamma - 1), Decimal(1) / 2 - 1 / (2 * a), s, 2 * m * ra, 2 * Decimal(m).sqrt() * ra,
+                          2 * ra, m, dec(delta))
+
+
+def floor_sqrt_sum(a, b, sign):
+    """⌊a + sign·√b⌋ exactly for rationals a, b >= 0 (sign ±1), by comparing squares."""
+    k = math.floor(a + sign * math.isqrt(math.floor(b)))  # within a few units of the answer
+
+    def at_most(k):  # k <= a + sign √b
+        t = k - a
+        return (t <= 0 or t * t <= b) if sign > 0 else (t <= 0 and t * t >= b)
+    while not at_most(k):
+        k -= 1
+    while at_most(k + 1):
+        k += 1
+    return k
+
+
+def ceil_sqrt_sum(a, b, sign):
+    """⌈a + sign·√b⌉ exactly."""
+    return -floor_sqrt_sum(-a, b, -sign)
+
+
+def binomial_outside(trials, p, first, last):
+    """P(X outside [first, last]) for X ~ Binomial(trials, p), p = a/b, exactly (integers)."""
+    a, b = p.numerator, p.denominator
+    inside = sum(math.comb(trials, k) * a ** k * (b - a) ** (trials - k)
+                 for k in range(max(first, 0), min(last, trials) + 1))
+    return 1 - F(inside, b ** trials)
+
+
+# ---------------------------------------------------------------------------------------------
+# Items any certificate may hold: exact joint laws, binomial tails, decimal twins
+
+def recheck_items(report, node, path):
+    """Every {"kind": "corbinq_joint"} and {"kind": "binomial_outside"} anywhere in the data."""
+    if isinstance(node, dict):
+        kind = node.get("kind")
+        if kind in ("corbinq_joint", "binomial_outside"):  # wherever it sits, an item is well-formed
+            (JOINT_ITEM if kind == "corbinq_joint" else BINOMIAL_ITEM)(node, path)
+        if kind == "corbinq_joint":
+            law = checked_joint_law(rat(node["alpha"]), rat(node["center"]), rat(node["radius"]), rat(node["w1"]),
+                                    rat(node["w2"]), node["bits"], node["variant"])
+            for key in JOINT_KEYS:
+                report.equal(f"{path}/joint/{key}", rat(node["joint"][key]), law[key], node["joint"][key])
+        elif kind == "binomial_outside":
+            value = binomial_outside(node["trials"], rat(node["p"]), int(node["first_inside"]),
+                                     int(node["last_inside"]))
+            report.equal(f"{path}/probability", rat(node["probability"]), value, node["probability"])
+        for key, value in node.items():
+            recheck_items(report, value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            recheck_items(report, value, f"{path}/{i}")
+
+
+def is_enclosure(value):
+    try:
+        interval(value, "")
+        return True
+    except Malformed:
+        return False
+
+
+def recheck_twins(report, node, path):
+    """Every `K_approx` beside an exact `K` (a rational, or an enclosure) is that value as a double."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            base = key[:-len("_approx")] if key.endswith("_approx") else None
+            if base and base in node and type(value) in (int, float):
+                exact = node[base]
+                if isinstance(exact, str) and RATIONAL_RE.fullmatch(exact):
+                    report.expect(approx_agrees(value, rat(exact)), f"{path}/{key}",
+                                  f"{value!r} is not the double of {short(exact)}")
+                elif is_enclosure(exact):
+                    with localcontext() as ctx:
+                        ctx.prec = kWorkDigits
+                        lo, hi = enclosure(exact)
+                        ok = inside(Decimal(value), exact) or approx_agrees(value, (lo + hi) / 2)
+                    report.expect(ok, f"{path}/{key}", f"{value!r} is outside the enclosure {short(exact)}")
+                else:
+                    report.expect(False, f"{path}/{key}", f"a decimal twin of a non-number {short(exact)}")
+            recheck_twins(report, value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            recheck_twins(report, value, f"{path}/{i}")
+
+
+def check_verdict(report, cert, recomputed):
+    report.expect(cert["verdict"] == recomputed, "verdict", f"{cert['verdict']!r} != recomputed {recomputed!r}")
+
+
+def check_exp_eps_and_alpha(report, row, path):
+    """A row's α is (e^ε + 1)/(e^ε − 1) of its e^ε (common.cpp alpha_of)."""
+    alpha = alpha_of(rat(row["exp_eps"]))
+    if "alpha" in row:
+        report.equal(f"{path}/alpha", rat(row["alpha"]), alpha, row["alpha"])
+    return alpha
+
+
+def check_joint_item_is(report, item, path, alpha, d, w1, w2, variant):
+    """A recheck item is the law at the stated point (the joint values themselves are
+    recomputed by recheck_items)."""
+    report.expect((rat(item["alpha"]), rat(item["center"]), rat(item["radius"]), item["bits"], item["variant"])
+                  == (alpha, CENTER, RADIUS, d, variant), path,
+                  f"the item is not at α = {alpha}, c = 0, r = 1, d = {d}, {variant}")
+    if w1 is not None:
+        report.equal(f"{path}/w1", rat(item["w1"]), w1, item["w1"])
+    if w2 is not None:
+        report.equal(f"{path}/w2", rat(item["w2"]), w2, item["w2"])
+
+
+# ---------------------------------------------------------------------------------------------
+# One function per claim. Each receives the parsed certificate and a CertReport.
+
+def recheck_p1(cert, report):
+    """P1 (Prop. 1, check_p1.cpp). Per level row: α from e^ε; the PLDP ratio with γ1 = c + rα,
+    (rα + r)/(rα − r), equals e^ε; with γ1 lowered by 1/1000 it exceeds e^ε. The smallest excess
+    MSE of any other admissible pair γ1 = c + rα + a, γ2 = c − rα − b (a, b in {0, 1/8, 1/2, 1},
+    not both 0) over the input grid: the excess (γ1 − w)(w − γ2) − ((rα)² − (w − c)²) =
+    a(w − c + rα + b) + b(rα − w + c) is affine in w, so its minimum over any grid containing
+    c ± r is at c ± r, and is recomputed exactly. Verdict: holds iff every ratio is as stated and
+    every excess is > 0."""
+    data = cert["data"]
+    ok, excesses = True, []
+    steps = (F(0), F(1, 8), F(1, 2), F(1))
+    for i, row in enumerate(data["levels"]):
+        path = f"data/levels/{i}"
+        x = rat(row["exp_eps"])
+        alpha = check_exp_eps_and_alpha(report, row, path)
+        level = RADIUS * alpha
+        at_level = (level + RADIUS) / (level - RADIUS)
+        report.equal(f"{path}/ratio_at_c_plus_r_alpha", rat(row["ratio_at_c_plus_r_alpha"]), at_level)
+        if report.expect(level - F(1, 1000) > RADIUS, f"{path}/ratio_just_below",
+                         "undefined: rα − 1/1000 <= r (the check lowers γ1 by 1/1000)"):
+            below = (level - F(1, 1000) + RADIUS) / (level - F(1, 1000) - RADIUS)
+            report.equal(f"{path}/ratio_just_below", rat(row["ratio_just_below"]), below)
+            ok = ok and below > x
+        ok = ok and at_level == x
+        for a in steps:
+            for b in steps:
+                if a == 0 and b == 0:
+                    continue
+                for w in (CENTER - RADIUS, CENTER + RADIUS):
+                    excess = a * (w - CENTER + level + b) + b * (level - w + CENTER)
+                    excesses.append(excess)
+                    ok = ok and excess > 0
+    report.equal("data/smallest_excess_mse_of_other_levels", rat(data["smallest_excess_mse_of_other_levels"]),
+                 min(excesses))
+    check_verdict(report, cert, "holds" if ok else "fails")
+
+
+def recheck_a2(cert, report):
+    """A2 (Alg. 2 as printed, check_a2.cpp). Recomputed: the PLDP supremum of the as-printed
+    algorithm at e^ε = 3, d = 5 (24/7); for the counterexample, its ratio (the supremum at its
+    e^ε and d), that it exceeds e^ε, that its (client, output) attains it, that its inputs give
+    it (as values or, when not attained, limits from the left of a cell end), and that its recheck
+    items are the laws at those inputs. Facts from the closed form: the intended algorithm's
+    marginals are LDPQ's and its PLDP ratio is exactly e^ε at every d, so corrected_violations is
+    0. Verdict: fails iff a printed point is biased or a printed case breaks ε-PLDP."""
+    data = cert["data"]
+    report.equal("data/ratio_at_exp_eps_3_d_5", rat(data["ratio_at_exp_eps_3_d_5"]), pldp_sup(F(2), 5, "as-printed"))
+    report.equal("data/corrected_violations", data["corrected_violations"], 0)
+    report.expect(data["printed_biased_points"] <= data["points"], "data/printed_biased_points",
+                  f"{data['printed_biased_points']} biased of {data['points']} points")
+    witness = data["pldp_counterexample"]
+    if witness:
+        path = "data/pldp_counterexample"
+        x, d = rat(witness["exp_eps"]), witness["bits"]
+        alpha = alpha_of(x)
+        table = pldp_table(alpha, d, "as-printed")
+        best = pldp_sup(alpha, d, "as-printed")
+        ratio = rat(witness["ratio"])
+        report.equal(f"{path}/ratio", ratio, best, witness["ratio"])
+        report.expect(ratio > x, f"{path}/ratio", f"{witness['ratio']} does not exceed e^ε = {witness['exp_eps']}")
+        client, output = witness["client"], witness["output"]
+        report.expect(table.get((client, output)) == ratio, f"{path}/client",
+                      f"client {client}, output {output:+d} reaches {table.get((client, output))}, "
+                      f"not {witness['ratio']}")
+        check_pldp_witness(report, path, witness, alpha, d, ratio)
+        partner, high, low = rat(witness["w_partner"]), rat(witness["w_high"]), rat(witness["w_low"])
+        for i, own in enumerate((high, low)):
+            w1, w2 = (own, partner) if client == 1 else (partner, own)
+            check_joint_item_is(report, witness["recheck"][i], f"{path}/recheck/{i}", alpha, d, w1, w2, "as-printed")
+        report.expect(data["printed_pldp_broken_cases"] >= 1, "data/printed_pldp_broken_cases",
+                      "0, but the counterexample breaks ε-PLDP")
+    report.not_recomputable("data/points, data/printed_biased_points, data/printed_pldp_broken_cases",
+                            "counts over the check's grid of (e^ε, d) and inputs, which the certificate does not list")
+    fails = data["printed_biased_points"] > 0 or data["printed_pldp_broken_cases"] > 0
+    check_verdict(report, cert, "fails" if fails else "holds")
+
+
+def check_pldp_witness(report, path, witness, alpha, d, ratio):
+    """P(output | w_high, partner)/P(output | w_low, partner) = ratio, each input at its threshold
+    position or (only when the witness is not attained) as the limit from the left of it."""
+    n = 2 ** d
+    lo, _ = threshold_range(alpha, n)
+    client, output, attained = witness["client"], witness["output"], witness["attained"]
+
+    def position(w, role):  # role 1: leader, 2: follower (Alg. 2, line 3)
+        q = ldpq_q(alpha, CENTER, RADIUS, w)
+        return n * q if role == 1 else n * (1 - q)
+
+    def options(w, role):
+        return [cell for cell, exact in cells_at(position(w, role), lo) if exact or not attained]
+
+    found = False
+    for partner in options(rat(witness["w_partner"]), 3 - client):
+        def prob(cell):
+            plus = client_plus(client, cell, partner, n, "as-printed")
+            return plus if output == 1 else 1 - plus
+        for high in options(rat(witness["w_high"]), client):
+            for low in options(rat(witness["w_low"]), client):
+                den = prob(low)
+                found = found or (den != 0 and prob(high) / den == ratio)
+    report.expect(found, f"{path}/w_high",
+                  "the witness's inputs do not give its ratio" + ("" if attained else " (nor as limits)"))
+
+
+def recheck_t1a(cert, report):
+    """T1a (Thm 1, C4–C5, check_t1a.cpp). Recomputed: each recheck item's exact law (closed form
+    and enumeration) and that its marginals are LDPQ's q(w1), q(w2) when it is the corrected
+    algorithm. Fact from the closed form: Σ_z P(Q1 = + | z) = a1 + f1 = 2^d q1 and likewise for Q2
+    at every input and d, so mismatches is 0. Verdict: holds iff mismatches is 0."""
+    data = cert["data"]
+    for i, item in enumerate(data["recheck"]):
+        if item["variant"] != "corrected":
+            continue
+        alpha, c, r = rat(item["alpha"]), rat(item["center"]), rat(item["radius"])
+        law = {key: rat(item["joint"][key]) for key in JOINT_KEYS}
+        report.equal(f"data/recheck/{i}/joint", marginals(law),
+                     (ldpq_q(alpha, c, r, rat(item["w1"])), ldpq_q(alpha, c, r, rat(item["w2"]))),
+                     "marginals")
+    report.equal("data/mismatches", data["mismatches"], 0)
+    report.not_recomputable("data/points, data/enumerated_points", "counts over the check's grid, not listed")
+    check_verdict(report, cert, "holds" if data["mismatches"] == 0 else "fails")
+
+
+def recheck_t1b(cert, report):
+    """T1b (Thm 1's gap bound, check_t1b.cpp), every row at every d: the exact supremum of the
+    gap over all inputs (closed form, see sup_gap), the paper's bound r²α²/2^(d−6), and the gap
+    at the row's witness (w1, w2) from the exact law, which must equal the supremum (closed form
+    at any d; the enumeration of Z agrees for d <= kMaxEnumeratedBits). Summary: the smallest
+    bound/sup over rows with sup > 0; the counterexample is the first row above its bound.
+    Verdict: the BoundTally rule over the rows."""
+    data = cert["data"]
+    pairs, slacks, first_failure = [], [], None
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        d = row["bits"]
+        alpha = check_exp_eps_and_alpha(report, row, path)
+        sup, bound = sup_gap(alpha, d), paper_gap_bound(alpha, d)
+        report.equal(f"{path}/sup_gap", rat(row["sup_gap"]), sup, row["sup_gap"])
+        report.equal(f"{path}/bound", rat(row["bound"]), bound, row["bound"])
+        w1, w2 = rat(row["w1"]), rat(row["w2"])
+        law = checked_joint_law(alpha, CENTER, RADIUS, w1, w2, d, "corrected")
+        q1, q2 = ldpq_q(alpha, CENTER, RADIUS, w1), ldpq_q(alpha, CENTER, RADIUS, w2)
+        level, x, y = RADIUS * alpha, w1 - CENTER, w2 - CENTER
+        gap = pair_mse(law, level, x, y) - pair_mse(optimal_law(q1, q2), level, x, y)
+        report.equal(f"{path}/sup_gap", rat(row["sup_gap"]), gap, f"{row['sup_gap']} (gap at the witness)")
+        pairs.append((sup, bound))
+        if sup > 0:
+            slacks.append(bound / sup)
+        if sup > bound and first_failure is None:
+            first_failure = (i, row)
+    report.equal("data/smallest_bound_over_sup", rat(data["smallest_bound_over_sup"]), min(slacks) if slacks else F(-1))
+    counterexample = data.get("counterexample")
+    report.expect((counterexample is None) == (first_failure is None), "data/counterexample",
+                  "present without a failing row" if first_failure is None else "missing, but a row exceeds its bound")
+    if counterexample is not None and first_failure is not None:
+        i, row = first_failure
+        for key in T1B_ROW:
+            report.equal(f"data/counterexample/{key}", counterexample[key], row[key])
+        check_joint_item_is(report, counterexample["recheck"][0], "data/counterexample/recheck/0",
+                            alpha_of(rat(row["exp_eps"])), row["bits"], rat(row["w1"]), rat(row["w2"]), "corrected")
+    check_verdict(report, cert, bound_verdict(pairs))
+
+
+def recheck_t1c(cert, report):
+    """T1c (check_t1c.cpp). Fact: CorBinQ attains min_pp_over_d_bit_pairs at every input and d.
+    With s1 = 2^d q1 = u = a1 + f1 and s2 = 2^d q2 = 2^d − v: the greedy optimum is 0 when
+    v >= a1 + 1, (a1 + 1 − v) f1 = f1(1 − f2) when v is in u's cell, and u − v when v < a1; this
+    is CorBinQ's P(++)·2^d from joint_from_cells in each case (f1 = 0 likewise). So
+    corbinq_not_optimal is 0 and the verdict holds. A witness, if present, is recomputed."""
+    data = cert["data"]
+    report.equal("data/corbinq_not_optimal", data["corbinq_not_optimal"], 0)
+    witness = data.get("witness")
+    report.expect((witness is None) == (data["corbinq_not_optimal"] == 0), "data/witness",
+                  "present with no point worse" if witness is not None else "missing, but a point is worse")
+    if witness is not None:
+        alpha, d = alpha_of(rat(witness["exp_eps"])), witness["bits"]
+        w1, w2 = rat(witness["w1"]), rat(witness["w2"])
+        law = checked_joint_law(alpha, CENTER, RADIUS, w1, w2, d, "corrected")
+        report.equal("data/witness/corbinq_pp", rat(witness["corbinq_pp"]), law["++"])
+        if 2 ** d <= kMaxOptimisedCells:
+            optimum = min_pp_over_d_bit_pairs(ldpq_q(alpha, CENTER, RADIUS, w1), ldpq_q(alpha, CENTER, RADIUS, w2),
+                                              2 ** d)
+            report.equal("data/witness/optimum_pp", rat(witness["optimum_pp"]), optimum)
+        else:
+            report.not_recomputable("data/witness/optimum_pp", f"d = {d} is beyond this script's vertex search")
+    report.not_recomputable("data/points", "the size of the check's grid, not listed")
+    check_verdict(report, cert, "holds" if data["corbinq_not_optimal"] == 0 else "fails")
+
+
+def recheck_t2a(cert, report):
+    """T2a (Thm 2, unbiased aggregate, check_t2a.cpp). Fact: each corrected client's marginal is
+    LDPQ's (T1a's closed form), whose mean is c + rα(2q − 1) = w, so the released sum's mean is
+    the sum of the weights in every population: biased_cases is 0. Verdict: holds iff 0; a
+    witness exists iff a case is biased."""
+    data = cert["data"]
+    report.equal("data/biased_cases", data["biased_cases"], 0)
+    witness = data.get("witness")
+    report.expect((witness is None) == (data["biased_cases"] == 0), "data/witness",
+                  "present with no biased case" if witness is not None else "missing, but a case is biased")
+    if witness is not None:
+        report.expect(rat(witness["mean"]) != rat(witness["sum_of_weights"]), "data/witness/mean",
+                      "equals the sum of the weights")
+    report.expect(data["printed_variant_biased_cases"] <= data["cases"], "data/printed_variant_biased_cases",
+                  "more than the cases")
+    report.not_recomputable("data/cases, data/printed_variant_biased_cases",
+                            "the populations (weights per client) and the exact law of their sum, not listed")
+    check_verdict(report, cert, "holds" if data["biased_cases"] == 0 else "fails")
+
+
+# check_t2b.cpp walks Appendix C at e^ε = 3, i.e. α = 2 (and c = 0, r = 1).
+T2B_APPENDIX_ALPHA = F(2)
+
+
+def recheck_t2b(cert, report):
+    """T2b (Thm 2's MSE bound, check_t2b.cpp). Per row: α, the exact worst case sup M (see
+    sup_optimal_pair_mse), M at the witness w1 = w2 = witness_w (optimal coupling), the claimed
+    r²(α² + 2α − 1) (the √2 cancel). Facts: sup M is the sup over the whole square, so
+    grid_never_exceeds_witness is true. Appendix C at α = 2, r = 1: MSE = Var1 + Var2 + 2Cov is
+    an identity, Var = (rα)² − (w − c)² <= (rα)², and with x + y <= 0 the coupling has P(++) = 0,
+    so Cov = −L² − L(x + y) − xy (the printed formula) = −(L + x)(L + y) < 0, decreasing in x and
+    y, at most −r²(α − 1)² (at w = w' = c − r, on every grid); symmetric for x + y > 0. So every
+    count equals points except MSE = Var1 + Var2 + Cov, which holds nowhere (Cov < 0), and the
+    max covariance is −(α − 1)² = −1. Verdict: the BoundTally rule, undecided if the grid
+    exceeded the witness."""
+    data = cert["data"]
+    pairs, slacks = [], []
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        alpha = check_exp_eps_and_alpha(report, row, path)
+        sup = sup_optimal_pair_mse(alpha)
+        bound = RADIUS * RADIUS * (alpha * alpha + 2 * alpha - 1)
+        report.equal(f"{path}/sup_pair_mse", rat(row["sup_pair_mse"]), sup)
+        report.equal(f"{path}/claimed_pair_bound", rat(row["claimed_pair_bound"]), bound)
+        w = rat(row["witness_w"])
+        q = ldpq_q(alpha, CENTER, RADIUS, w)
+        report.equal(f"{path}/sup_pair_mse", rat(row["sup_pair_mse"]),
+                     pair_mse(optimal_law(q, q), RADIUS * alpha, w - CENTER, w - CENTER),
+                     f"{row['sup_pair_mse']} (M at the witness)")
+        pairs.append((sup, bound))
+        slacks.append(bound / sup)
+    report.equal("data/grid_never_exceeds_witness", data["grid_never_exceeds_witness"], True)
+    report.equal("data/smallest_bound_over_sup", rat(data["smallest_bound_over_sup"]), min(slacks))
+    steps, path = data["appendix_c_steps"], "data/appendix_c_steps"
+    for key in ("mse_equals_var_plus_2cov", "var_at_most_r2alpha2", "cov_formula_holds",
+                "cov_at_most_minus_r2_alpha_minus_1_squared"):
+        report.equal(f"{path}/{key}", steps[key], steps["points"], f"{steps[key]} (points: {steps['points']})")
+    report.equal(f"{path}/mse_equals_var_plus_cov_as_in_proof", steps["mse_equals_var_plus_cov_as_in_proof"], 0)
+    alpha = T2B_APPENDIX_ALPHA
+    report.equal(f"{path}/max_cov_when_w_plus_w2_at_most_2c", rat(steps["max_cov_when_w_plus_w2_at_most_2c"]),
+                 -RADIUS * RADIUS * (alpha - 1) ** 2)
+    report.not_recomputable(f"{path}/points", "the size of the check's input grid, not listed")
+    check_verdict(report, cert, bound_verdict(pairs) if data["grid_never_exceeds_witness"] else "undecided")
+
+
+T2C_CONDITION = "a comparison of worst cases over inputs"
+
+
+def recheck_t2c(cert, report):
+    """T2c (the factor two, check_t2c.cpp). Per row: LDP-FL's worst case L² per client over
+    CorBin-FL's sup M/2 per client (T2b), 2L²/sup M; and at w1 = w2 = c + r, the MSE of two
+    independent LDPQs over that of the d → ∞ coupling (exact laws). The per-input counterexample
+    is the first row whose ratio at the edge is < 2. Verdict: fails if a worst-case ratio is < 2;
+    "holds only under a comparison of worst cases over inputs" if a per-input ratio is < 2;
+    holds otherwise."""
+    data = cert["data"]
+    worst_ok, first = True, None
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        alpha = alpha_of(rat(row["exp_eps"]))
+        level = RADIUS * alpha
+        worst = 2 * level * level / sup_optimal_pair_mse(alpha)
+        q = ldpq_q(alpha, CENTER, RADIUS, CENTER + RADIUS)
+        at_edge = (pair_mse(independent_law(q, q), level, RADIUS, RADIUS)
+                   / pair_mse(optimal_law(q, q), level, RADIUS, RADIUS))
+        report.equal(f"{path}/worst_case_ratio", rat(row["worst_case_ratio"]), worst)
+        report.equal(f"{path}/ratio_at_w1_w2_c_plus_r", rat(row["ratio_at_w1_w2_c_plus_r"]), at_edge)
+        worst_ok = worst_ok and worst >= 2
+        if at_edge < 2 and first is None:
+            first = row
+    counterexample = data.get("per_input_counterexample")
+    report.expect((counterexample is None) == (first is None), "data/per_input_counterexample",
+                  "present, but no row is below 2 at the edge" if first is None else "missing, but a row is below 2")
+    if counterexample is not None and first is not None:
+        report.equal("data/per_input_counterexample", counterexample, first, "the counterexample")
+    check_verdict(report, cert, "fails" if not worst_ok else
+                  f"holds only under {T2C_CONDITION}" if first is not None else "holds")
+
+
+# check_t3.cpp's fixed settings for the curve against n and the model sizes (r, γ); α, δ and m
+# of the curve are the counterexample's.
+T3_CURVE_GAMMA, T3_CURVE_RADIUS = F(1, 2), F(1)
+
+
+def recheck_t3(cert, report):
+    """T3 (Thm 3, check_t3.cpp). Recomputed at kWorkDigits: for the counterexample, Eq. (th:3:1)
+    and its printed precondition from (n, γ, δ, r, α, m); cpSGD Thm 1 with the proof's
+    substitutions and with consistent units, and the latter's precondition; the exact ε as
+    ln(exact_exp_eps_replace_one). The same formulas for every point of the curve against n and
+    every model size (γ = 1/2, r = 1 as the check sets them). Verdict: fails iff the printed
+    precondition holds and the printed ε_u is below the exact ε, or the remove-one laws have
+    disjoint mass above δ (no finite ε); else undecided."""
+    data = cert["data"]
+    cx, path = data["counterexample"], "data/counterexample"
+    n, m = cx["n"], cx["m"]
+    gamma, delta, radius, alpha = rat(cx["gamma"]), rat(cx["delta"]), rat(cx["radius"]), rat(cx["alpha"])
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        printed, precondition = theorem3_printed(n, gamma, delta, radius, alpha, m)
+        proof, _ = theorem3_cpsgd(n, gamma, delta, radius, alpha, m, False)
+        units, units_precondition = theorem3_cpsgd(n, gamma, delta, radius, alpha, m, True)
+        exact = dec(rat(cx["exact_exp_eps_replace_one"])).ln()
+        for key, value in (("printed_eps_u", printed), ("cpsgd_eps_u_proof_units", proof),
+                           ("cpsgd_eps_u_consistent_units", units), ("exact_eps_replace_one", exact)):
+            report.expect(inside(value, cx[key]), f"{path}/{key}", f"{short(cx[key])} does not enclose recomputed "
+                                                                   f"{value:.{kCertDigits}g}")
+        report.equal(f"{path}/printed_precondition", cx["printed_precondition"], precondition)
+        report.equal(f"{path}/cpsgd_precondition_consistent_units", cx["cpsgd_precondition_consistent_units"],
+                     units_precondition)
+        for i, point in enumerate(data["eps_u_against_n"]):
+            args = (point["n"], T3_CURVE_GAMMA, delta, T3_CURVE_RADIUS, alpha, m)
+            value, pre = theorem3_printed(*args)
+            for key, recomputed in (("printed", value), ("cpsgd_proof_units", theorem3_cpsgd(*args, False)[0]),
+                                    ("cpsgd_consistent_units", theorem3_cpsgd(*args, True)[0])):
+                report.expect(inside(recomputed, point[key]), f"data/eps_u_against_n/{i}/{key}",
+                              f"{short(point[key])} does not enclose recomputed {recomputed:.{kCertDigits}g}")
+            report.equal(f"data/eps_u_against_n/{i}/printed_precondition", point["printed_precondition"], pre)
+        for i, row in enumerate(data["paper_model_sizes"]):
+            value, pre = theorem3_printed(row["n"], T3_CURVE_GAMMA, delta, T3_CURVE_RADIUS, alpha, row["m"])
+            report.expect(inside(value, row["printed_eps_u"]), f"data/paper_model_sizes/{i}/printed_eps_u",
+                          f"{short(row['printed_eps_u'])} does not enclose recomputed {value:.{kCertDigits}g}")
+            report.equal(f"data/paper_model_sizes/{i}/printed_precondition", row["printed_precondition"], pre)
+        understates = precondition and printed < exact
+    # δ(ε) decreases to the disjoint mass as ε → ∞: no finite ε reaches δ iff that mass exceeds δ.
+    infinite = rat(cx["remove_one_disjoint_mass"]) > delta
+    report.not_recomputable(f"{path}/exact_exp_eps_replace_one, {path}/remove_one_disjoint_mass, "
+                            "data/eps_u_against_n/*/exact_replace_one, data/paper_model_sizes/*/rdp_composition_eps",
+                            "the exact law of the released sum needs the other clients' inputs (the proof's "
+                            "configuration) and the pair laws of the whole population, not in the certificate")
+    check_verdict(report, cert, "fails" if understates or infinite else "undecided")
+
+
+def recheck_t4(cert, report):
+    """T4 (Thm 4, check_t4.cpp). Recomputed: γ, γ' and θ as printed, at kWorkDigits; δ − δ1; the
+    exact probabilities of S ~ Binomial(n/2, 2p(1 − p)) outside [γn, γ'n] and of N ~ Binomial(n,
+    1 − p) outside [θn, θ'n], the interval ends rounded inwards exactly (θ' = p(1 − p) +
+    √(p(1 − p)/((δ − δ1)n)) is the check's reading: the paper prints only θ); the recheck item is
+    the first of these. Verdict: fails iff either probability exceeds δ − δ1, else undecided."""
+    cx, path = cert["data"]["counterexample"], "data/counterexample"
+    n, p, delta, delta1 = cx["n"], rat(cx["p"]), rat(cx["delta"]), rat(cx["delta1"])
+    pq, slack = p * (1 - p), delta - delta1
+    singles_width2 = pq * (1 - 2 * pq) / (4 * slack * n)   # (γ' − γ)²/4, Thm 4
+    survivors_width2 = pq / (slack * n)                     # (θ' − θ)²/4
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        for key, value in (("gamma", dec(pq) - dec(singles_width2).sqrt()),
+                           ("gamma_prime", dec(pq) + dec(singles_width2).sqrt()),
+                           ("theta", dec(pq) - dec(survivors_width2).sqrt())):
+            report.expect(inside(value, cx[key]), f"{path}/{key}",
+                          f"{short(cx[key])} does not enclose recomputed {value:.{kCertDigits}g}")
+    report.equal(f"{path}/claimed_each", rat(cx["claimed_each"]), slack)
+    # γn = pq·n − √(pq(1 − 2pq)n/(4(δ − δ1))), θn = pq·n − √(pq·n/(δ − δ1)).
+    first, last = (ceil_sqrt_sum(pq * n, singles_width2 * n * n, -1), floor_sqrt_sum(pq * n, singles_width2 * n * n, 1))
+    singles = binomial_outside(n // 2, 2 * pq, first, last)
+    survivors = binomial_outside(n, 1 - p, ceil_sqrt_sum(pq * n, survivors_width2 * n * n, -1),
+                                 floor_sqrt_sum(pq * n, survivors_width2 * n * n, 1))
+    report.equal(f"{path}/singles_outside", rat(cx["singles_outside"]), singles, cx["singles_outside"])
+    report.equal(f"{path}/survivors_outside", rat(cx["survivors_outside"]), survivors, cx["survivors_outside"])
+    item, item_path = cx["recheck"][0], f"{path}/recheck/0"
+    report.equal(f"{item_path}/trials", item["trials"], n // 2)
+    report.equal(f"{item_path}/p", rat(item["p"]), 2 * pq, item["p"])
+    report.equal(f"{item_path}/first_inside", int(item["first_inside"]), first)
+    report.equal(f"{item_path}/last_inside", int(item["last_inside"]), last)
+    report.equal(f"{item_path}/probability", rat(item["probability"]), singles, item["probability"])
+    check_verdict(report, cert, "fails" if singles > slack or survivors > slack else "undecided")
+
+
+def recheck_d0(cert, report):
+    """D0 (d = 0, check_d0.cpp). Recomputed: the recheck items' laws. Facts from the closed form
+    at d = 0 (one cell, Z = 0): the corrected law is P(+-) = f1 f2 = q1(1 − q2) etc., the product
+    of the LDPQ marginals at every input, so corrected_differences is 0; the reference code's
+    tie probability at the top cell 0 is 1, so Q1 = + and Q2 = − whatever the inputs, and its law
+    differs from the product (q1 q2 > 0) at every point: reference_code_differences = points.
+    Verdict: holds iff corrected_differences is 0."""
+    data = cert["data"]
+    for i, item in enumerate(data["recheck"]):
+        if item["bits"] == 0 and item["variant"] == "corrected":
+            alpha, c, r = rat(item["alpha"]), rat(item["center"]), rat(item["radius"])
+            product = independent_law(ldpq_q(alpha, c, r, rat(item["w1"])), ldpq_q(alpha, c, r, rat(item["w2"])))
+            report.equal(f"data/recheck/{i}/joint", {k: rat(item["joint"][k]) for k in JOINT_KEYS}, product,
+                         "the law at d = 0")
+    report.equal("data/corrected_differences", data["corrected_differences"], 0)
+    report.equal("data/reference_code_differences", data["reference_code_differences"], data["points"])
+    report.not_recomputable("data/points", "the size of the check's grid, not listed")
+    check_verdict(report, cert, "holds" if data["corrected_differences"] == 0 else "fails")
+
+
+C1_KEY_BITS = 256  # k: X25519 (check_c1.cpp)
+
+
+def recheck_c1(cert, report):
+    """C1 (communication cost, check_c1.cpp). Per row, the closed form the check asserts equals
+    the protocol's count: keys 2k, election 2·(8 + 128), Z ⌈dm/8⌉·8 + 128 (ChaCha20-Poly1305 tag),
+    upload ⌈m/8⌉·8; with Z derived from the key, no Z bits; the claimed dmk + nk literally.
+    Summary: the smallest claimed/counted. Verdict: holds with slack iff every count is at most
+    the claim, else fails."""
+    data, k = cert["data"], C1_KEY_BITS
+    within, ratios = True, []
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        m, d, n = row["m"], row["d"], row["n"]
+        fixed = 2 * k + 2 * (8 + 128) + (m + 7) // 8 * 8
+        exchanged = fixed + (d * m + 7) // 8 * 8 + 128
+        claimed = d * m * k + n * k
+        report.equal(f"{path}/bits_z_exchanged", int(row["bits_z_exchanged"]), exchanged)
+        report.equal(f"{path}/bits_z_from_key", int(row["bits_z_from_key"]), fixed)
+        report.equal(f"{path}/claimed_dmk_plus_nk", int(row["claimed_dmk_plus_nk"]), claimed)
+        within = within and exchanged <= claimed
+        ratios.append(F(claimed, exchanged))
+    report.equal("data/smallest_claimed_over_counted", rat(data["smallest_claimed_over_counted"]), min(ratios))
+    report.not_recomputable("data/rows/*/bits_z_exchanged (as counted)",
+                            "the live count of the protocol's relay; the closed form it must equal is rechecked")
+    check_verdict(report, cert, "holds with slack" if within else "fails")
+
+
+def recheck_r1(cert, report):
+    """R1 (the reference code, check_r1.cpp). Per row: e^ε = ⌈e^eps·10^6⌉/10^6 (common.cpp
+    exp_eps_near, in doubles as there); the exact PLDP supremum of the reference-code reading at
+    the certificate's d (see own_sign_envelopes: e^ε unless the top cell 2^d − 1 is reachable,
+    then unbounded). Its largest marginal bias over the input grid: 0 when no input reaches the
+    top cell; otherwise 1 − q(w) for the grid inputs w there (g = 2^d on the top cell), at least
+    1 − q(c + r) (c + r is on every grid) and at most 2^−d. Verdict: fails iff some row is
+    unbounded, above e^ε, or biased."""
+    data = cert["data"]
+    d, breaks = data["bits"], False
+    n = 2 ** d
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        x = rat(row["exp_eps"])
+        report.equal(f"{path}/exp_eps", x, F(math.ceil(math.exp(row["eps"]) * 1e6), 10 ** 6), row["exp_eps"])
+        alpha = alpha_of(x)
+        ratio = pldp_sup(alpha, d, "reference-code")
+        claimed = row["ratio"] if row["ratio"] == UNBOUNDED else rat(row["ratio"])
+        report.equal(f"{path}/ratio", claimed, ratio, row["ratio"])
+        bias = rat(row["largest_marginal_bias"])
+        _, hi = threshold_range(alpha, n)
+        if math.floor(hi) < n - 1:
+            report.equal(f"{path}/largest_marginal_bias", bias, F(0), row["largest_marginal_bias"])
+        else:
+            least = 1 - ldpq_q(alpha, CENTER, RADIUS, CENTER + RADIUS)
+            report.expect(least <= bias <= F(1, n), f"{path}/largest_marginal_bias",
+                          f"{row['largest_marginal_bias']} is outside [1 − q(c + r), 2^−d] = [{least}, 1/{n}]")
+            report.not_recomputable(f"{path}/largest_marginal_bias (exact value)",
+                                    "the input grid, for inputs other than c + r in the top cell")
+        breaks = breaks or ratio == UNBOUNDED or ratio > x or bias != 0
+    check_verdict(report, cert, "fails" if breaks else "holds")
+
+
+def recheck_l1(cert, report):
+    """L1 (leakage, not claimed by the paper; check_l1.cpp). Per row, recomputed exactly: the
+    pair eavesdropper's and the Z holder's supremum likelihood ratio (pair_eavesdropper,
+    z_holder). An unbounded pair row must carry its witness: the laws at (w_high, partner) and
+    (w_low, partner), its output impossible at the second and possible at the first. Verdict:
+    fails iff some row is unbounded for either observer."""
+    data = cert["data"]
+    report.equal("data/claimed_by_paper", data["claimed_by_paper"], False)
+    any_unbounded = False
+    for i, row in enumerate(data["rows"]):
+        path = f"data/rows/{i}"
+        alpha, d = alpha_of(rat(row["exp_eps"])), row["bits"]
+        for key, compute in (("pair_eavesdropper", pair_eavesdropper), ("z_holder", z_holder)):
+            claimed = row[key] if row[key] == UNBOUNDED else rat(row[key])
+            value = compute(alpha, d)
+            if value is None:
+                report.not_recomputable(f"{path}/{key}", f"d = {d} is beyond this script's exhaustive search")
+            else:
+                report.equal(f"{path}/{key}", claimed, value, row[key])
+            any_unbounded = any_unbounded or claimed == UNBOUNDED
+        if row["pair_eavesdropper"] == UNBOUNDED:
+            if not report.expect("recheck" in row and "output" in row, f"{path}/recheck",
+                                 "missing: an unbounded ratio needs its witness"):
+                continue
+            first, second = row["recheck"]
+            for j, item in enumerate(row["recheck"]):
+                check_joint_item_is(report, item, f"{path}/recheck/{j}", alpha, d, None, None, "corrected")
+            report.expect(first["w2"] == second["w2"], f"{path}/recheck/1/w2", "the partner's input differs")
+            output = row["output"]
+            report.expect(rat(first["joint"][output]) > 0 and rat(second["joint"][output]) == 0, f"{path}/output",
+                          f"P({output}) is not > 0 at w_high and 0 at w_low")
+    check_verdict(report, cert, "fails" if any_unbounded else "holds")
+
+
+# ---------------------------------------------------------------------------------------------
+# E1–E5: the experiments (experiments.hpp's rule "at the seeds' spread")
 
 def seed_order(a, b):
-    """experiments.hpp's rule: above iff min a > max b, below iff max a < min b."""
+    """experiments.cpp order_of: above iff min a > max b, below iff max a < min b."""
     if not a or not b:
         return "missing"
     if min(a) > max(b):
@@ -156,74 +1518,393 @@ def seed_order(a, b):
     return "overlap"
 
 
-def csv_accuracies(path):
-    """run -> seed -> accuracy (%) from the full-scale results, as the audit reads them."""
-    import csv
-    table = {}
+GIVES = {"above": ("above",), "not above": ("below", "overlap"), "not below": ("above", "overlap")}
+OPPOSES = {"above": "below", "not above": "above", "not below": "below"}
+
+
+def read_results_csv(path):
+    """experiments.cpp load_experiment_runs: run -> [(seed, accuracy %, stopped)] sorted by seed,
+    and the first row's settings. Raises Malformed naming the line."""
+    runs, settings = {}, None
     with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            table.setdefault(row["run"], {})[int(row["seed"])] = 100 * float(row["test_accuracy_at_best_round"])
-    return table
+        reader = csv.DictReader(f)
+        for column in ("run", "seed", "test_accuracy_at_best_round", "stopped", "clients", "lambda", "rounds_run"):
+            if column not in (reader.fieldnames or []):
+                raise Malformed("header", f"a column {column}")
+        for row in reader:
+            where = f"line {reader.line_num}"
+            if None in row or None in row.values():
+                raise Malformed(where, f"{len(reader.fieldnames)} fields expected, as in the header")
+            try:
+                value = 100 * float(row["test_accuracy_at_best_round"])
+                seed = int(row["seed"])
+            except (TypeError, ValueError):
+                raise Malformed(where, "a seed and an accuracy that are numbers") from None
+            if not math.isfinite(value):
+                raise Malformed(where, "a finite accuracy")
+            runs.setdefault(row["run"], []).append((seed, value, bool(row["stopped"])))
+            if settings is None:
+                settings = {"clients": row["clients"], "lambda": row["lambda"], "rounds": row["rounds_run"]}
+    return {name: sorted(rows) for name, rows in runs.items()}, settings or {}
 
 
-def experiment(checker, cert, out_dir):
-    """E1-E5: every order recomputed from the values in the certificate, every value against the
-    results CSV it names (when that file is here), and each part's and the claim's verdict from
-    the rule the certificate states."""
-    data = cert["data"]
-    # The CSV where the audit read it, or beside the certificates (DIR/fl-full/results.csv).
+def expected_side(runs, side):
+    """(seeds, values, stopped) the check would write for this side (experiments.cpp get and
+    paired_difference), or None for a constant."""
+    if "run" not in side:
+        return None
+    a = runs.get(side["run"], [])
+    if "minus_run" not in side:
+        return [s for s, _, _ in a], [v for _, v, _ in a], [t for _, _, t in a]
+    b = {s: (v, t) for s, v, t in runs.get(side["minus_run"], [])}
+    both = [(s, v - b[s][0], t or b[s][1]) for s, v, t in a if s in b]
+    return [s for s, _, _ in both], [v for _, v, _ in both], [t for _, _, t in both]
+
+
+def run_side(run, minus_run=None):
+    return ("run", run, minus_run)
+
+
+def constant_side(values):
+    return ("constant", tuple(values))
+
+
+def experiment_design(claim, parts):
+    """What each part of the claim compares (check_e<k>.cpp): [(want, [(a, b), ...]), ...], a side
+    being run_side(run[, minus_run]) or constant_side(values). E5's second part compares the gaps
+    (CorBin-FL − LDP-FL, seed by seed) of its first part that are not empty, each with the next."""
+    if claim == "E1":
+        return [("above", [(run_side(f"exp1-{mech}"), run_side(f"exp1-{base}"))
+                           for base in ("ldp", "laplace", "gaussian")]) for mech in ("corbin", "augcorbin")]
+    if claim == "E2":
+        return [("above", [(run_side("exp7-corbin-eps1"), run_side("exp2-d3"))]),
+                ("not above", [(run_side("exp2-d7"), run_side("exp7-corbin-eps1"))])]
+    if claim == "E3":
+        return [("not below", [(run_side(name), run_side("exp7-corbin-eps1"))]) for name in ("exp3-p1_4", "exp3-p1_2")]
+    if claim == "E4":
+        return [("above", [(run_side(f"exp4-n{n}-corbin"), run_side(f"exp4-n{n}-ldp")) for n in (50, 200, 500)])]
+    # E5
+    def name(mech, eps):
+        return f"exp1-{mech}" if eps == "5" else f"exp7-{mech}-eps{eps}"
+    epsilons = ("0.1", "0.5", "1", "3", "5")
+    better = [(run_side(name("corbin", e)), run_side(name("ldp", e))) for e in epsilons]
+    gaps = []
+    for item in parts[0]["comparisons"] if parts else []:
+        a, b = item["a"], item["b"]
+        if set(a["seeds"]) & set(b["seeds"]) and "run" in a and "run" in b:
+            gaps.append(run_side(a["run"], b["run"]))
+    grows = list(zip(gaps, gaps[1:])) if len(gaps) >= 2 else [(constant_side([]), constant_side([]))]
+    loss = [(constant_side([1.5]), run_side("exp1-vanilla", name("corbin", "0.5")))]
+    return [("above", better), ("above", grows), ("above", loss)]
+
+
+def side_identity(side):
+    if "run" in side:
+        return run_side(side["run"], side.get("minus_run"))
+    return constant_side(side["values"]) if not side["seeds"] else ("constant with seeds", tuple(side["seeds"]))
+
+
+def recheck_experiment(cert, report, out_dir, csv_cache):
+    """E1–E5. Recomputed from the certificate alone: what each part compares and wants (the
+    check's fixed design, experiment_design), every comparison's order from its values, each
+    part's verdict and the claim's (experiments.hpp's rule), every difference side from its two
+    runs where both appear elsewhere in the certificate, and that a run reads the same wherever
+    it appears. From the results CSV (where the audit read it, or DIR/fl-full/results.csv): every
+    side's seeds, values and stopped flags, and the settings. With no parts the CSV must be
+    missing and the verdict undecided."""
+    data, claim = cert["data"], cert["id"]
     candidates = [data["results_csv"], os.path.join(out_dir, "fl-full", "results.csv")]
-    found = [p for p in candidates if os.path.exists(p)]
-    table = csv_accuracies(found[0]) if found else None
-    wants = {"above": ("above", "below"), "not above": (None, "above"), "not below": (None, "below")}
-
-    def values_of(side, where):
-        if table is not None and "run" in side:
-            for seed, value in zip(side["seeds"], side["values"]):
-                expected = table.get(side["run"], {}).get(seed)
-                if "minus_run" in side and expected is not None:
-                    other = table.get(side["minus_run"], {}).get(seed)
-                    expected = None if other is None else expected - other
-                checker.expect(expected == value, f"{where}: {side['label']} seed {seed}: {value} != results {expected}")
-        return side["values"]
-
+    found = next((p for p in candidates if os.path.isfile(p)), None)
+    runs = None
+    if found is not None:
+        if found not in csv_cache:
+            try:
+                csv_cache[found] = read_results_csv(found)
+            except Malformed as e:
+                raise Malformed(e.path, e.what, file=found) from None
+            except (OSError, UnicodeDecodeError, csv.Error) as e:
+                raise Malformed("", f"unreadable ({e})", file=found) from None
+        runs, settings = csv_cache[found]
+        report.equal("data/settings", data["settings"], settings)
+    else:
+        report.not_recomputable("data/parts/*/comparisons/*/{a,b}/{seeds,values,stopped}, data/settings",
+                                "the results CSV " + data["results_csv"] + " is not here")
+    parts = data["parts"]
+    if not parts:
+        report.expect(found is None, "data/parts", f"empty, but the results CSV {found} exists")
+        check_verdict(report, cert, "undecided")
+        return
+    design = experiment_design(claim, parts)
+    for i, (part, (want, pairs)) in enumerate(zip(parts, design)):
+        report.equal(f"data/parts/{i}/want", part["want"], want)
+        got = [(side_identity(item["a"]), side_identity(item["b"])) for item in part["comparisons"]]
+        report.equal(f"data/parts/{i}/comparisons", got, pairs, "the runs compared")
+    seen = {}    # run name -> (seeds, values, stopped), plain runs only
+    sides = []   # (path, side)
+    for i, part in enumerate(parts):
+        for j, item in enumerate(part["comparisons"]):
+            for key in ("a", "b"):
+                sides.append((f"data/parts/{i}/comparisons/{j}/{key}", item[key]))
+    for path, side in sides:
+        if "run" in side and "minus_run" not in side:
+            record = (side["seeds"], side["values"], side["stopped"])
+            first = seen.setdefault(side["run"], record)
+            report.expect(first == record, path, f"run {side['run']} reads differently elsewhere in the certificate")
+    for path, side in sides:
+        if "minus_run" in side and side["run"] in seen and side["minus_run"] in seen:
+            table = {side["run"]: list(zip(*seen[side["run"]])), side["minus_run"]: list(zip(*seen[side["minus_run"]]))}
+            report.equal(path, (side["seeds"], side["values"], side["stopped"]), tuple(expected_side(table, side)),
+                         "the difference of its runs as written elsewhere")
+        if runs is not None and "run" in side:
+            report.equal(path, (side["seeds"], side["values"], side["stopped"]), tuple(expected_side(runs, side)),
+                         f"seeds, values, stopped of {side['run']}" + (f" − {side['minus_run']}"
+                                                                       if "minus_run" in side else ""))
     verdicts = []
-    for i, part in enumerate(data.get("parts", [])):
+    for i, part in enumerate(parts):
         want = part["want"]
         holds, fails = True, False
         for j, item in enumerate(part["comparisons"]):
-            where = f"{cert['id']} part {i} comparison {j}"
-            order = seed_order(values_of(item["a"], where), values_of(item["b"], where))
-            checker.expect(order == item["order"], f"{where}: order {item['order']} != {order}")
-            good = order == "above" if want == "above" else order in ("overlap", "below" if want == "not above" else "above")
-            holds = holds and good
-            fails = fails or order == wants[want][1]
-        verdict = "fails" if fails else "holds" if holds and part["comparisons"] else "undecided"
-        checker.expect(verdict == part["verdict"], f"{cert['id']} part {i}: verdict {part['verdict']} != {verdict}")
+            order = seed_order(item["a"]["values"], item["b"]["values"])
+            report.equal(f"data/parts/{i}/comparisons/{j}/order", item["order"], order)
+            holds = holds and order in GIVES[want]
+            fails = fails or order == OPPOSES[want]
+        verdict = "fails" if fails else "holds" if holds else "undecided"
+        report.equal(f"data/parts/{i}/verdict", part["verdict"], verdict)
         verdicts.append(verdict)
-    if verdicts:
-        claim = "fails" if "fails" in verdicts else "holds" if all(v == "holds" for v in verdicts) else "undecided"
-        checker.expect(claim == cert["verdict"], f"{cert['id']}: verdict {cert['verdict']} != {claim}")
+    check_verdict(report, cert, "fails" if "fails" in verdicts else
+                  "holds" if all(v == "holds" for v in verdicts) else "undecided")
 
 
-def main(out_dir):
-    checker = Checker()
+# ---------------------------------------------------------------------------------------------
+# The grids: rows a check writes over a product of grids, and the e^ε grid shared by claims
+
+def distinct(values):
+    return list(dict.fromkeys(values))
+
+
+def check_product(report, path, rows, axes):
+    """rows are exactly the product of their distinct values along `axes`, the first axis
+    outermost (the checks' nested loops), so that no row is missing, repeated or moved."""
+    levels = [distinct(tuple(row[a] for a in axis) if isinstance(axis, tuple) else row[axis] for row in rows)
+              for axis in axes]
+    expected = [()]
+    for level in levels:
+        expected = [e + (v,) for e in expected for v in level]
+    got = [tuple(tuple(row[a] for a in axis) if isinstance(axis, tuple) else row[axis] for axis in axes)
+           for row in rows]
+    report.expect(got == expected, path, f"the rows are not the full product of {', '.join(map(str, axes))} "
+                                         f"({len(got)} rows, {len(expected)} in the product)")
+    return levels
+
+
+# check_c1.cpp's fixed models (the authors' MNIST model, ResNet-18) and shared bits.
+C1_MODELS, C1_BITS = (421642, 11173962), (1, 5, 16)
+# L1 looks at d <= 5 only (check_l1.cpp).
+L1_MAX_BITS = 5
+
+
+def recheck_grids(certs, reports):
+    """Within a certificate: T1b's and L1's rows are e^ε × d and C1's m × d × n, each nested as
+    its check loops (a deleted row shows). Across the audit: P1, T1b, T2b, T2c, R1 and L1 cover the
+    same e^ε grid, L1 the d of T1b up to 5, C1 the same clients as T3's model sizes."""
+    grids = {}
+    if "T1b" in certs:
+        rows = certs["T1b"]["data"]["rows"]
+        exp_eps, bits = check_product(reports["T1b"], "data/rows", rows, ("exp_eps", "bits"))
+        grids["T1b"], t1b_bits = exp_eps, bits
+    if "L1" in certs:
+        exp_eps, bits = check_product(reports["L1"], "data/rows", certs["L1"]["data"]["rows"], ("exp_eps", "bits"))
+        grids["L1"] = exp_eps
+        if "T1b" in certs:
+            reports["L1"].equal("data/rows", bits, [d for d in t1b_bits if d <= L1_MAX_BITS], f"d grid {bits}")
+    if "C1" in certs:
+        rows = certs["C1"]["data"]["rows"]
+        models, bits, clients = check_product(reports["C1"], "data/rows", rows, ("m", "d", "n"))
+        reports["C1"].equal("data/rows", (tuple(models), tuple(bits)), (C1_MODELS, C1_BITS),
+                            f"models {models} and d {bits}")
+        if "T3" in certs:
+            sizes = certs["T3"]["data"]["paper_model_sizes"]
+            reports["C1"].equal("data/rows", clients, distinct(row["n"] for row in sizes),
+                                f"clients {clients} (T3's model sizes use the grid's clients)")
+    for claim, key in (("P1", "levels"), ("T2b", "rows"), ("T2c", "rows"), ("R1", "rows")):
+        if claim in certs:
+            grids[claim] = [row["exp_eps"] for row in certs[claim]["data"][key]]
+    reference = next(iter(grids.items()), None)
+    for claim, exp_eps in grids.items():
+        reports[claim].expect([F(x) for x in exp_eps] == [F(x) for x in reference[1]], "data",
+                              f"e^ε grid {short(exp_eps)} differs from {reference[0]}.json's {short(reference[1])}")
+
+
+CLAIM_RECHECKS = {"P1": recheck_p1, "A2": recheck_a2, "T1a": recheck_t1a, "T1b": recheck_t1b, "T1c": recheck_t1c,
+                  "T2a": recheck_t2a, "T2b": recheck_t2b, "T2c": recheck_t2c, "T3": recheck_t3, "T4": recheck_t4,
+                  "D0": recheck_d0, "C1": recheck_c1, "R1": recheck_r1, "L1": recheck_l1}
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-test: the closed forms against brute force over a small domain
+
+def self_test():
+    """Closed-form joint law = enumeration (every reading, d <= 4, inputs at steps of r/4, several
+    α); analytic PLDP supremum = the search over every cell end; sup_gap = the gap maximised over
+    every pair of cell ends and midpoints; CorBinQ's P(++) = the d-bit optimum (T1c)."""
+    failures = 0
+    alphas = (F(2), F(3), F(21, 19), F(1859141, 859141), F(3735329, 3685329), F(7, 2))
+    inputs = [CENTER + RADIUS * F(k, 4) for k in range(-4, 5)]
+    for alpha in alphas:
+        for d in range(0, 5):
+            n = 2 ** d
+            for variant in VARIANTS:
+                for w1 in inputs:
+                    for w2 in inputs:
+                        if joint_law(alpha, CENTER, RADIUS, w1, w2, d, variant) != \
+                                enumerate_joint(alpha, CENTER, RADIUS, w1, w2, d, variant):
+                            failures += 1
+                            print(f"self-test: joint law α={alpha} d={d} {variant} w=({w1}, {w2})")
+                if pldp_sup(alpha, d, variant) != pldp_brute_force(alpha, d, variant):
+                    failures += 1
+                    print(f"self-test: PLDP α={alpha} d={d} {variant}: {pldp_sup(alpha, d, variant)} "
+                          f"!= {pldp_brute_force(alpha, d, variant)}")
+            lo, hi = threshold_range(alpha, n)
+            points = sorted({lo, hi} | {F(k) for k in range(math.ceil(lo), math.floor(hi) + 1)})
+            points = sorted(set(points) | {(a + b) / 2 for a, b in zip(points, points[1:])}
+                            | {F(math.floor(p)) + F(1, 2) for p in points if lo <= math.floor(p) + F(1, 2) <= hi})
+            best, level = F(0), RADIUS * alpha
+            for u in points:
+                for v in points:
+                    law = joint_from_cells(floor_frac(u), floor_frac(v), n, "corrected")
+                    q1, q2 = u / n, 1 - v / n
+                    x, y = level * (2 * q1 - 1), level * (2 * q2 - 1)
+                    best = max(best, pair_mse(law, level, x, y) - pair_mse(optimal_law(q1, q2), level, x, y))
+                    if law["++"] != min_pp_over_d_bit_pairs(q1, q2, n):
+                        failures += 1
+                        print(f"self-test: T1c optimum α={alpha} d={d} u={u} v={v}")
+            if best != sup_gap(alpha, d):
+                failures += 1
+                print(f"self-test: sup_gap α={alpha} d={d}: {sup_gap(alpha, d)} != search {best}")
+    print(f"self-test: {failures} failures")
+    return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Driver
+
+def load_certificate(path, claim):
+    """The parsed certificate, or Malformed (unreadable, not JSON, not this claim's schema)."""
+    def reject_constant(token):
+        raise ValueError(f"{token} is not a JSON number")
+    try:
+        with open(path, encoding="utf-8") as f:
+            cert = json.load(f, parse_constant=reject_constant)
+    except (OSError, UnicodeDecodeError) as e:
+        raise Malformed("", f"unreadable ({e.strerror if isinstance(e, OSError) and e.strerror else e})") from None
+    except (ValueError, RecursionError) as e:
+        raise Malformed("", f"not JSON ({e})") from None
+    certificate_schema(claim)(cert, "")
+    return cert
+
+
+def parse_arguments(argv):
+    """(out_dir, claims, verbose, self_test); raises ValueError with a usage message."""
+    verbose, self_test_only, only, positional = False, False, None, []
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--verbose":
+            verbose = True
+        elif arg == "--self-test":
+            self_test_only = True
+        elif arg == "--only" and args:
+            only = [c for c in args.pop(0).split(",") if c]
+        elif arg.startswith("--only="):
+            only = [c for c in arg[len("--only="):].split(",") if c]
+        elif arg.startswith("-"):
+            raise ValueError(f"unknown option {arg}")
+        else:
+            positional.append(arg)
+    if len(positional) > 1:
+        raise ValueError("one audit directory, please")
+    for claim in only or ():
+        if claim not in CLAIM_IDS:
+            raise ValueError(f"--only: {claim} is not a claim id ({' '.join(CLAIM_IDS)})")
+    return (positional[0] if positional else "reports"), (only or list(CLAIM_IDS)), verbose, self_test_only
+
+
+def main(argv):
+    try:
+        out_dir, claims, verbose, self_test_only = parse_arguments(argv)
+    except ValueError as e:
+        print(f"usage: recheck_certificates.py [--verbose] [--only ID,...] [--self-test] DIR ({e})")
+        return 2
+    if self_test_only:
+        return self_test()
     cert_dir = os.path.join(out_dir, "certificates")
-    names = sorted(f for f in os.listdir(cert_dir) if f.endswith(".json"))
-    for name in names:
-        with open(os.path.join(cert_dir, name)) as f:
-            cert = json.load(f)
-        checker.walk(cert["data"], cert["id"])
-        extra = getattr(checker, cert["id"].lower(), None)
-        if extra is not None:
-            extra(cert["data"])
-        if "parts" in cert["data"]:
-            experiment(checker, cert, out_dir)
-    for failure in checker.failures:
-        print("MISMATCH", failure)
-    print(f"recheck: {len(names)} certificates, {checker.items} items, {len(checker.failures)} mismatches")
-    return 1 if checker.failures or not names else 0
+    malformed, reports, grid_names = [], [], {}
+    try:
+        present = {name for name in os.listdir(cert_dir) if name.endswith(".json")}
+    except OSError as e:
+        print(f"MALFORMED {cert_dir}: unreadable directory ({e.strerror or e})")
+        return 2
+    for name in sorted(present):
+        if name[:-len(".json")] not in CLAIM_IDS:
+            malformed.append(f"MALFORMED {os.path.join(cert_dir, name)}: not a claim id ({' '.join(CLAIM_IDS)})")
+    csv_cache, certs, by_claim = {}, {}, {}
+    for claim in claims:
+        path = os.path.join(cert_dir, claim + ".json")
+        if claim + ".json" not in present:
+            malformed.append(f"MALFORMED {path}: missing (every claim has a certificate)")
+            continue
+        try:
+            cert = load_certificate(path, claim)
+        except Malformed as e:
+            malformed.append(f"MALFORMED {path}{' ' + e.path if e.path else ''}: {e.what}")
+            continue
+        report = CertReport(claim + ".json")
+        grid_names.setdefault(cert["grid"], claim)
+        try:
+            recheck_items(report, cert["data"], "data")
+            recheck_twins(report, cert["data"], "data")
+            if claim in CLAIM_RECHECKS:
+                CLAIM_RECHECKS[claim](cert, report)
+            else:
+                recheck_experiment(cert, report, out_dir, csv_cache)
+        except Malformed as e:  # an item outside the schema's places, or the results CSV
+            malformed.append(f"MALFORMED {e.file or path}{' ' + e.path if e.path else ''}: {e.what}")
+            continue
+        reports.append(report)
+        certs[claim], by_claim[claim] = cert, report
+    recheck_grids(certs, by_claim)
+    if len(grid_names) > 1:
+        report = CertReport("(audit)")
+        report.expect(False, "grid", "certificates from different grids: " +
+                      ", ".join(f"{claim}: {grid}" for grid, claim in grid_names.items()))
+        reports.append(report)
+    mismatches = [line for r in reports for line in r.mismatches]
+    malformed = list(dict.fromkeys(malformed))  # the results CSV is named once, not per claim
+    for line in malformed + mismatches:
+        print(line)
+    if verbose:
+        for r in reports:
+            print(f"{r.name}: {r.items} items rechecked")
+            for line in r.unrecomputable:
+                print(line)
+    items = sum(r.items for r in reports)
+    print(f"recheck: {len(certs)} certificates, {items} items, {len(mismatches)} mismatches"
+          + (f", {len(malformed)} malformed" if malformed else ""))
+    return 2 if malformed else 1 if mismatches else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "reports"))
+    try:
+        status = main(sys.argv[1:])
+    except InternalError as e:
+        print(f"recheck: internal error: {e}")
+        status = 4
+    except KeyboardInterrupt:
+        print("recheck: interrupted")
+        status = 4
+    except BaseException as e:  # never a traceback: an unexpected failure is this script's fault
+        if isinstance(e, SystemExit):
+            raise
+        print(f"recheck: internal error: {type(e).__name__}: {e}")
+        status = 4
+    sys.exit(status)

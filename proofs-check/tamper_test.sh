@@ -1,36 +1,200 @@
 #!/usr/bin/env bash
-# The certificate checker must notice a changed number: copy the audit, alter one exact joint
-# probability in A2's certificate, one binomial tail in T4's and one seed's accuracy in E1's,
-# and expect a failure each.
+# The certificate rechecker must reject every kind of tampering, with the right exit status:
+#   flipped verdict            -> 1 (MISMATCH)     changed recomputed value -> 1 (MISMATCH)
+#   deleted required field     -> 2 (MALFORMED)    emptied row list          -> 1 or 2
+#   invalid JSON               -> 2 (MALFORMED)
+# for every certificate of the audit, each case on its own copy of that one certificate
+# (recheck_certificates.py --only ID), and never a traceback or an internal error (4).
+# The untampered copy must pass first, and the rechecker's self-test must pass.
+#
+# Usage: bash tamper_test.sh PYTHON CHECKER AUDIT_DIR
 set -euo pipefail
 python="$1" checker="$2" audit="$3"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for target in A2 T4 E1; do
-  rm -rf "$work/copy" && cp -r "$audit" "$work/copy"
-  "$python" - "$work/copy/certificates/$target.json" <<'PY'
-import json, sys
+"$python" - "$python" "$checker" "$audit" "$work" <<'PY'
+import concurrent.futures
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from decimal import Decimal
 from fractions import Fraction
-path = sys.argv[1]
-cert = json.load(open(path))
-def tamper(node):
-    if isinstance(node, dict):
-        if node.get("kind") == "corbinq_joint":
-            node["joint"]["++"] = str(Fraction(node["joint"]["++"]) + Fraction(1, 10**9)); return True
-        if node.get("kind") == "binomial_outside":
-            node["probability"] = str(Fraction(node["probability"]) * Fraction(1001, 1000)); return True
-        if node.get("kind") == "seed_order" and node["a"]["values"]:
-            node["a"]["values"][0] += 0.01; return True
-        return any(tamper(v) for v in node.values())
+
+python, checker, audit, work = sys.argv[1:5]
+CLAIMS = ("P1", "A2", "T1a", "T1b", "T1c", "T2a", "T2b", "T2c", "T3", "T4", "D0", "C1", "R1", "L1",
+          "E1", "E2", "E3", "E4", "E5")
+
+# Per claim: values the rechecker recomputes (the first path present is changed; several lists
+# give several cases), a nested required field to delete, and a row list to empty (None: the
+# certificate has none). Paths are JSON paths; -1 is the last entry.
+EXPERIMENT = {"value": [["data/parts/0/comparisons/0/a/values/0", "data/parts/0/comparisons/0/b/values/0",
+                         "data/settings/clients"],
+                        ["data/parts/-1/comparisons/-1/order"]],
+              "delete": "data/parts/0/comparisons/0/a/values", "empty": "data/parts/0/comparisons"}
+SPEC = {
+    "P1": {"value": [["data/levels/0/alpha"], ["data/smallest_excess_mse_of_other_levels"]],
+           "delete": "data/levels/0/ratio_just_below", "empty": "data/levels"},
+    "A2": {"value": [["data/ratio_at_exp_eps_3_d_5"], ["data/pldp_counterexample/ratio"]],
+           "delete": "data/printed_biased_points", "empty": "data/pldp_counterexample/recheck"},
+    "T1a": {"value": [["data/recheck/0/joint/++"], ["data/mismatches"]], "delete": "data/mismatches",
+            "empty": "data/recheck"},
+    "T1b": {"value": [["data/rows/-1/sup_gap"], ["data/rows/-1/w1"], ["data/smallest_bound_over_sup"]],
+            "delete": "data/rows/0/bound", "empty": "data/rows"},
+    "T1c": {"value": [["data/corbinq_not_optimal"]], "delete": "data/points", "empty": None},
+    "T2a": {"value": [["data/biased_cases"]], "delete": "data/cases", "empty": None},
+    "T2b": {"value": [["data/rows/0/sup_pair_mse"], ["data/appendix_c_steps/max_cov_when_w_plus_w2_at_most_2c"]],
+            "delete": "data/appendix_c_steps/points", "empty": "data/rows"},
+    "T2c": {"value": [["data/rows/-1/worst_case_ratio"], ["data/rows/0/ratio_at_w1_w2_c_plus_r"]],
+            "delete": "data/rows/0/ratio_at_w1_w2_c_plus_r", "empty": "data/rows"},
+    "T3": {"value": [["data/counterexample/printed_eps_u"], ["data/eps_u_against_n/-1/cpsgd_consistent_units"],
+                     ["data/paper_model_sizes/0/printed_eps_u"]],
+           "delete": "data/counterexample/alpha", "empty": "data/eps_u_against_n"},
+    "T4": {"value": [["data/counterexample/singles_outside"], ["data/counterexample/survivors_outside"],
+                     ["data/counterexample/gamma"]],
+           "delete": "data/counterexample/claimed_each", "empty": "data/counterexample/recheck"},
+    "D0": {"value": [["data/recheck/0/joint/+-"], ["data/reference_code_differences"]],
+           "delete": "data/corrected_differences", "empty": "data/recheck"},
+    "C1": {"value": [["data/rows/-1/bits_z_exchanged"], ["data/rows/0/claimed_dmk_plus_nk"]],
+           "delete": "data/rows/0/bits_z_from_key", "empty": "data/rows"},
+    "R1": {"value": [["data/rows/0/ratio"], ["data/rows/0/largest_marginal_bias"], ["data/rows/-1/ratio"]],
+           "delete": "data/bits", "empty": "data/rows"},
+    "L1": {"value": [["data/rows/0/pair_eavesdropper"], ["data/rows/-1/z_holder"]],
+           "delete": "data/rows/0/z_holder", "empty": "data/rows"},
+    **{claim: EXPERIMENT for claim in ("E1", "E2", "E3", "E4", "E5")},
+}
+TOP_LEVEL = ("id", "verdict", "finding", "grid", "data")
+
+
+def walk(node, path):
+    """(parent, key) of a JSON path, or None when absent."""
+    keys = path.split("/")
+    for key in keys[:-1]:
+        node = step(node, key)
+        if node is None:
+            return None
+    last = keys[-1]
     if isinstance(node, list):
-        return any(tamper(v) for v in node)
-    return False
-assert tamper(cert["data"]), "nothing to tamper with"
-json.dump(cert, open(path, "w"))
+        if not node or not -len(node) <= int(last) < len(node):
+            return None
+        return node, int(last)
+    return (node, last) if isinstance(node, dict) and last in node else None
+
+
+def step(node, key):
+    if isinstance(node, list):
+        return node[int(key)] if node and -len(node) <= int(key) < len(node) else None
+    return node.get(key) if isinstance(node, dict) else None
+
+
+INTEGER_FIELDS = {"bits_z_exchanged", "bits_z_from_key", "claimed_dmk_plus_nk", "first_inside", "last_inside",
+                  "clients"}
+
+
+def changed(key, value):
+    """A different value of the same type and format, inside the field's domain (a probability
+    stays in [0, 1], an input in [c − r, c + r], e^ε above 1), so that only recomputation can tell."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return value + 0.01
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return [str(Decimal(v) * Decimal("1.001")) for v in value]  # an enclosure
+    if value == "unbounded":
+        return "3"
+    if value in ("above", "below", "overlap", "missing"):
+        return "below" if value == "above" else "above"
+    if key in INTEGER_FIELDS:
+        return str(int(value) + 8)
+    x = Fraction(value)
+    return str(x + Fraction(1, 10 ** 9) if x < Fraction(1, 2) else x - Fraction(1, 10 ** 9))
+
+
+def cases(claim, cert):
+    """(name, text written to the certificate file, allowed exit statuses)."""
+    spec = SPEC[claim]
+    flipped = copy.deepcopy(cert)
+    flipped["verdict"] = "fails" if cert["verdict"] == "holds" else "holds"
+    yield "flipped verdict", json.dumps(flipped), {1}
+    for paths in spec["value"]:
+        doc = copy.deepcopy(cert)
+        spot = next((s for s in (walk(doc, p) for p in paths) if s is not None), None)
+        if spot is None:
+            raise SystemExit(f"{claim}: nothing to change among {paths}")
+        parent, key = spot
+        before = parent[key]
+        parent[key] = changed(key, before)
+        if before == "unbounded" and claim == "R1":
+            parent[key + "_approx"] = 3.0  # R1 writes a twin beside a bounded ratio
+        if isinstance(parent, dict) and key + "_approx" in parent:
+            # Keep the decimal twin consistent, so that the recomputation itself must notice.
+            new = parent[key]
+            parent[key + "_approx"] = (float((Decimal(new[0]) + Decimal(new[1])) / 2) if isinstance(new, list)
+                                       else float(Fraction(new)))
+        used = next(p for p in paths if walk(cert, p) is not None)
+        yield f"changed {used}", json.dumps(doc), {1}
+    for path in (spec["delete"], TOP_LEVEL[CLAIMS.index(claim) % len(TOP_LEVEL)]):
+        doc = copy.deepcopy(cert)
+        spot = walk(doc, path)
+        if spot is None:
+            raise SystemExit(f"{claim}: no field {path} to delete")
+        del spot[0][spot[1]]
+        yield f"deleted {path}", json.dumps(doc), {2}
+    if spec["empty"] is not None:
+        doc = copy.deepcopy(cert)
+        spot = walk(doc, spec["empty"])
+        if spot is None or not isinstance(spot[0][spot[1]], list):
+            raise SystemExit(f"{claim}: no list {spec['empty']} to empty")
+        spot[0][spot[1]] = []
+        yield f"emptied {spec['empty']}", json.dumps(doc), {1, 2}
+    text = json.dumps(cert)
+    yield "invalid JSON", text[: len(text) // 2], {2}
+
+
+def run(directory, claims):
+    result = subprocess.run([python, checker, "--only", ",".join(claims), directory],
+                            capture_output=True, text=True, timeout=120)
+    return result.returncode, result.stdout + result.stderr
+
+
+# The rechecker's closed forms against brute force, and the untampered audit.
+self_test = subprocess.run([python, checker, "--self-test"], capture_output=True, text=True, timeout=300)
+if self_test.returncode != 0:
+    sys.exit(f"the rechecker's self-test failed (exit {self_test.returncode}):\n{self_test.stdout}{self_test.stderr}")
+status, output = run(audit, CLAIMS)
+if status != 0:
+    sys.exit(f"the untampered audit does not pass (exit {status}):\n{output}")
+
+jobs = []
+for claim in CLAIMS:
+    with open(os.path.join(audit, "certificates", claim + ".json")) as f:
+        cert = json.load(f)
+    for name, text, allowed in cases(claim, cert):
+        directory = os.path.join(work, f"case{len(jobs)}")
+        os.makedirs(os.path.join(directory, "certificates"))
+        with open(os.path.join(directory, "certificates", claim + ".json"), "w") as f:
+            f.write(text)
+        csv_beside = os.path.join(audit, "fl-full", "results.csv")
+        if os.path.exists(csv_beside):
+            os.makedirs(os.path.join(directory, "fl-full"))
+            shutil.copy(csv_beside, os.path.join(directory, "fl-full", "results.csv"))
+        jobs.append((claim, name, directory, allowed))
+
+failures = []
+with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    results = pool.map(lambda job: run(job[2], [job[0]]), jobs)
+    for (claim, name, _, allowed), (status, output) in zip(jobs, results):
+        tag = {1: "MISMATCH", 2: "MALFORMED"}.get(status)
+        named = tag is not None and any(line.startswith(tag) and f"{claim}.json" in line
+                                        for line in output.splitlines())
+        if status not in allowed or not named or "Traceback" in output:
+            failures.append(f"{claim} {name}: exit {status}, expected {sorted(allowed)}\n{output.strip()}")
+for failure in failures:
+    print("NOT REJECTED AS EXPECTED:", failure)
+print(f"tamper test: {len(jobs)} tampered certificates, {len(failures)} not rejected as expected")
+sys.exit(1 if failures else 0)
 PY
-  if "$python" "$checker" "$work/copy" > "$work/out.txt"; then
-    echo "the checker accepted a tampered $target certificate"; cat "$work/out.txt"; exit 1
-  fi
-  grep -q MISMATCH "$work/out.txt"
-done
-echo "tampered certificates rejected"
