@@ -2,6 +2,7 @@
 // execs it, see main.cpp).
 
 #include <CLI/CLI.hpp>
+#include <torch/torch.h>
 
 #include "commands.hpp"
 #include "run_app.hpp"
@@ -10,5 +11,8 @@ int main(int argc, char** argv) {
   CLI::App app{"corbin fl — federated training with a privacy mechanism"};
   app.require_subcommand(1);
   corbin::cli::add_fl(app);
-  return corbin::cli::run_app(app, argc, argv);
+  // The test hook's libtorch kind: a c10::Error, whose what() carries a stack after its first line.
+  return corbin::cli::run_app(app, argc, argv, [](const std::string& kind) {
+    if (kind == "torch") TORCH_CHECK(false, "a libtorch failure");
+  });
 }

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -48,11 +49,13 @@ inline std::string option_for(const std::string& parameter) {
   return parameter;
 }
 
-/// Throws the exception CORBIN_TEST_THROW names, if it is set (tests only).
-inline void test_throw_hook() {
+/// Throws the exception CORBIN_TEST_THROW names, if it is set (tests only); `extra` throws the
+/// kinds only its executable knows (corbin-fl: "torch", a c10::Error).
+inline void test_throw_hook(const std::function<void(const std::string&)>& extra = {}) {
   const char* kind = std::getenv("CORBIN_TEST_THROW");
   if (kind == nullptr) return;
   const std::string k(kind);
+  if (extra) extra(k);
   if (k == "filesystem")
     throw std::filesystem::filesystem_error("cannot open", std::filesystem::path("/test/hook"),
                                             std::make_error_code(std::errc::permission_denied));
@@ -68,10 +71,11 @@ inline void test_throw_hook() {
 }
 
 /// Parses and runs; returns the exit status (see the header comment).
-inline int run_app(CLI::App& app, int argc, char** argv) {
+inline int run_app(CLI::App& app, int argc, char** argv,
+                   const std::function<void(const std::string&)>& extra_test_throw = {}) {
   if (std::getenv("CORBIN_TEST_THROW") != nullptr)
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
-      sub->parse_complete_callback(test_throw_hook);
+      sub->parse_complete_callback([extra_test_throw] { test_throw_hook(extra_test_throw); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

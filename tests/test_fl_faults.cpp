@@ -168,10 +168,17 @@ TEST_CASE("fl: settings compare as numbers, outputs are checked, nothing goes th
   CHECK_FALSE(fs::exists(f.work / "a"));
   CHECK(fs::exists(f.work / "a b" / "summary.json"));
   refused(fl(with(f.args(out, "1"), {"--threads", "100000"})), "--threads");  // was: minutes a round
-  for (const char* kind : {"filesystem", "json", "invalid", "bad_alloc", "runtime", "other"}) {
+  const std::pair<const char*, int> kinds[] = {{"filesystem", 2}, {"json", 2}, {"invalid", 2}, {"bad_alloc", 4},
+                                               {"runtime", 4},    {"torch", 4}, {"other", 4}};
+  for (const auto& [kind, status] : kinds) {
     INFO(kind);
     const Outcome thrown = fl(f.args(f.work / "thrown", "1"), {std::string("CORBIN_TEST_THROW=") + kind});
-    CHECK(thrown.err_lines() == 1);
-    CHECK((thrown.status == 2 || thrown.status == 4));
+    CHECK(thrown.err_lines() == 1);  // c10::Error's stack is not printed
+    CHECK(thrown.status == status);
   }
+  // Budget options are validated even where the mechanism does not use them.
+  refused(fl(with(f.args(out, "1"), {"--precision", "NaN"})), "--precision");
+  auto vanilla = with(f.args(out, "1"), {"--mechanism", "vanilla"});
+  vanilla[std::find(vanilla.begin(), vanilla.end(), "--exp-eps") - vanilla.begin() + 1] = "abc";
+  refused(fl(vanilla), "--exp-eps");
 }
