@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Compiles every Coq file of this folder in _CoqProject's order (in a copy under OUT), and checks
+# that no proof is admitted and that every theorem rests only on the axioms the standard
+# library's real numbers (and coq-interval's primitive floats) bring: each file ends with
+# `Print Assumptions`, whose output is read here.
+# Usage: check.sh SOURCE_DIR OUT_DIR
+set -euo pipefail
+src=$1 out=$2
+rm -rf "$out" && mkdir -p "$out"
+files=$(grep -E '\.v$' "$src/_CoqProject")
+if grep -nE '\b(Admitted|admit|Axiom|Conjecture|Parameter)\b' $(for f in $files; do echo "$src/$f"; done); then
+  echo "coq: an admitted proof or a new axiom (above)"; exit 1
+fi
+cp "$src/_CoqProject" $(for f in $files; do echo "$src/$f"; done) "$out"/
+cd "$out"
+# The axioms Reals rests on (ClassicalDedekindReals, classic, functional extensionality) and the
+# specifications of the primitive integers and floats that coq-interval computes with.
+allowed='^(ClassicalDedekindReals\.sig_not_dec|ClassicalDedekindReals\.sig_forall_dec|FunctionalExtensionality\.functional_extensionality_dep|Classical_Prop\.classic|(Uint63|PrimInt63|PrimFloat|FloatAxioms|FloatOps|SpecFloat)\.[A-Za-z0-9_]+)$'
+status=0
+for f in $files; do
+  start=$(date +%s%N)
+  if ! coqc -q -R . Corbin "$f" > "${f%.v}.out" 2>&1; then
+    echo "coq: $f does not compile:"; cat "${f%.v}.out"; exit 1
+  fi
+  # Axiom names are the lines of Print Assumptions' output that start a declaration ("Name : ...").
+  bad=$(awk '/^Axioms:/{on=1; next} on && /^[A-Za-z_][A-Za-z0-9_.]* :/{print $1}' "${f%.v}.out" | grep -Ev "$allowed" || true)
+  if [ -n "$bad" ]; then echo "coq: $f rests on assumptions beyond the reals' axioms: $bad"; status=1; fi
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  printf 'coq: %-12s compiled in %d.%01d s\n' "$f" $((ms / 1000)) $((ms % 1000 / 100))
+done
+exit $status
