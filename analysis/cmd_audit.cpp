@@ -36,7 +36,7 @@ void run_audit_command(const AuditArgs& a) {
   };
   const auto results = audit::run_audit(options, progress);
   if (tty) std::cerr << "\n";
-  for (const auto& r : results) std::cout << r.id << ": " << r.verdict_text() << " — " << r.finding << "\n";
+  for (const auto& r : results) std::cout << r.id << ": " << r.decision.text() << " — " << r.finding << "\n";
   std::cout << "wrote " << (std::filesystem::path(a.out) / "audit.md").string() << ", "
             << results.size() << " certificates, figures\n";
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "claims.hpp"
+#include "coq_evidence.hpp"
 
 namespace corbin::audit {
 
@@ -17,7 +18,14 @@ struct AuditOptions {
   bool figures = true;
   std::string python = "/usr/bin/python3";  ///< Debian's, which has matplotlib
   std::string figures_script;               ///< notebooks/corbin_figures.py
+  std::string coq_source = CORBIN_COQ_SOURCE;  ///< proofs-check/coq
+  std::string coq_build = CORBIN_COQ_BUILD;    ///< where check.sh compiled it
 };
+
+/// The claim's readings with their evidence (the Coq pins, the check's own computation) and the
+/// claim's verdict. Raises runtime_error when a proof and the check's computation contradict
+/// each other (a proved reading the check finds violated).
+void attach_readings(ClaimResult& result, const CoqEvidence& coq);
 
 /// Runs the checks; `progress(id, done, total)` is called before each. Returns the results.
 std::vector<ClaimResult> run_audit(const AuditOptions& options,
@@ -28,6 +36,6 @@ void write_figure_data(const Grid& grid, const std::string& dir);
 
 /// The markdown report.
 std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& grid,
-                           const std::string& figures_note);
+                           const CoqEvidence& coq, const std::string& figures_note);
 
 }  // namespace corbin::audit

@@ -2,6 +2,7 @@
 // (line 14 compares with T2): exact joint law, unbiasedness (C4) and ε-PLDP (C5) for each.
 
 #include "claims.hpp"
+#include "witness.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/privacy/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
@@ -69,6 +70,11 @@ ClaimResult check_a2(const Grid& grid) {
   out.certificate["printed_pldp_broken_cases"] = broken;
   out.certificate["corrected_violations"] = corrected_bad;
   out.verdict = (biased > 0 || broken > 0) ? Verdict::fails : Verdict::holds;
+  // Concrete inputs (A2.v): c = r = 1, e^ε = 3, d = 1, leader at 1; follower at 1 and at 9/8:
+  // P(Q2 = c + rα) = 1/2 and 1/16 (ratio 8 > 3), and the mean at 9/8 is −3/4.
+  out.certificate["witnesses"] = Json::array(
+      {printed_q2_witness("printed", Rational(3), Rational(1), Rational(1), 1, Rational(1), Rational(1), Rational(9, 8))});
+  out.also = {{"intended", corrected_bad == 0 ? Verdict::holds : Verdict::fails}};
   out.finding = "as printed, Q2 is biased at " + std::to_string(biased) + " of " +
                 std::to_string(points) + " grid points and breaks ε-PLDP in " + std::to_string(broken) +
                 " (e^ε, d) cases (e^ε = 3, d = 5: ratio " + to_string(hand.ratio) +
@@ -76,7 +82,7 @@ ClaimResult check_a2(const Grid& grid) {
                 std::to_string(corrected_bad) + " violations)";
   out.result = out.finding + ".";
   out.recheck = "`corbin pldp --exp-eps 3 --bits 5 --variant as-printed` (ratio 24/7 > 3); the "
-                "certificate's joint laws are recomputed by tools/recheck_certificates.py by "
+                "certificate's joint laws are recomputed by proofs-check/recheck_certificates.py by "
                 "running Algorithm 2 over every Z.";
   return out;
 }

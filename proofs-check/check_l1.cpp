@@ -39,6 +39,7 @@ ClaimResult check_l1(const Grid& grid) {
   }
   out.certificate["rows"] = rows;
   out.certificate["claimed_by_paper"] = false;
+  out.reading = "pair_observer";
   out.verdict = any_unbounded ? Verdict::fails : Verdict::holds;
   out.finding = std::string(any_unbounded ? "for every d >= 1 both observers see an unbounded likelihood ratio (an output impossible for one input, possible for another)"
                                           : "bounded for both observers") +

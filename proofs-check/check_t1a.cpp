@@ -40,6 +40,7 @@ ClaimResult check_t1a(const Grid& grid) {
       {joint_recheck(Rational(2), c, r, Rational(3, 10), Rational(-7, 10), 5, "corrected"),
        joint_recheck(Rational(3), c, r, Rational(1, 4), Rational(1, 4), 3, "corrected")});
   out.verdict = mismatches == 0 ? Verdict::holds : Verdict::fails;
+  out.reading = "intended";  // Algorithm 2 as printed is A2's (its witness)
   out.finding = "marginals equal LDPQ's exactly at " + std::to_string(points) +
                 " points (d up to 4096); closed form = enumerator at " + std::to_string(enumerated);
   out.result = out.finding + "; mismatches: " + std::to_string(mismatches) + ".";

@@ -3,6 +3,7 @@
 
 #include "claims.hpp"
 #include "corbin/utility/pair_mse.hpp"
+#include "witness.hpp"
 
 namespace corbin::audit {
 namespace {
@@ -62,6 +63,19 @@ ClaimResult gap_check(const Grid& grid,
   return out;
 }
 
-ClaimResult check_t1b(const Grid& grid) { return gap_check(grid, paper_bound); }
+ClaimResult check_t1b(const Grid& grid) {
+  ClaimResult out = gap_check(grid, paper_bound);
+  // The grid above has levels c ± rα; with 𝒬 as printed a pair with other levels breaks the
+  // bound at every d >= 7 (FreeLevels.v).
+  out.reading = "levels";
+  const Json witness = free_levels_witness("printed", "bound", 7);
+  out.certificate["witnesses"] = Json::array({witness, free_levels_witness("range_intended", "bound", 7)});
+  out.also = {{"printed", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided},
+              {"range_intended", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
+  out.finding = "as printed (output levels free in 𝒬) it fails at every d >= 7: at d = 7, c = r = 1, e^ε = 3, "
+                "w = w' = 2, CorBinQ's MSE 4 exceeds a pair with levels −1 and 5 (MSE 0) plus the bound 2; with levels "
+                "c ± rα " + out.finding;
+  return out;
+}
 
 }  // namespace corbin::audit

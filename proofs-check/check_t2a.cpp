@@ -1,6 +1,7 @@
 // T2a (Thm 2): the CorBin-FL aggregate is unbiased: E[Σ outputs] = Σ weights, exactly.
 
 #include "claims.hpp"
+#include "witness.hpp"
 #include "corbin/privacy/sum_law.hpp"
 #include "inputs.hpp"
 
@@ -62,6 +63,15 @@ ClaimResult check_t2a(const Grid& grid) {
   out.certificate["printed_variant_biased_cases"] = printed_biased;
   if (!witness.is_null()) out.certificate["witness"] = witness;
   out.verdict = biased == 0 ? Verdict::holds : Verdict::fails;
+  out.reading = "intended";
+  // Algorithm 2 as printed, at A2's inputs (c = r = 1, e^ε = 3, d = 1; one pair, the follower at
+  // 9/8): the expected average is not the inputs' average. One intended pair beside it.
+  const Json printed = aggregate_mean_witness("printed", Rational(3), Rational(1), Rational(1), 1,
+                                              {{Rational(1), Rational(9, 8)}}, "as-printed");
+  out.certificate["witnesses"] = Json::array(
+      {printed, aggregate_mean_witness("intended", Rational(3), Rational(1), Rational(1), 5,
+                                       {{Rational(1), Rational(9, 8)}, {Rational(1, 2), Rational(7, 4)}}, "corrected")});
+  out.also = {{"printed", printed["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
   out.finding = "the exact mean of the released sum equals the sum of the weights in all " +
                 std::to_string(cases) + " populations (Algorithm 2 as printed: biased in " +
                 std::to_string(printed_biased) + ")";

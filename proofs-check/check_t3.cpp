@@ -97,7 +97,35 @@ ClaimResult check_t3(const Grid& grid) {
       models.push_back(row);
     }
   out.certificate["paper_model_sizes"] = models;
-  out.verdict = understates || remove.infinite ? Verdict::fails : Verdict::undecided;
+  // The witnesses, with every client's input: the other n − 1 clients all use LDPQ (γ = 1) at
+  // c − r; client 1 is at c + r, and is removed (Eq. (UCDP)) or moved to c − r (replace one).
+  // The released value is (1/n) Σ of outputs c ± rα (Eq. (UCDP) keeps the divisor n).
+  Json population = Json::object();
+  put(population, "delta", s.delta);
+  population["m"] = s.m;
+  population["gamma"] = "1";
+  population["center"] = "0";
+  population["radius"] = to_string(s.radius);
+  population["alpha"] = "2";
+  population["n"] = s.n;
+  population["others"] = Json::array({Json{{"count", s.n - 1}, {"role", "ldpq"}, {"w", to_string(Rational(-s.radius))}}});
+  population["client_1"] = to_string(s.radius);
+  Json replace_w = population;
+  replace_w["kind"] = "t3_replace_one";
+  replace_w["reading"] = "replace_one";
+  replace_w["client_1_replaced_by"] = to_string(Rational(-s.radius));
+  put(replace_w, "printed_eps_u", printed.eps_u);
+  put(replace_w, "exact_exp_eps", replace.exp_eps);
+  replace_w["refutes"] = understates;
+  Json remove_w = population;
+  remove_w["kind"] = "t3_remove_one";
+  remove_w["reading"] = "remove_one";
+  remove_w["disjoint_supports"] = remove.infinite;
+  remove_w["refutes"] = remove.infinite && printed.precondition;
+  out.certificate["witnesses"] = Json::array({replace_w, remove_w});
+  out.reading = "replace_one";
+  out.also = {{"remove_one", remove.infinite && printed.precondition ? Verdict::fails : Verdict::undecided}};
+  out.verdict = understates ? Verdict::fails : Verdict::undecided;
   out.finding = "with both preconditions met (n = 1800, γ = 1, m = 1, δ = 1e-5, α = 2, r = 1/100) Eq. (th:3:1) gives " +
                 to_decimal(midpoint_of(printed.eps_u), 4) + " < exact ε = " +
                 to_decimal(midpoint_of(replace.eps), 4) +

@@ -42,6 +42,7 @@ ClaimResult check_t4(const Grid&) {
   cx["recheck"] = Json::array({recheck});
   out.certificate["counterexample"] = cx;
   const bool fails = *r.singles_outside.exact > r.claimed || *r.survivors_outside.exact > r.claimed;
+  out.reading = "chebyshev_step";
   out.verdict = fails ? Verdict::fails : Verdict::undecided;
   out.finding = "the printed γ has half Chebyshev's width: at n = 2000, p = 1/10, δ − δ1 = 0.09 the event it bounds has exact probability " +
                 std::to_string(to_double(*r.singles_outside.exact)).substr(0, 7) +

@@ -2,7 +2,9 @@
 // The audit's checks: one per claim id of CLAIMS.md. A check computes its verdict from the
 // library (never from prose) and returns a one-line finding, a section for audit.md and a JSON
 // certificate: parameters, exact values as "p/q", certified values as intervals, witnesses, and
-// "recheck" items that tools/recheck_certificates.py verifies independently.
+// "recheck" items that proofs-check/recheck_certificates.py verifies independently. A check
+// computes one reading of its claim (`reading`); the claim's verdict comes from all its readings
+// and the Coq proofs (readings.hpp, attach_readings in audit.cpp).
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "corbin/number/interval.hpp"
 #include "corbin/number/rational.hpp"
+#include "readings.hpp"
 
 namespace corbin::audit {
 
@@ -38,6 +41,8 @@ Rational exp_eps_near(double eps);
 /// α = (e^ε + 1)/(e^ε − 1), exactly (the library's Budget formula).
 Rational alpha_of(const Rational& exp_eps);
 
+/// What a check's computation found for the one reading it computes (the claim's verdict is a
+/// Decision, readings.hpp).
 enum class Verdict { holds, holds_with_slack, holds_only_under, fails, undecided };
 const char* to_string(Verdict v);
 using corbin::to_string;  // Rational -> "p/q", next to the Verdict overload
@@ -50,7 +55,14 @@ struct ClaimResult {
   std::string statement, method, result, recheck;  ///< audit.md section (markdown)
   std::vector<std::string> figures;  ///< file names under figures/
   Json certificate = Json::object();
-  std::string verdict_text() const;  ///< "holds only under <condition>" etc.
+  std::string verdict_text() const;  ///< the check's outcome: "holds only under <condition>" etc.
+  /// The reading (readings.hpp key) the check's computation decides; empty: its numbers support
+  /// the report but decide no reading.
+  std::string reading = "printed";
+  /// Other readings the check decides by a witness (witness.hpp) it puts in the certificate.
+  std::vector<std::pair<std::string, Verdict>> also;
+  std::vector<ReadingResult> readings;  ///< filled by attach_readings
+  Decision decision;                    ///< the claim's verdict
 };
 
 /// A bound claimed as value <= bound: holds (tight), holds with slack, or fails.
@@ -98,6 +110,15 @@ ClaimResult check_d0(const Grid&);
 ClaimResult check_c1(const Grid&);
 ClaimResult check_r1(const Grid&);
 ClaimResult check_l1(const Grid&);
+ClaimResult check_t1u(const Grid&);
+ClaimResult check_t3m(const Grid&);
+ClaimResult check_t4u(const Grid&);
+ClaimResult check_t4m(const Grid&);
+ClaimResult check_s1(const Grid&);
+ClaimResult check_d1(const Grid&);
+ClaimResult check_x1(const Grid&);
+ClaimResult check_g1(const Grid&);
+ClaimResult check_x8(const Grid&);
 ClaimResult check_e1(const Grid&);
 ClaimResult check_e2(const Grid&);
 ClaimResult check_e3(const Grid&);

@@ -39,7 +39,8 @@ import sys
 from decimal import Decimal, localcontext
 from fractions import Fraction as F
 
-CLAIM_IDS = ("P1", "A2", "T1a", "T1b", "T1c", "T2a", "T2b", "T2c", "T3", "T4", "D0", "C1", "R1",
+CLAIM_IDS = ("P1", "A2", "T1a", "T1b", "T1c", "T1u", "T2a", "T2b", "T2c", "T3", "T3m", "T4", "T4u", "T4m", "S1", "D0",
+             "D1", "C1", "R1", "X1", "G1", "X8",
              "L1", "E1", "E2", "E3", "E4", "E5")
 VARIANTS = ("corrected", "as-printed", "reference-code")
 JOINT_KEYS = ("++", "+-", "-+", "--")
@@ -401,6 +402,10 @@ def r1_row_rule(value, path):
         raise Malformed(f"{path}/eps", f"{value['eps']} is outside (0, 700]")
     approx_when_exact("ratio")(value, path)
 
+WITNESS_KINDS = ("free_levels_pair", "aggregate_mean", "printed_q2", "reference_top_cell", "given_z", "gaussian_ratio",
+                 "aug_mse_rule", "t3_replace_one", "t3_remove_one")
+WITNESS = obj({"kind": one_of(*WITNESS_KINDS), "reading": text, "refutes": boolean})
+
 DATA_SCHEMA = {
     "P1": obj({"levels": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
                                       **put("ratio_at_c_plus_r_alpha", "ratio_just_below")})),
@@ -416,7 +421,9 @@ DATA_SCHEMA = {
     "T1b": obj({"rows": list_of(obj(T1B_ROW)), **put("smallest_bound_over_sup")},
                {"counterexample": obj({**T1B_ROW, "recheck": list_of(JOINT_ITEM, lengths=(1,))})}),
     "T1c": obj({"points": nat, "corbinq_not_optimal": nat},
-               {"witness": obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("w1", "w2", spec=WEIGHT),
+               {"samples": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("w1", "w2", spec=WEIGHT),
+                                        **put("corbinq_pp", "optimum_pp")}), nonempty=False),
+                "witness": obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("w1", "w2", spec=WEIGHT),
                                 **put("corbinq_pp", "optimum_pp")})}),
     "T2a": obj({"cases": nat, "biased_cases": nat, "printed_variant_biased_cases": nat},
                {"witness": obj(put("mean", "sum_of_weights"))}),
@@ -461,12 +468,41 @@ DATA_SCHEMA = {
                                     "z_holder": rational_or("unbounded")},
                                    {"recheck": list_of(JOINT_ITEM, lengths=(2,)), "output": one_of(*JOINT_KEYS)})),
                "claimed_by_paper": boolean}),
+    "T1u": obj({"witnesses": list_of(WITNESS), "levels_rows": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS,
+                                                                             **put("sup_gap")}))}),
+    "T3m": obj({"witnesses": list_of(WITNESS)}),
+    "T4u": obj({"rows": list_of(obj({"n": nat, **put("p", "delta", "delta1"), "gamma_in_range": boolean,
+                                     "theta_positive": boolean}))}),
+    "T4m": obj({"rows": list_of(obj({"n": nat, **put("p", "delta", "delta1", "alpha", "exact_mse", "delta1_term"),
+                                     "preconditions_met": boolean}))}),
+    "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({"n": nat})), "epsilon_s_stated": boolean}),
+    "D1": obj({"points": nat, "marginal_differs_from_ldpq": nat, "witnesses": list_of(WITNESS)}),
+    "X1": obj({"witnesses": list_of(WITNESS)}),
+    "G1": obj({"witnesses": list_of(WITNESS)}),
+    "X8": obj({"points": nat, "gap_shrinks_as_eps_decreases": nat}),
     **{claim: experiment_schema(claim) for claim in EXPERIMENT_PARTS},
 }
 
 
+def decision_text(value, path):
+    """The report's vocabulary (readings.hpp Decision::text)."""
+    fixed = ("holds (proved)", "holds (checked on a grid; proof open)", "holds (at the seeds' spread)", "fails",
+             "proof invalid", "undecided")
+    if type(value) is not str or not (value in fixed or (value.startswith("holds only under ") and len(value) > 17)
+                                      or (value.startswith("erratum (") and value.endswith(")"))):
+        raise Malformed(path, f"a verdict ({', '.join(fixed)}, holds only under …, erratum (…)), not {short(value)}")
+
+
+ROLES = ("as printed", "as evidently intended", "in the stated regime, made exact", "restricted reading",
+         "a step of the proof", "beyond the paper's claim", "empirical")
+COQ_PIN = obj({"file": text, "lemma": text, "pinned": text, "statement": text, "checked": boolean})
+READING = obj({"key": text, "role": one_of(*ROLES), "text": text, "verdict": decision_text, "evidence": text},
+              {"note": text, "coq": COQ_PIN, "computed": verdict_text})
+
+
 def certificate_schema(claim):
-    return obj({"id": one_of(claim), "verdict": verdict_text, "finding": text, "grid": one_of("paper", "quick"),
+    return obj({"id": one_of(claim), "verdict": decision_text, "check_verdict": verdict_text, "finding": text,
+                "grid": one_of("paper", "quick"), "coq_checked": boolean, "readings": list_of(READING),
                 "data": DATA_SCHEMA[claim]})
 
 
@@ -987,7 +1023,10 @@ def recheck_twins(report, node, path):
 
 
 def check_verdict(report, cert, recomputed):
-    report.expect(cert["verdict"] == recomputed, "verdict", f"{cert['verdict']!r} != recomputed {recomputed!r}")
+    """The check's own outcome for the reading it computes (the claim's verdict is rechecked by
+    recheck_readings)."""
+    report.expect(cert["check_verdict"] == recomputed, "check_verdict",
+                  f"{cert['check_verdict']!r} != recomputed {recomputed!r}")
 
 
 def check_exp_eps_and_alpha(report, row, path):
@@ -1008,6 +1047,394 @@ def check_joint_item_is(report, item, path, alpha, d, w1, w2, variant):
         report.equal(f"{path}/w1", rat(item["w1"]), w1, item["w1"])
     if w2 is not None:
         report.equal(f"{path}/w2", rat(item["w2"]), w2, item["w2"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Witnesses (proofs-check/witness.hpp and the checks): every input of a counterexample is in the
+# item; each value and the item's "refutes" are recomputed here from those inputs.
+
+def _in_range(report, path, c, r, *ws):
+    return report.expect(all(c - r <= w <= c + r for w in ws), path, "an input outside [c − r, c + r]")
+
+
+def witness_free_levels(report, w, path):
+    """Thm 1 with 𝒬 as printed: CorBinQ against a pair with levels lo, hi in which the last bit of
+    Z picks which client may go high (z even: client 1 high w.p. 2p(w1), client 2 low; z odd: the
+    mirror), p(w) = (w − lo)/(hi − lo). Each client's marginal P(hi) is p(w): unbiased; it is
+    ε-PLDP when p and 1 − p at the range's ends are within e^ε (p is monotone)."""
+    x = rat(w["exp_eps"])
+    alpha, c, r, d = alpha_of(x), rat(w["center"]), rat(w["radius"]), BITS(w["bits"], f"{path}/bits") or w["bits"]
+    w1, w2 = rat(w["w1"]), rat(w["w2"])
+    lo, hi = (rat(v) for v in w["competitor_levels"])
+    _in_range(report, path, c, r, w1, w2)
+    report.expect(c > 0 and r > 0 and d >= 1, path, "Theorem 1 needs c, r > 0; the parity rule needs d >= 1")
+
+    def p(v):
+        return (v - lo) / (hi - lo)
+    ends = (p(c - r), p(c + r))
+    report.expect(0 <= min(ends) and 2 * max(ends) <= 1, path, "2p(w) is not a probability on the range")
+    report.expect(max(ends) <= x * min(ends) and 1 - min(ends) <= x * (1 - max(ends)), path,
+                  "the competitor is not ε-PLDP: it is not in 𝒬")
+    s = w1 + w2
+    even = 2 * p(w1) * (hi + lo - s) ** 2 + (1 - 2 * p(w1)) * (2 * lo - s) ** 2
+    odd = 2 * p(w2) * (lo + hi - s) ** 2 + (1 - 2 * p(w2)) * (2 * lo - s) ** 2
+    competitor = (even + odd) / 2
+    law = checked_joint_law(alpha, c, r, w1, w2, d, "corrected")
+    corbinq = pair_mse(law, r * alpha, w1 - c, w2 - c)
+    bound = paper_gap_bound(alpha, d, r)
+    report.equal(f"{path}/corbinq_mse", rat(w["corbinq_mse"]), corbinq, w["corbinq_mse"])
+    report.equal(f"{path}/competitor_mse", rat(w["competitor_mse"]), competitor, w["competitor_mse"])
+    report.equal(f"{path}/thm1_bound", rat(w["thm1_bound"]), bound, w["thm1_bound"])
+    return corbinq > competitor + bound if w["claim_part"] == "bound" else corbinq > competitor
+
+
+def witness_aggregate_mean(report, w, path):
+    """E of the server's average (1/n) Σ over the pairs' outputs c ± rα, from each pair's exact law."""
+    x = rat(w["exp_eps"])
+    alpha, c, r, d = alpha_of(x), rat(w["center"]), rat(w["radius"]), w["bits"]
+    level, total, inputs = r * alpha, F(0), F(0)
+    for i, (a, b) in enumerate(w["pairs"]):
+        w1, w2 = rat(a), rat(b)
+        _in_range(report, f"{path}/pairs/{i}", c, r, w1, w2)
+        p1, p2 = marginals(checked_joint_law(alpha, c, r, w1, w2, d, w["variant"]))
+        total += 2 * c + level * (2 * p1 - 1) + level * (2 * p2 - 1)
+        inputs += w1 + w2
+    n = 2 * len(w["pairs"])
+    report.equal(f"{path}/expected_average", rat(w["expected_average"]), total / n, w["expected_average"])
+    report.equal(f"{path}/average_of_inputs", rat(w["average_of_inputs"]), inputs / n, w["average_of_inputs"])
+    return total != inputs
+
+
+def witness_printed_q2(report, w, path):
+    """Alg. 2 as printed: P(Q2 = c + rα) at two follower inputs, the leader fixed; C5 or C4 broken."""
+    x = rat(w["exp_eps"])
+    alpha, c, r, d = alpha_of(x), rat(w["center"]), rat(w["radius"]), w["bits"]
+    leader, a, b = rat(w["leader"]), rat(w["follower_a"]), rat(w["follower_b"])
+    _in_range(report, path, c, r, leader, a, b)
+    pa = marginals(checked_joint_law(alpha, c, r, leader, a, d, "as-printed"))[1]
+    pb = marginals(checked_joint_law(alpha, c, r, leader, b, d, "as-printed"))[1]
+    mean_b = c + r * alpha * (2 * pb - 1)
+    report.equal(f"{path}/plus_at_a", rat(w["plus_at_a"]), pa, w["plus_at_a"])
+    report.equal(f"{path}/plus_at_b", rat(w["plus_at_b"]), pb, w["plus_at_b"])
+    report.equal(f"{path}/mean_at_b", rat(w["mean_at_b"]), mean_b, w["mean_at_b"])
+    return pa > x * pb or pb > x * pa or mean_b != b
+
+
+def witness_reference_top(report, w, path):
+    """The reference code once the leader at c + r reaches the top cell (e^ε >= 2^d − 1): its
+    law at e^ε = exp_eps_at_least; with "eps", e^eps >= that bound is checked in decimals (the top
+    cell, once reached, stays reached as e^ε grows: 2^d q(c + r) = 2^(d−1)(1 + 1/α) increases)."""
+    x = rat(w["exp_eps_at_least"])
+    alpha, c, r, d = alpha_of(x), rat(w["center"]), rat(w["radius"]), w["bits"]
+    n = 2 ** d
+    if "eps" in w:
+        with localcontext() as ctx:
+            ctx.prec = kWorkDigits
+            report.expect(Decimal(w["eps"]).exp() > dec(x), f"{path}/eps", f"e^{w['eps']} is below {w['exp_eps_at_least']}")
+        report.expect(n * ldpq_q(alpha, c, r, c + r) >= n - 1, f"{path}/exp_eps_at_least",
+                      "below the top cell: the bound does not carry to e^eps")
+    top = marginals(checked_joint_law(alpha, c, r, c + r, c, d, "reference-code"))[0]
+    bottom = marginals(checked_joint_law(alpha, c, r, c - r, c, d, "reference-code"))[0]
+    q = ldpq_q(alpha, c, r, c + r)
+    report.equal(f"{path}/plus_at_c_plus_r", rat(w["plus_at_c_plus_r"]), top, w["plus_at_c_plus_r"])
+    report.equal(f"{path}/ldpq_q_at_c_plus_r", rat(w["ldpq_q_at_c_plus_r"]), q, w["ldpq_q_at_c_plus_r"])
+    report.equal(f"{path}/minus_at_c_minus_r", rat(w["minus_at_c_minus_r"]), 1 - bottom, w["minus_at_c_minus_r"])
+    return top != q or (top == 1 and bottom != 1)
+
+
+def witness_given_z(report, w, path):
+    """A CorBinQ leader's law given Z = z (Alg. 2, lines 3–11): "+" for z < ⌊u⌋, w.p. u − ⌊u⌋ at z = ⌊u⌋."""
+    x = rat(w["exp_eps"])
+    alpha, c, r, d, z = alpha_of(x), rat(w["center"]), rat(w["radius"]), w["bits"], w["z"]
+    report.expect(z < 2 ** d, f"{path}/z", "z is not a value of Z")
+
+    def given(v):
+        a, f = floor_frac(2 ** d * ldpq_q(alpha, c, r, v))
+        return F(1) if z < a else f if z == a else F(0)
+    wa, wb = rat(w["w_a"]), rat(w["w_b"])
+    _in_range(report, path, c, r, wa, wb)
+    pa, pb = given(wa), given(wb)
+    report.equal(f"{path}/plus_given_z_at_a", rat(w["plus_given_z_at_a"]), pa, w["plus_given_z_at_a"])
+    report.equal(f"{path}/plus_given_z_at_b", rat(w["plus_given_z_at_b"]), pb, w["plus_given_z_at_b"])
+    return pa > x * pb or pb > x * pa or 1 - pa > x * (1 - pb) or 1 - pb > x * (1 - pa)
+
+
+def witness_gaussian(report, w, path):
+    """Gaussian noise σ on inputs c + r and c − r: log density ratio at y, ((y − c + r)² − (y − c − r)²)/(2σ²)."""
+    c, r, sigma, y, e = rat(w["center"]), rat(w["radius"]), rat(w["sigma"]), rat(w["y"]), rat(w["eps"])
+    report.expect(sigma > 0 and r > 0, path, "σ and r must be positive")
+    log_ratio = ((y - (c - r)) ** 2 - (y - (c + r)) ** 2) / (2 * sigma * sigma)
+    report.equal(f"{path}/log_density_ratio", rat(w["log_density_ratio"]), log_ratio, w["log_density_ratio"])
+    return log_ratio > e
+
+
+def witness_aug_mse(report, w, path):
+    """Thm 3's MSE with ⌊γn⌋ clients on LDPQ (one more if the rest is odd), every input at c: each
+    LDPQ client's MSE is (rα)², a pair's at (c, c) is 0 (M = 2rα|s| − s², s = 0)."""
+    n, gamma, alpha, r = w["n"], rat(w["gamma"]), rat(w["alpha"]), rat(w["radius"])
+    k0 = math.floor(gamma * n)
+    k = k0 + (n - k0) % 2
+    report.equal(f"{path}/ldpq_clients", w["ldpq_clients"], k)
+    report.equal(f"{path}/pairs", w["pairs"], (n - k) // 2)
+    mse = k * (r * alpha) ** 2 / F(n * n)
+    bound = gamma * r * r * alpha * alpha / n + (1 - gamma) / (2 * n) * r * r * (alpha * alpha + 2 * alpha - 1)
+    report.expect(w["m"] == 1, f"{path}/m", "the witness's log(m/δ) is exact only for m = 1")
+    lhs = (n * gamma - 1) * (F(1, 4) - 1 / (4 * alpha * alpha))
+    rhs = max(F(23 * w["minus_ln_delta"]), 2 * r * alpha)
+    for key, value in (("exact_mse", mse), ("printed_bound", bound), ("precondition_lhs", lhs), ("precondition_rhs", rhs)):
+        report.equal(f"{path}/{key}", rat(w[key]), value, w[key])
+    return lhs >= rhs and mse > bound
+
+
+def _ldpq_count_laws(w):
+    """The laws of the number of outputs c + rα: the other clients (all LDPQ) convolved with client
+    1 at its input, and at its replacement. Integers over the common denominator."""
+    c, r, alpha = rat(w["center"]), rat(w["radius"]), rat(w["alpha"])
+    law = [F(1)]
+    for group in w["others"]:
+        q = ldpq_q(alpha, c, r, rat(group["w"]))
+        count = group["count"]
+        binom = [math.comb(count, k) * q ** k * (1 - q) ** (count - k) for k in range(count + 1)]
+        law = [sum(law[i] * binom[k - i] for i in range(max(0, k - count), min(k, len(law) - 1) + 1))
+               for k in range(len(law) + count)]
+    def with_client(v):
+        q = ldpq_q(alpha, c, r, v)
+        return [(q * law[k - 1] if k >= 1 else 0) + ((1 - q) * law[k] if k < len(law) else 0) for k in range(len(law) + 1)]
+    return with_client(rat(w["client_1"])), with_client(rat(w["client_1_replaced_by"]))
+
+
+def smallest_exp_eps(p, q, delta):
+    """The smallest e^ε with Σ max(0, P − e^ε Q) <= δ, exactly (δ(x) is piecewise linear, decreasing)."""
+    points = sorted(((a / b if b else None, a, b) for a, b in zip(p, q) if a > 0),
+                    key=lambda t: (t[0] is not None, -(t[0] or 0)))
+    mass_p, mass_q = F(0), F(0)
+    for ratio, a, b in points:  # x at the next breakpoint: δ(x) = mass_p − x mass_q on this segment
+        if ratio is None:
+            mass_p += a
+            if mass_p > delta:
+                return None  # an output only one law has outweighs δ: no ε suffices
+            continue
+        if mass_p - ratio * mass_q > delta:  # δ(x) <= δ first above this breakpoint
+            return max(F(1), (mass_p - delta) / mass_q)
+        mass_p += a
+        mass_q += b
+    return max(F(1), (mass_p - delta) / mass_q) if mass_q else F(1)
+
+
+def witness_t3_replace(report, w, path):
+    """Replace one (client 1 moved): the exact ε at δ of the count of c + rα outputs (the released
+    average is an injective function of it), against Eq. (th:3:1) at the witness's parameters."""
+    delta, n, alpha, radius = rat(w["delta"]), w["n"], rat(w["alpha"]), rat(w["radius"])
+    report.equal(f"{path}/n", n, 1 + sum(g["count"] for g in w["others"]))
+    p, q = _ldpq_count_laws(w)
+    exact = max(smallest_exp_eps(p, q, delta) or F(0), smallest_exp_eps(q, p, delta) or F(0))
+    report.equal(f"{path}/exact_exp_eps", rat(w["exact_exp_eps"]), exact, w["exact_exp_eps"])
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        eps_u, pre = theorem3_printed(n, rat(w["gamma"]), delta, radius, alpha, w["m"])
+        report.expect(inside(eps_u, w["printed_eps_u"]), f"{path}/printed_eps_u",
+                      f"Eq. (th:3:1) gives {eps_u:.12g}, outside the enclosure")
+        return pre and eps_u < dec(exact).ln()
+
+
+def witness_t3_remove(report, w, path):
+    """Remove one (Eq. (UCDP)): n·W̄_g = nc + rα(2k − n), n·W̄′_g = (n − 1)c + rα(2k′ − n + 1); they
+    meet iff c = rα(2(k′ − k) + 1) for some 0 <= k <= n, 0 <= k′ <= n − 1: c/(rα) an odd integer."""
+    n, c, radius, alpha = w["n"], rat(w["center"]), rat(w["radius"]), rat(w["alpha"])
+    t = c / (radius * alpha)
+    meet = t.denominator == 1 and t.numerator % 2 != 0 and abs(t.numerator) <= 2 * n - 1
+    report.equal(f"{path}/disjoint_supports", w["disjoint_supports"], not meet)
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        _, pre = theorem3_printed(n, rat(w["gamma"]), rat(w["delta"]), radius, alpha, w["m"])
+    return (not meet) and pre
+
+
+WITNESS_RECHECKS = {"free_levels_pair": witness_free_levels, "aggregate_mean": witness_aggregate_mean,
+                    "printed_q2": witness_printed_q2, "reference_top_cell": witness_reference_top,
+                    "given_z": witness_given_z, "gaussian_ratio": witness_gaussian, "aug_mse_rule": witness_aug_mse,
+                    "t3_replace_one": witness_t3_replace, "t3_remove_one": witness_t3_remove}
+
+
+def recheck_witnesses(report, cert):
+    """Every witness's values and "refutes"; returns {reading: True if some witness refutes it}."""
+    refuted = {}
+    for i, w in enumerate(cert["data"].get("witnesses", [])):
+        path = f"data/witnesses/{i}"
+        WITNESS(w, path)
+        try:
+            refutes = WITNESS_RECHECKS[w["kind"]](report, w, path)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+            raise Malformed(path, f"a {w['kind']} witness lacks or mistypes a field ({type(e).__name__}: {e})") from None
+        report.expect(w["refutes"] == refutes, f"{path}/refutes", f"{w['refutes']} != recomputed {refutes}")
+        refuted[w["reading"]] = refuted.get(w["reading"], False) or refutes
+    return refuted
+
+
+# ---------------------------------------------------------------------------------------------
+# Readings and the claim's verdict (readings.hpp), and the Coq pins they cite
+
+COQ_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coq")
+PIN_RE = re.compile(r"Theorem\s+(holds|fails)__([A-Za-z0-9]+)__([a-z0-9_]+)\s*:\s*(.+?)\.\s+Proof\.\s*exact\s+"
+                    r"([A-Za-z0-9_'.]+?)\s*\.\s*Qed\.", re.S)
+_PINS = None
+
+
+def coq_pins():
+    """{(id, key): (holds, statement, lemma, file)} from Verdicts.v, each lemma found in its file."""
+    global _PINS
+    if _PINS is None:
+        try:
+            with open(os.path.join(COQ_DIR, "_CoqProject"), encoding="utf-8") as f:
+                files = [line.strip() for line in f if line.strip().endswith(".v")]
+            declared = {}
+            for name in files:
+                with open(os.path.join(COQ_DIR, name), encoding="utf-8") as f:
+                    for m in re.finditer(r"(?:^|\n)\s*(?:Theorem|Lemma|Corollary)\s+([A-Za-z0-9_']+)", f.read()):
+                        declared.setdefault(m.group(1), set()).add(name)
+            with open(os.path.join(COQ_DIR, "Verdicts.v"), encoding="utf-8") as f:
+                verdicts = f.read()
+        except OSError as e:
+            raise InternalError(f"cannot read the Coq proofs under {COQ_DIR}: {e}") from None
+        _PINS = {}
+        for m in PIN_RE.finditer(verdicts):
+            lemma = m.group(5)
+            module, _, bare = lemma.rpartition(".")
+            where = [f for f in declared.get(bare, ()) if not module or f == module + ".v"]
+            _PINS[(m.group(2), m.group(3))] = (m.group(1) == "holds", " ".join(m.group(4).split()), lemma,
+                                                where[0] if where else None)
+    return _PINS
+
+
+def old_to_reading(computed, empirical):
+    if computed in ("holds", "holds with slack"):
+        return "holds (at the seeds' spread)" if empirical else "holds (checked on a grid; proof open)"
+    return "fails" if computed == "fails" else "undecided"
+
+
+def decide(readings):
+    """readings.hpp decide(), written again."""
+    holds = ("holds (proved)", "holds (checked on a grid; proof open)", "holds (at the seeds' spread)")
+    rank = {"fails": 0, "undecided": 1, "holds (at the seeds' spread)": 2, "holds (checked on a grid; proof open)": 3}
+    printed = [r for r in readings if r["role"] in ("as printed", "empirical")]
+    if not printed:
+        return readings[0]["verdict"] if readings else "undecided"
+    weakest = min(printed, key=lambda r: rank.get(r["verdict"], 4))["verdict"]
+    if weakest in holds:
+        return weakest
+    for r in readings:
+        if r["role"] == "as evidently intended" and r["verdict"] == "holds (proved)":
+            return f"erratum ({r['note']})"
+    if weakest == "fails":
+        for r in readings:
+            if r["role"] == "in the stated regime, made exact" and r["verdict"] in holds:
+                return f"holds only under {r['note']}"
+    if weakest == "undecided":
+        for r in readings:
+            if r["role"] == "a step of the proof" and r["verdict"] == "fails":
+                return "proof invalid"
+    return weakest
+
+
+def recheck_readings(report, cert, refuted):
+    """Each reading's verdict from its evidence: a checked Coq pin (holds__/fails__ in Verdicts.v,
+    its lemma in the file cited), else what the check computed, with its witnesses recomputed;
+    then the claim's verdict from the readings."""
+    pins = coq_pins()
+    for i, r in enumerate(cert["readings"]):
+        path = f"readings/{i}"
+        pin = pins.get((cert["id"], r["key"]))
+        computed = r.get("computed")
+        if r["key"] in refuted:
+            report.expect((computed == "fails") == refuted[r["key"]], f"{path}/computed",
+                          f"{computed!r}, but the witnesses {'refute' if refuted[r['key']] else 'do not refute'} it")
+        if "coq" in r:
+            coq = r["coq"]
+            if report.expect(pin is not None, f"{path}/coq", f"Verdicts.v pins no theorem for {cert['id']}/{r['key']}"):
+                holds, statement, lemma, file = pin
+                report.expect((coq["pinned"], " ".join(coq["statement"].split()), coq["lemma"], coq["file"]) ==
+                              (f"{'holds' if holds else 'fails'}__{cert['id']}__{r['key']}", statement, lemma, file),
+                              f"{path}/coq", f"the pin is {('holds' if holds else 'fails')}__{cert['id']}__{r['key']} : "
+                                             f"{statement} by {lemma} in {file}")
+            report.expect(coq["checked"] == cert["coq_checked"], f"{path}/coq/checked", "differs from coq_checked")
+        else:
+            report.expect(pin is None or not cert["coq_checked"], f"{path}/coq",
+                          "Verdicts.v pins a theorem the certificate does not cite")
+        if pin is not None and cert["coq_checked"]:
+            expected = "holds (proved)" if pin[0] else "fails"
+        elif computed is not None:
+            expected = old_to_reading(computed, r["role"] == "empirical")
+        else:
+            expected = "undecided"
+        report.expect(r["verdict"] == expected, f"{path}/verdict", f"{r['verdict']!r} != recomputed {expected!r}")
+    report.expect(cert["verdict"] == decide(cert["readings"]), "verdict",
+                  f"{cert['verdict']!r} != recomputed {decide(cert['readings'])!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The new claims' own rules (their witnesses and readings are rechecked above)
+
+def recheck_witnessed(cert, report):
+    """T1u, T3m, D1, X1, G1: the check fails its reading iff a witness for it refutes."""
+    primary = [r for r in cert["readings"] if r.get("computed") == cert["check_verdict"]]
+    report.expect(bool(primary) or cert["check_verdict"] == "undecided", "check_verdict",
+                  "no reading carries the check's outcome")
+
+
+def recheck_t1u(cert, report):
+    """T1u: its witnesses (above) and, with levels c ± rα, the exact supremum of the gap per row."""
+    for i, row in enumerate(cert["data"]["levels_rows"]):
+        alpha = alpha_of(rat(row["exp_eps"]))
+        report.equal(f"data/levels_rows/{i}/sup_gap", rat(row["sup_gap"]), sup_gap(alpha, row["bits"]), row["sup_gap"])
+    recheck_witnessed(cert, report)
+
+
+def recheck_t4m(cert, report):
+    """T4m: the 8r²α²δ1 term (r = 1) of each row, exactly; the exact MSE needs the multinomial law
+    of broken pairs (check_t4m.cpp), not summed here."""
+    for i, row in enumerate(cert["data"]["rows"]):
+        report.equal(f"data/rows/{i}/delta1_term", rat(row["delta1_term"]),
+                     8 * rat(row["alpha"]) ** 2 * rat(row["delta1"]), row["delta1_term"])
+    report.not_recomputable("data/rows/*/exact_mse", "a sum over the multinomial law of full and broken pairs")
+    check_verdict(report, cert, "undecided")
+
+
+def recheck_t4u(cert, report):
+    """T4u: γ = p(1 − p) − √(p(1 − p)(1 − 2p(1 − p))/(4(δ − δ1)n)) in (0, 1] and θ > 0, per row."""
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        for i, row in enumerate(cert["data"]["rows"]):
+            n, p, gap = row["n"], dec(rat(row["p"])), dec(rat(row["delta"]) - rat(row["delta1"]))
+            v = p * (1 - p)
+            gamma = v - (v * (1 - 2 * v) / (4 * gap * n)).sqrt()
+            theta = v - (v / (gap * n)).sqrt()
+            report.equal(f"data/rows/{i}/gamma_in_range", row["gamma_in_range"], 0 < gamma <= 1)
+            report.equal(f"data/rows/{i}/theta_positive", row["theta_positive"], theta > 0)
+    check_verdict(report, cert, "undecided")
+
+
+def recheck_s1(cert, report):
+    """S1: the paper states no ε_s (so the verdict is undecided); the replace-one ε at each n."""
+    report.equal("data/epsilon_s_stated", cert["data"]["epsilon_s_stated"], False)
+    for i, row in enumerate(cert["data"]["scdp_at_sensitivity_2r"]):
+        n = row["n"]
+        w = {"center": "0", "radius": "1", "alpha": "2", "others": [{"count": n - 1, "w": "-1"}], "client_1": "1",
+             "client_1_replaced_by": "-1"}
+        p, q = _ldpq_count_laws(w)
+        exact = max(smallest_exp_eps(p, q, F(1, 100000)) or F(0), smallest_exp_eps(q, p, F(1, 100000)) or F(0))
+        with localcontext() as ctx:
+            ctx.prec = kWorkDigits
+            report.expect(inside(dec(exact).ln(), row["exact_eps_replace_one"]), f"data/scdp_at_sensitivity_2r/{i}",
+                          "the exact replace-one ε is outside the enclosure")
+    check_verdict(report, cert, "undecided")
+
+
+def recheck_counted(cert, report, count_key, bad_key):
+    data = cert["data"]
+    report.expect(data[bad_key] <= data[count_key], f"data/{bad_key}", "more violations than points")
+    report.not_recomputable(f"data/{count_key}, data/{bad_key}", "counts over the check's grid, which the certificate "
+                                                                "does not list")
+    check_verdict(report, cert, "holds" if data[bad_key] == 0 else "fails")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1198,7 +1625,16 @@ def recheck_t1c(cert, report):
             report.equal("data/witness/optimum_pp", rat(witness["optimum_pp"]), optimum)
         else:
             report.not_recomputable("data/witness/optimum_pp", f"d = {d} is beyond this script's vertex search")
-    report.not_recomputable("data/points", "the size of the check's grid, not listed")
+    for i, sample in enumerate(data.get("samples", [])):
+        path = f"data/samples/{i}"
+        alpha, d = alpha_of(rat(sample["exp_eps"])), sample["bits"]
+        w1, w2 = rat(sample["w1"]), rat(sample["w2"])
+        report.equal(f"{path}/corbinq_pp", rat(sample["corbinq_pp"]),
+                     checked_joint_law(alpha, CENTER, RADIUS, w1, w2, d, "corrected")["++"], sample["corbinq_pp"])
+        if 2 ** d <= kMaxOptimisedCells:
+            optimum = min_pp_over_d_bit_pairs(ldpq_q(alpha, CENTER, RADIUS, w1), ldpq_q(alpha, CENTER, RADIUS, w2), 2 ** d)
+            report.equal(f"{path}/optimum_pp", rat(sample["optimum_pp"]), optimum, sample["optimum_pp"])
+    report.not_recomputable("data/points", "the size of the check's grid, not listed (every 7th point is in samples)")
     check_verdict(report, cert, "holds" if data["corbinq_not_optimal"] == 0 else "fails")
 
 
@@ -1737,7 +2173,11 @@ def recheck_grids(certs, reports):
 
 CLAIM_RECHECKS = {"P1": recheck_p1, "A2": recheck_a2, "T1a": recheck_t1a, "T1b": recheck_t1b, "T1c": recheck_t1c,
                   "T2a": recheck_t2a, "T2b": recheck_t2b, "T2c": recheck_t2c, "T3": recheck_t3, "T4": recheck_t4,
-                  "D0": recheck_d0, "C1": recheck_c1, "R1": recheck_r1, "L1": recheck_l1}
+                  "D0": recheck_d0, "C1": recheck_c1, "R1": recheck_r1, "L1": recheck_l1,
+                  "T1u": recheck_t1u, "T3m": recheck_witnessed,
+                  "D1": lambda cert, report: recheck_counted(cert, report, "points", "marginal_differs_from_ldpq"), "X1": recheck_witnessed,
+                  "G1": recheck_witnessed, "T4u": recheck_t4u, "T4m": recheck_t4m, "S1": recheck_s1,
+                  "X8": lambda cert, report: recheck_counted(cert, report, "points", "gap_shrinks_as_eps_decreases")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1863,6 +2303,7 @@ def main(argv):
         try:
             recheck_items(report, cert["data"], "data")
             recheck_twins(report, cert["data"], "data")
+            recheck_readings(report, cert, recheck_witnesses(report, cert))
             if claim in CLAIM_RECHECKS:
                 CLAIM_RECHECKS[claim](cert, report)
             else:

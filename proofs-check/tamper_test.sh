@@ -24,8 +24,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 python, checker, audit, work = sys.argv[1:5]
-CLAIMS = ("P1", "A2", "T1a", "T1b", "T1c", "T2a", "T2b", "T2c", "T3", "T4", "D0", "C1", "R1", "L1",
-          "E1", "E2", "E3", "E4", "E5")
+CLAIMS = ("P1", "A2", "T1a", "T1b", "T1c", "T1u", "T2a", "T2b", "T2c", "T3", "T3m", "T4", "T4u", "T4m", "S1", "D0",
+          "D1", "C1", "R1", "X1", "L1", "G1", "X8", "E1", "E2", "E3", "E4", "E5")
 
 # Per claim: values the rechecker recomputes (the first path present is changed; several lists
 # give several cases), a nested required field to delete, and a row list to empty (None: the
@@ -63,9 +63,24 @@ SPEC = {
            "delete": "data/bits", "empty": "data/rows"},
     "L1": {"value": [["data/rows/0/pair_eavesdropper"], ["data/rows/-1/z_holder"]],
            "delete": "data/rows/0/z_holder", "empty": "data/rows"},
+    "T1u": {"value": [["data/witnesses/0/corbinq_mse"], ["data/levels_rows/-1/sup_gap"], ["data/witnesses/1/w1"]],
+            "delete": "data/witnesses/0/competitor_levels", "empty": "data/levels_rows"},
+    "T3m": {"value": [["data/witnesses/0/exact_mse"], ["data/witnesses/0/gamma"]],
+            "delete": "data/witnesses/0/n", "empty": None},
+    "T4u": {"value": [["data/rows/0/gamma_in_range"]], "delete": "data/rows/0/p", "empty": None},
+    "T4m": {"value": [["data/rows/0/delta1_term"]], "delete": "data/rows/0/alpha", "empty": None},
+    "S1": {"value": [["data/epsilon_s_stated"], ["data/scdp_at_sensitivity_2r/0/exact_eps_replace_one"]],
+           "delete": "data/scdp_at_sensitivity_2r/0/n", "empty": None},
+    "D1": {"value": [["data/witnesses/0/plus_given_z_at_b"], ["data/witnesses/0/exp_eps"], ["data/marginal_differs_from_ldpq"]],
+           "delete": "data/witnesses/0/z", "empty": None},
+    "X1": {"value": [["data/witnesses/0/plus_at_c_plus_r"], ["data/witnesses/1/exp_eps_at_least"]],
+           "delete": "data/witnesses/0/bits", "empty": None},
+    "G1": {"value": [["data/witnesses/0/log_density_ratio"], ["data/witnesses/0/y"]],
+           "delete": "data/witnesses/0/sigma", "empty": None},
+    "X8": {"value": [["data/gap_shrinks_as_eps_decreases"]], "delete": "data/points", "empty": None},
     **{claim: EXPERIMENT for claim in ("E1", "E2", "E3", "E4", "E5")},
 }
-TOP_LEVEL = ("id", "verdict", "finding", "grid", "data")
+TOP_LEVEL = ("id", "verdict", "finding", "grid", "data", "readings", "check_verdict", "coq_checked")
 
 
 def walk(node, path):
@@ -118,8 +133,16 @@ def cases(claim, cert):
     """(name, text written to the certificate file, allowed exit statuses)."""
     spec = SPEC[claim]
     flipped = copy.deepcopy(cert)
-    flipped["verdict"] = "fails" if cert["verdict"] == "holds" else "holds"
+    flipped["verdict"] = "fails" if cert["verdict"] != "fails" else "holds (proved)"
     yield "flipped verdict", json.dumps(flipped), {1}
+    # A reading's verdict, and (where the certificate has them) a witness's input and its "refutes".
+    doc = copy.deepcopy(cert)
+    doc["readings"][0]["verdict"] = "fails" if cert["readings"][0]["verdict"] != "fails" else "holds (proved)"
+    yield "flipped a reading's verdict", json.dumps(doc), {1}
+    if cert["data"].get("witnesses"):
+        doc = copy.deepcopy(cert)
+        doc["data"]["witnesses"][0]["refutes"] = not cert["data"]["witnesses"][0]["refutes"]
+        yield "flipped a witness", json.dumps(doc), {1}
     for paths in spec["value"]:
         doc = copy.deepcopy(cert)
         spot = next((s for s in (walk(doc, p) for p in paths) if s is not None), None)

@@ -31,6 +31,10 @@ mutant() {
   fi
 }
 
+# A verdict's direction: a refuted reading pinned as proved must not compile.
+mutant Verdicts.v 'does not compile' "T1b's printed reading pinned as holding" \
+  's/Theorem fails__T1b__printed : ~ Thm1.T1b_claim\./Theorem holds__T1b__printed : Thm1.T1b_claim./'
+
 # Statements and constants.
 mutant Defs.v  'does not compile' "LDPQ's probability: 1/2 + (w−c)/(2rα) becomes 1/3 + ..." \
   's/Definition ldpq_q \(a c r w : R\) : R := 1 \/ 2/Definition ldpq_q (a c r w : R) : R := 1 \/ 3/'

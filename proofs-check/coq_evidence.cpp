@@ -1,0 +1,109 @@
+#include "coq_evidence.hpp"
+
+#include <sodium.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace corbin::audit {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : digest) {
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  }
+  return out;
+}
+
+std::vector<std::string> project_files(const fs::path& source) {
+  std::istringstream lines(read_text(source / "_CoqProject"));
+  std::vector<std::string> files;
+  for (std::string line; std::getline(lines, line);)
+    if (line.size() > 2 && line.substr(line.size() - 2) == ".v") files.push_back(line);
+  return files;
+}
+
+/// Empty when BUILD/verified.txt vouches for every source file as it is now; else why not.
+std::string verification_gap(const fs::path& source, const fs::path& build, const std::vector<std::string>& files) {
+  const fs::path stamp = build / "verified.txt";
+  if (!fs::exists(stamp))
+    return "the Coq proofs were not checked in this build (" + stamp.string() +
+           " is missing: run proofs-check/coq/check.sh, or ctest -L proof)";
+  std::map<std::string, std::string> listed;
+  std::istringstream lines(read_text(stamp));
+  for (std::string hash, name; lines >> hash >> name;) listed[name] = hash;
+  for (const std::string& f : files) {
+    const auto it = listed.find(f);
+    if (it == listed.end()) return "the last Coq check did not cover " + f;
+    if (it->second != sha256_hex(read_text(source / f)))
+      return f + " changed since the last Coq check";
+  }
+  return "";
+}
+
+}  // namespace
+
+const PinnedTheorem* CoqEvidence::find(const std::string& id, const std::string& key) const {
+  const auto it = pinned.find(id + "/" + key);
+  return it == pinned.end() ? nullptr : &it->second;
+}
+
+CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  CoqEvidence ev;
+  const std::vector<std::string> files = project_files(source);
+  ev.files = files.size();
+  // Which file proves which lemma.
+  std::multimap<std::string, std::string> proved_in;  // lemma -> file
+  const std::regex declaration(R"((?:^|\n)\s*(?:Theorem|Lemma|Corollary)\s+([A-Za-z0-9_']+))");
+  for (const std::string& f : files) {
+    const std::string text = read_text(source / f);
+    for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it)
+      proved_in.emplace((*it)[1].str(), f);
+  }
+  const std::string verdicts = read_text(source / "Verdicts.v");
+  const std::regex pin(
+      R"(Theorem\s+(holds|fails)__([A-Za-z0-9]+)__([a-z0-9_]+)\s*:\s*(.+?)\.\s+Proof\.\s*exact\s+([A-Za-z0-9_'.]+?)\s*\.\s*Qed\.)");
+  for (std::sregex_iterator it(verdicts.begin(), verdicts.end(), pin), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    PinnedTheorem t;
+    t.holds = m[1] == "holds";
+    t.statement = m[4].str();
+    t.lemma = m[5].str();
+    // A qualified name File.lemma must be declared in File.v; a bare name anywhere.
+    const std::size_t dot = t.lemma.rfind('.');
+    const std::string bare = dot == std::string::npos ? t.lemma : t.lemma.substr(dot + 1);
+    auto where = proved_in.end();
+    for (auto [it, end] = proved_in.equal_range(bare); it != end; ++it)
+      if (dot == std::string::npos || it->second == t.lemma.substr(0, dot) + ".v") where = it;
+    if (where == proved_in.end())
+      throw std::runtime_error("Verdicts.v pins " + m[2].str() + "/" + m[3].str() + " to " + t.lemma +
+                               ", which no file of _CoqProject declares");
+    t.file = where->second;
+    if (!ev.pinned.emplace(m[2].str() + "/" + m[3].str(), t).second)
+      throw std::runtime_error("Verdicts.v pins " + m[2].str() + "/" + m[3].str() + " twice");
+  }
+  ev.why_not = verification_gap(source, build, files);
+  ev.checked = ev.why_not.empty();
+  return ev;
+}
+
+}  // namespace corbin::audit
