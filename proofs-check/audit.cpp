@@ -61,8 +61,8 @@ std::string experiment8_csv(const Grid& grid) {
   return csv.str();
 }
 
-Verdict7 grid_verdict(const ClaimResult& r, bool empirical) {
-  switch (r.verdict) {
+Verdict7 grid_verdict(Verdict computed, bool empirical) {
+  switch (computed) {
     case Verdict::holds:
     case Verdict::holds_with_slack: return empirical ? Verdict7::holds_empirical : Verdict7::holds_grid;
     case Verdict::fails: return Verdict7::fails;
@@ -86,13 +86,11 @@ void attach_readings(ClaimResult& result, const CoqEvidence& coq) {
     rr.spec = reading;
     bool computed = result.reading == reading.key;
     const bool empirical = reading.role == Role::empirical;
-    Verdict7 grid = computed ? grid_verdict(result, empirical) : Verdict7::undecided;
+    Verdict7 grid = computed ? grid_verdict(result.verdict, empirical) : Verdict7::undecided;
     if (computed) rr.computed = to_string(result.verdict);
     for (const auto& [key, verdict] : result.also)
       if (key == reading.key) {
-        ClaimResult one;
-        one.verdict = verdict;
-        grid = grid_verdict(one, empirical);
+        grid = grid_verdict(verdict, empirical);
         computed = true;
         rr.computed = to_string(verdict);
       }

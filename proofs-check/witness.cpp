@@ -14,6 +14,13 @@ Json base(const char* kind, const std::string& reading) {
   return j;
 }
 Rational sq(const Rational& x) { return x * x; }
+/// The inputs every CorBinQ witness states: e^ε, c, r and d.
+void put_setting(Json& j, const Rational& exp_eps, const Rational& c, const Rational& r, unsigned long bits) {
+  j["exp_eps"] = to_string(exp_eps);
+  j["center"] = to_string(c);
+  j["radius"] = to_string(r);
+  j["bits"] = bits;
+}
 }  // namespace
 
 Json free_levels_witness(const std::string& reading, const std::string& what, unsigned long bits) {
@@ -24,10 +31,7 @@ Json free_levels_witness(const std::string& reading, const std::string& what, un
   const Rational alpha = alpha_of(x);
   Json j = base("free_levels_pair", reading);
   j["claim_part"] = what;
-  j["exp_eps"] = to_string(x);
-  j["center"] = to_string(c);
-  j["radius"] = to_string(r);
-  j["bits"] = bits;
+  put_setting(j, x, c, r, bits);
   j["w1"] = to_string(w);
   j["w2"] = to_string(w);
   j["competitor_levels"] = {to_string(lo), to_string(hi)};
@@ -50,10 +54,7 @@ Json aggregate_mean_witness(const std::string& reading, const Rational& exp_eps,
                             const char* variant) {
   const Rational alpha = alpha_of(exp_eps);
   Json j = base("aggregate_mean", reading);
-  j["exp_eps"] = to_string(exp_eps);
-  j["center"] = to_string(c);
-  j["radius"] = to_string(r);
-  j["bits"] = bits;
+  put_setting(j, exp_eps, c, r, bits);
   j["variant"] = variant;
   Json list = Json::array();
   Rational mean(0), inputs(0);
@@ -76,10 +77,7 @@ Json printed_q2_witness(const std::string& reading, const Rational& exp_eps, con
                         unsigned long bits, const Rational& leader, const Rational& a, const Rational& b) {
   const Rational alpha = alpha_of(exp_eps);
   Json j = base("printed_q2", reading);
-  j["exp_eps"] = to_string(exp_eps);
-  j["center"] = to_string(c);
-  j["radius"] = to_string(r);
-  j["bits"] = bits;
+  put_setting(j, exp_eps, c, r, bits);
   j["leader"] = to_string(leader);
   j["follower_a"] = to_string(a);
   j["follower_b"] = to_string(b);
@@ -116,10 +114,7 @@ Json given_z_witness(const std::string& reading, const Rational& exp_eps, const 
                      unsigned long bits, unsigned long z, const Rational& w_a, const Rational& w_b) {
   const Rational alpha = alpha_of(exp_eps);
   Json j = base("given_z", reading);
-  j["exp_eps"] = to_string(exp_eps);
-  j["center"] = to_string(c);
-  j["radius"] = to_string(r);
-  j["bits"] = bits;
+  put_setting(j, exp_eps, c, r, bits);
   j["z"] = z;
   j["w_a"] = to_string(w_a);
   j["w_b"] = to_string(w_b);
