@@ -87,7 +87,7 @@ std::uint64_t extend_log_checksum(std::uint64_t checksum, const std::string& lin
 void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
   const std::string name = directory_name(state.next_round);
   const fs::path partial = out / (name + ".partial"), final_dir = out / name, link = out / "checkpoint";
-  fs::remove_all(partial);
+  io::remove_tree(partial, "--out");
   fs::create_directory(partial);
   abort_point("made", state.next_round);
   io::write_atomically(partial / "global.f32", float_bytes(state.global), "--out");
@@ -104,7 +104,7 @@ void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
   j["log_checksum"] = std::to_string(state.log_checksum);
   io::write_atomically(partial / "state.json", j.dump(1) + "\n", "--out");
   abort_point("state", state.next_round);
-  fs::remove_all(final_dir);  // a leftover of an earlier attempt at this round, never the live one
+  io::remove_tree(final_dir, "--out");  // a leftover of an earlier attempt at this round, never the live one
   fs::rename(partial, final_dir);
   io::sync_directory(out, "--out");
   abort_point("renamed", state.next_round);
@@ -113,17 +113,21 @@ void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
   const fs::path next_link = out / "checkpoint.link";
   fs::remove(next_link);
   fs::create_directory_symlink(name, next_link);
-  if (fs::is_directory(fs::symlink_status(link))) fs::remove_all(link);
+  if (fs::is_directory(fs::symlink_status(link))) io::remove_tree(link, "--out");
   fs::rename(next_link, link);
   io::sync_directory(out, "--out");
   abort_point("linked", state.next_round);
   // Older checkpoints (and any attempt a kill left behind) are no longer needed.
+  // Listed first, removed after: removing entries while a directory_iterator reads the same
+  // directory is unspecified (std::filesystem leaves it to readdir).
+  std::vector<fs::path> stale;
   for (const auto& entry : fs::directory_iterator(out)) {
     const std::string n = entry.path().filename().string();
     if (n.rfind("checkpoint.", 0) == 0 && n != name && n != "checkpoint.link" && entry.is_directory() &&
         !entry.is_symlink())
-      fs::remove_all(entry.path());
+      stale.push_back(entry.path());
   }
+  for (const auto& path : stale) io::remove_tree(path, "--out");
 }
 
 FlCheckpoint load_checkpoint(const fs::path& out, const Json& settings, std::size_t parameters) {

@@ -168,7 +168,7 @@ def command(args, out_dir, opts, seed):
 
 def settings_key(cmd):
     """What identifies a run: its options, without where it ran or how fast."""
-    drop = {"--device", "--threads", "--stacked-conv", "--data"}
+    drop = {"--out", "--device", "--threads", "--stacked-conv", "--data"}
     key, skip = [], False
     for a in cmd[1:]:
         if skip:
@@ -202,10 +202,13 @@ def run_all(args):
         run_dir = os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed))
         cmd = command(args, run_dir, opts, seed)
         summary_path = os.path.join(run_dir, "summary.json")
-        if os.path.exists(summary_path) and json.load(open(summary_path)).get("command") == settings_key(cmd):
+        if os.path.exists(summary_path) and settings_key(["corbin"] + (json.load(open(summary_path)).get("command") or [])) == settings_key(cmd):
             with lock:
                 state["done"] += 1
             return
+        # A run stopped part-way (the deadline, a lost machine) continues from its checkpoint;
+        # `corbin fl --resume` refuses one written with other settings, which then fails here.
+        run_cmd = cmd + ["--resume"] if os.path.isdir(os.path.join(run_dir, "checkpoint")) else cmd
         with lock:
             left = None if args.deadline is None else args.deadline - (time.time() - started)
             expected = statistics.mean(durations) if durations else 0
@@ -216,9 +219,10 @@ def run_all(args):
             show()
         t0 = time.time()
         try:
-            proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=left)
+            proc = subprocess.run(run_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=left)
             ok = proc.returncode == 0
-            err = proc.stderr.strip()
+            # A run killed by a signal says nothing: name the signal instead.
+            err = proc.stderr.strip() or "exit status {}".format(proc.returncode)
         except subprocess.TimeoutExpired:
             ok, err = False, "stopped at the deadline"
         with lock:
@@ -516,22 +520,28 @@ def curves(groups, title, path):
     plt.close(fig)
 
 
+def seed_errorbar(ax, points, label):
+    """Best-checkpoint accuracy at each x of `points` ((x, runs) pairs): the mean over seeds, bars
+    from the smallest to the largest seed."""
+    xs, means, lo, hi = [], [], [], []
+    for x, runs in points:
+        values = [accuracy_pct(r) for r in runs if accuracy_pct(r) is not None]
+        if values:
+            xs.append(x)
+            means.append(statistics.mean(values))
+            lo.append(statistics.mean(values) - min(values))
+            hi.append(max(values) - statistics.mean(values))
+    return ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=label)
+
+
 def eps_figure(named, eps_list, path):
     """Best-checkpoint accuracy against ε for CorBin-FL and LDP-FL (mean, bars: min to max over
     seeds), with the authors' MNIST numbers (journal Table 1) beside."""
     plt.switch_backend("Agg")
     fig, ax = plt.subplots(figsize=(7, 4.4))
     for mech, label in (("corbin", "CorBin-FL"), ("ldp", "LDP-FL")):
-        xs, means, lo, hi = [], [], [], []
-        for eps in eps_list:
-            runs = named.get(exp7_name(mech, eps), [])
-            values = [accuracy_pct(r) for r in runs if accuracy_pct(r) is not None]
-            if values:
-                xs.append(float(eps))
-                means.append(statistics.mean(values))
-                lo.append(statistics.mean(values) - min(values))
-                hi.append(max(values) - statistics.mean(values))
-        line = ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=label + " (Fashion-MNIST, here)")
+        line = seed_errorbar(ax, [(float(eps), named.get(exp7_name(mech, eps), [])) for eps in eps_list],
+                             label + " (Fashion-MNIST, here)")
         paper = [(float(e), PAPER_TABLE1[(mech, e)]) for e in ("0.1", "0.3", "1", "3") if (mech, e) in PAPER_TABLE1]
         ax.plot([p[0] for p in paper], [p[1] for p in paper], ls=":", marker="s", color=line[0].get_color(),
                 label=label + " (MNIST, authors' Table 1)")
@@ -539,6 +549,25 @@ def eps_figure(named, eps_list, path):
     ax.set_xlabel("ε_p")
     ax.set_ylabel("test accuracy (%)")
     ax.set_title("Experiment 7: accuracy against the PLDP budget")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def clients_figure(named, clients, path):
+    """Experiment 4: best-checkpoint accuracy against the number of clients for CorBin-FL and
+    LDP-FL (mean, bars: min to max over seeds)."""
+    plt.switch_backend("Agg")
+    fig, ax = plt.subplots(figsize=(7, 4.4))
+    for mech, label in (("corbin", "CorBin-FL"), ("ldp", "LDP-FL")):
+        seed_errorbar(ax, [(n, named.get("exp4-n{}-{}".format(n, mech), [])) for n in clients], label)
+    ax.set_xscale("log")
+    ax.set_xticks(clients, [str(n) for n in clients])
+    ax.set_xlabel("clients n (all data split among them)")
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title("Experiment 4 (ε_p = 5, batch 32, Fashion-MNIST)")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -660,7 +689,8 @@ def report_full(results, out):
             text, values = spread(named.get(name, []))
             cells.append(text + (" [{}]".format(values) if values else ""))
         lines.append("| {} | {} | {} |".format(n, *cells))
-    lines += [""]
+    clients_figure(named, sc["exp4_clients"], os.path.join(fig_dir, "exp4.png"))
+    lines += ["", "![Experiment 4](fl-full/exp4.png)", ""]
     # Experiment 7.
     eps_list = sc["exp7_eps"] + ["5"]
     lines += ["## Experiment 7: CorBin-FL and LDP-FL over ε_p", "",

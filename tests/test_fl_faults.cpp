@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 
+#include "corbin/io/files.hpp"
 #include "fl_checkpoint.hpp"
 #include "idx_writer.hpp"
 #include "process.hpp"
@@ -181,4 +182,23 @@ TEST_CASE("fl: settings compare as numbers, outputs are checked, nothing goes th
   auto vanilla = with(f.args(out, "1"), {"--mechanism", "vanilla"});
   vanilla[std::find(vanilla.begin(), vanilla.end(), "--exp-eps") - vanilla.begin() + 1] = "abc";
   refused(fl(vanilla), "--exp-eps");
+}
+
+TEST_CASE("remove_tree removes a checkpoint directory and leaves what its links point to", "[fl][faults]") {
+  const fs::path root = fs::temp_directory_path() / ("corbin_remove_tree_" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const fs::path tree = root / "checkpoint.000002", outside = root / "kept";
+  fs::create_directories(tree / "nested" / "deeper");
+  fs::create_directories(outside);
+  for (const fs::path& p : {tree / "global.f32", tree / "nested" / "state.json", tree / "nested" / "deeper" / "x",
+                            outside / "target"})
+    std::ofstream(p) << "bytes";
+  fs::create_directory_symlink(outside, tree / "link_to_kept");
+  corbin::io::remove_tree(tree, "out");
+  CHECK_FALSE(fs::exists(fs::symlink_status(tree)));
+  CHECK(fs::exists(outside / "target"));  // a link is removed, never followed
+  corbin::io::remove_tree(tree, "out");   // a missing path is no error
+  corbin::io::remove_tree(outside / "target", "out");  // a plain file
+  CHECK_FALSE(fs::exists(outside / "target"));
+  fs::remove_all(root);
 }

@@ -1,7 +1,9 @@
 #include "corbin/io/files.hpp"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -57,6 +59,18 @@ void write_atomically(const fs::path& path, std::string_view bytes, const std::s
     fail(what, path, "a location where the file can be written completely", error);
   }
   sync_directory(path.parent_path(), what);
+}
+
+void remove_tree(const fs::path& path, const std::string& what) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    fail(what, path, "a path that can be removed", errno);
+  }
+  // Depth first (contents before their directory), physical (links removed, not followed).
+  const auto remove_one = [](const char* p, const struct stat*, int, struct FTW*) { return ::remove(p) == 0 ? 0 : errno; };
+  const int status = ::nftw(path.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  if (status != 0) fail(what, path, "a path that can be removed", status > 0 ? status : errno);
 }
 
 fs::path prepare_output_directory(const std::string& text, const std::string& what) {

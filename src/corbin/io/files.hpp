@@ -20,6 +20,12 @@ void write_atomically(const std::filesystem::path& path, std::string_view bytes,
 /// fsync of a directory, so that renames and new entries in it are on disk.
 void sync_directory(const std::filesystem::path& dir, const std::string& what);
 
+/// Removes `path` and, if it is a directory, everything under it (symbolic links are removed,
+/// never followed); a missing path is no error. Written on POSIX nftw rather than
+/// std::filesystem::remove_all: on the CUDA machine (gcc 13.3, linked with PyTorch's libtorch)
+/// remove_all's recursive case called address 0, the first time a checkpoint was replaced.
+void remove_tree(const std::filesystem::path& path, const std::string& what);
+
 /// The output directory named by `text`, created with its parents: raises invalid_argument(what)
 /// if `text` is empty, names a file, or cannot be created or written.
 std::filesystem::path prepare_output_directory(const std::string& text, const std::string& what);
