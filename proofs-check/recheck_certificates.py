@@ -359,7 +359,7 @@ PART = obj({"statement": text, "want": one_of("above", "not above", "not below")
 
 # How many parts each of E1–E5 has (check_e<k>.cpp; experiment_design says what they compare).
 # A certificate has these parts, or none at all when the results CSV was missing.
-EXPERIMENT_PARTS = {"E1": 2, "E2": 2, "E3": 2, "E4": 1, "E5": 3}
+EXPERIMENT_PARTS = {"E1": 2, "E2": 2, "E3": 2, "E4": 3, "E5": 3}
 
 
 def experiment_schema(claim):
@@ -2018,7 +2018,7 @@ def experiment_design(claim, parts):
     if claim == "E3":
         return [("not below", [(run_side(name), run_side("exp7-corbin-eps1"))]) for name in ("exp3-p1_4", "exp3-p1_2")]
     if claim == "E4":
-        return [("above", [(run_side(f"exp4-n{n}-corbin"), run_side(f"exp4-n{n}-ldp")) for n in (50, 200, 500)])]
+        return [("above", [(run_side(f"exp4-n{n}-corbin"), run_side(f"exp4-n{n}-ldp"))]) for n in (50, 200, 500)]
     # E5
     def name(mech, eps):
         return f"exp1-{mech}" if eps == "5" else f"exp7-{mech}-eps{eps}"
