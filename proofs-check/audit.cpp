@@ -160,6 +160,29 @@ void write_figure_data(const Grid& grid, const std::string& dir) {
   write_file(fs::path(dir) / "experiment8.csv", experiment8_csv(grid));
 }
 
+/// The misprints (readings.hpp errata()), each with the Coq theorems showing that the printed
+/// and the intended forms differ; a theorem no file of _CoqProject declares stops the audit.
+std::string errata_markdown(const CoqEvidence& coq) {
+  std::ostringstream md;
+  md << "## Errata\n\n"
+     << "Misprints whose intended form is clear. Each claim they touch is read both ways (the readings below). Coq: "
+     << "`proofs-check/coq/Errata.v` unless a file is named"
+     << (coq.checked ? ", checked in this run." : ", **not checked in this run** (" + coq.why_not + ").") << "\n\n"
+     << "| erratum | where | printed | intended | effect | Coq |\n|---|---|---|---|---|---|\n";
+  for (const Erratum& e : errata()) {
+    std::string names;
+    for (const std::string& t : e.theorems) {
+      const std::string file = coq.declaring_file(t, "Errata.v");
+      if (file.empty())
+        throw std::runtime_error("erratum " + e.id + " cites " + t + ", which no file of _CoqProject declares");
+      names += (names.empty() ? "" : ", ") + std::string("`") + t + "`";
+    }
+    md << "| " << e.id << " | " << escape_cell(e.location) << " | " << escape_cell(e.printed) << " | "
+       << escape_cell(e.intended) << " | " << escape_cell(e.effect) << " | " << names << " |\n";
+  }
+  return md.str();
+}
+
 std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& grid, const CoqEvidence& coq,
                            const std::string& figures_note) {
   std::ostringstream md;
@@ -189,6 +212,7 @@ std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& 
   md << "} (e^ε rounded up to 6 decimals, so every α is rational), d ∈ {";
   for (std::size_t i = 0; i < grid.bits.size(); ++i) md << (i ? ", " : "") << grid.bits[i];
   md << "}, inputs at steps of r/" << grid.input_steps << ". " << figures_note << "\n";
+  md << "\n" << errata_markdown(coq);
   for (const ClaimResult& r : results) {
     const ClaimSpec& spec = claim_spec(r.id);
     md << "\n## " << r.id << " — " << r.decision.text() << "\n\n";

@@ -34,6 +34,10 @@ std::vector<ClaimResult> run_audit(const AuditOptions& options,
 /// The data behind the figures that are not a single claim's (Experiment 8, privacy–utility).
 void write_figure_data(const Grid& grid, const std::string& dir);
 
+/// The report's errata section; raises std::runtime_error if a cited theorem is not declared
+/// by a file of _CoqProject.
+std::string errata_markdown(const CoqEvidence& coq);
+
 /// The markdown report.
 std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& grid,
                            const CoqEvidence& coq, const std::string& figures_note);

@@ -29,7 +29,7 @@ ClaimResult check_s1(const Grid& grid) {
   out.certificate["scdp_at_sensitivity_2r"] = rows;
   out.certificate["epsilon_s_stated"] = false;
   out.verdict = Verdict::undecided;
-  out.finding = "undecided: the paper states no ε_s (only that one \"can be derived\"); for Δ2 >= 2r, SCDP is replace-one "
+  out.finding = "the paper states no ε_s (only that one \"can be derived\"); for Δ2 >= 2r, SCDP is replace-one "
                 "UCDP, whose exact ε the certificate gives (α = 2, m = 1) and Theorem 3's formula understates (T3)";
   out.result = out.finding + ".";
   out.recheck = "`corbin ucdp --n 400 --gamma 1 --delta 1e-5 --alpha 2 --exact`.";

@@ -1,9 +1,15 @@
-// T4m (Thm 4): the MSE bound under dropout. The exact d → ∞ MSE of the survivors' average
-// (1/N) Σ_{F_i = 1} W̄_i over the law of who drops out, against the printed bound. Pairs with two
-// survivors use CorBinQ, a pair with one survivor leaves it on LDPQ (D1); with every input at c a
-// full pair's MSE is 0 and a single's r²α², so given a full pairs and b singles the MSE is
-// b r²α²/(2a + b)² (0 when nobody survives is not defined; that event is left out, which only
-// lowers the value).
+// T4m (Thm 4): the MSE bound under dropout, at the two points where Thm4.v refutes it. The MSE is
+// that of the survivors' average (1/N) Σ_{F_i = 1} W̄_i at d → ∞: a pair with two survivors uses
+// CorBinQ, a pair with one leaves it on LDPQ (D1). With every input at c, a full pair's MSE is 0
+// and a lone survivor's r²α², so given S lone survivors among N the MSE is S r²α²/N² (0 when
+// nobody survives).
+//
+// As printed (Thm4.v, T4m): nothing in the preconditions keeps θ > 0, and at n = 3992, p = 1/2,
+// δ = 11/1000, δ1 = 1/100, α = 11 every precondition holds, θ < 0 and the bound is negative.
+// With θ > 0 too (T4m_theta_pos): at n = 20000, p = 9/10, δ = 1/10, δ1 = 10⁻⁶, α = 11, the MSE is
+// at least r²α²(3M E[S] − 2E[SN])/M³ for any M > 0 (1/N² lies above its tangent at M; both sides
+// are 0 when S = 0), whose moments are exact: per pair, one survivor w.p. q1 = 2p(1 − p), two w.p.
+// q2 = (1 − p)², so E[S] = K q1 and E[SN] = K q1 + K(K − 1) q1 (2q2 + q1) over K pairs.
 
 #include "claims.hpp"
 #include "corbin/privacy/dropout.hpp"
@@ -11,79 +17,83 @@
 namespace corbin::audit {
 
 namespace {
-/// E[b/(2a + b)²; 2a + b > 0] for P pairs, each with both members surviving w.p. (1 − p)²,
-/// exactly one w.p. 2p(1 − p): a multinomial over (a, b), exact.
-Rational expected_single_share(unsigned long pairs, const Rational& p) {
-  const Rational both = (1 - p) * (1 - p), one = 2 * p * (1 - p), none = p * p;
-  // law[a][b] built pair by pair would be O(P³); instead sum the multinomial terms directly:
-  // P(a, b) = P!/(a! b! (P−a−b)!) both^a one^b none^(P−a−b).
-  std::vector<Rational> pow_both{Rational(1)}, pow_one{Rational(1)}, pow_none{Rational(1)};
-  for (unsigned long i = 0; i < pairs; ++i) {
-    pow_both.push_back(pow_both.back() * both);
-    pow_one.push_back(pow_one.back() * one);
-    pow_none.push_back(pow_none.back() * none);
-  }
-  Rational total(0);
-  BigInt choose_a(1);  // C(P, a)
-  for (unsigned long a = 0; a <= pairs; ++a) {
-    BigInt choose_b(1);  // C(P − a, b)
-    for (unsigned long b = 0; a + b <= pairs; ++b) {
-      if (b > 0) {
-        const Rational ab{BigInt(static_cast<long long>(b)), BigInt(static_cast<long long>((2 * a + b) * (2 * a + b)))};
-        total += Rational(choose_a * choose_b) * pow_both[a] * pow_one[b] * pow_none[pairs - a - b] * ab;
-      }
-      choose_b = choose_b * BigInt(static_cast<long long>(pairs - a - b)) / BigInt(static_cast<long long>(b + 1));
-    }
-    choose_a = choose_a * BigInt(static_cast<long long>(pairs - a)) / BigInt(static_cast<long long>(a + 1));
-  }
-  return total;
+
+DropoutSetting setting(unsigned long n, Rational p, Rational delta, Rational delta1) {
+  DropoutSetting s;
+  s.n = n;
+  s.p = std::move(p);
+  s.delta = std::move(delta);
+  s.delta1 = std::move(delta1);
+  s.radius = Rational(1);
+  s.budget = Budget::make(Budget::Kind::alpha, 11);
+  return s;
 }
+
+Json describe(const DropoutSetting& s, const DropoutResult& t) {
+  Json w = Json::object();
+  w["n"] = s.n;
+  w["m"] = s.m;
+  put(w, "p", s.p);
+  put(w, "delta", s.delta);
+  put(w, "delta1", s.delta1);
+  put(w, "alpha", Rational(11));
+  put(w, "radius", s.radius);
+  put(w, "center", Rational(0));
+  put(w, "every_input", Rational(0));
+  put(w, "gamma", t.gamma);
+  put(w, "theta", t.theta);
+  w["preconditions_met"] = t.gamma_in_range && t.eps_u && t.eps_u->precondition;
+  if (t.eps_u) put(w, "gamma_used", to_rational(lower_of(t.gamma)));  // the γ Eq. (th:3:1) was evaluated at
+  put(w, "printed_bound", t.mse_bound);
+  return w;
+}
+
+/// r²α²(3M E[S] − 2E[SN])/M³ at M = E[N] = n(1 − p), exact: a lower bound on the MSE.
+Rational mse_lower_bound(const DropoutSetting& s, const Rational& alpha) {
+  const Rational pairs(BigInt(static_cast<long long>(s.n / 2)));
+  const Rational q1 = 2 * s.p * (1 - s.p), q2 = (1 - s.p) * (1 - s.p);
+  const Rational mean_s = pairs * q1, mean_sn = pairs * q1 + pairs * (pairs - 1) * q1 * (2 * q2 + q1);
+  const Rational m = Rational(BigInt(static_cast<long long>(s.n))) * (1 - s.p);
+  return s.radius * s.radius * alpha * alpha * (3 * m * mean_s - 2 * mean_sn) / (m * m * m);
+}
+
 }  // namespace
 
-ClaimResult check_t4m(const Grid& grid) {
+ClaimResult check_t4m(const Grid&) {
   ClaimResult out;
   out.id = "T4m";
   out.statement = "Thm 4: lim MSE of the survivors' average <= γ′r²α²/(nθ) + 8r²α²δ1 + ((1 − γ)/(2nθ)) r²((√2−1)α+1)((√2+1)α−1).";
-  out.method = "Exact (rational) MSE of the survivors' average over the multinomial law of full and broken pairs, every "
-               "input at c; the printed bound and every precondition in MPFI.";
-  PrecisionScope scope(128);
-  Json rows = Json::array();
-  bool below = true, all_met = true;
-  const std::vector<unsigned long> sizes = grid.quick ? std::vector<unsigned long>{1002} : std::vector<unsigned long>{1002, 1602};
-  for (unsigned long n : sizes) {
-    DropoutSetting s;
-    s.n = n;
-    s.p = Rational(1, 2);
-    s.delta = Rational(1, 2);
-    s.delta1 = Rational(1, 10);
-    s.radius = Rational(1);
-    s.budget = Budget::make(Budget::Kind::alpha, 3);
-    const DropoutResult t = theorem4(s);
-    const Rational alpha(3);
-    const Rational mse = expected_single_share(n / 2, s.p) * alpha * alpha;
-    const bool met = t.gamma_in_range && t.theta_positive && t.eps_u && t.eps_u->precondition;
-    Json row = Json::object();
-    row["n"] = n;
-    put(row, "p", s.p);
-    put(row, "delta", s.delta);
-    put(row, "delta1", s.delta1);
-    put(row, "alpha", alpha);
-    row["preconditions_met"] = met;
-    put(row, "exact_mse", mse);
-    put(row, "printed_bound", t.mse_bound);
-    put(row, "delta1_term", Rational(8 * alpha * alpha * s.delta1));
-    rows.push_back(row);
-    all_met = all_met && met;
-    below = below && certified_less(interval_from(mse), t.mse_bound, "T4m: MSE against the bound");
-  }
-  out.certificate["rows"] = rows;
-  out.verdict = Verdict::undecided;
-  out.finding = std::string("undecided: where every precondition is met and the exact law is computable (n = 1002, p = 1/2, ") +
-                "δ = 1/2, δ1 = 1/10, α = 3) the exact MSE is " + (below ? "far below" : "not below") +
-                " the bound, which its 8r²α²δ1 term alone exceeds; the regime where that term is small (δ1 ≲ 1/n, p near 1) "
-                "needs n of order 10^4–10^5, beyond the exact law here";
-  out.result = out.finding + (all_met ? "." : " (some rows miss a precondition: see the certificate).");
-  out.recheck = "`corbin dropout --n 1002 --p 1/2 --delta 1/2 --delta1 1/10 --alpha 3` prints the bound.";
+  out.method = "At the inputs of Thm4.v's two refutations: the printed bound and every precondition in MPFI; the MSE "
+               "(positive at the first point, bounded below exactly by a tangent line of 1/N² at the second).";
+  PrecisionScope scope(256);
+  // As printed: θ < 0 makes the bound negative while an MSE is never negative.
+  const DropoutSetting a = setting(3992, Rational(1, 2), Rational(11, 1000), Rational(1, 100));
+  const DropoutResult ta = theorem4(a);
+  Json wa = describe(a, ta);
+  const bool negative = upper_of(ta.mse_bound) < 0;
+  wa["bound_negative"] = negative;
+  const bool met_a = wa["preconditions_met"].get<bool>();
+  out.certificate["printed"] = wa;
+  out.reading = "printed";
+  out.verdict = met_a && negative ? Verdict::fails : Verdict::undecided;
+  // With θ > 0 as well.
+  const DropoutSetting b = setting(20000, Rational(9, 10), Rational(1, 10), Rational(1, 1000000));
+  const DropoutResult tb = theorem4(b);
+  Json wb = describe(b, tb);
+  const Rational lower = mse_lower_bound(b, Rational(11));
+  put(wb, "mse_lower_bound", lower);
+  wb["theta_positive"] = tb.theta_positive;
+  const bool above = certified_less(tb.mse_bound, interval_from(lower), "T4m: the printed bound against the MSE");
+  const bool met_b = wb["preconditions_met"].get<bool>() && tb.theta_positive;
+  out.certificate["theta_positive"] = wb;
+  out.also.emplace_back("theta_pos", met_b && above ? Verdict::fails : Verdict::undecided);
+  out.finding = std::string() + "at n = 3992, p = 1/2, δ = 11/1000, δ1 = 1/100, α = 11 every precondition holds, θ < 0 and the printed "
+                "bound is negative; with θ > 0 too (n = 20000, p = 9/10, δ = 1/10, δ1 = 10⁻⁶) the MSE is at least " +
+                std::to_string(to_double(lower)).substr(0, 6) + " > the bound " +
+                std::to_string(to_double(Rational(to_rational(upper_of(tb.mse_bound))))).substr(0, 6) +
+                ": the proof divides by n·nθ where N² belongs, and centres N/n at p(1 − p) instead of 1 − p";
+  out.result = out.finding + ".";
+  out.recheck = "recheck_certificates.py recomputes θ, the bound, the preconditions and the moments exactly or in decimal.";
   return out;
 }
 

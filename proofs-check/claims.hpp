@@ -125,6 +125,11 @@ ClaimResult check_e3(const Grid&);
 ClaimResult check_e4(const Grid&);
 ClaimResult check_e5(const Grid&);
 
+/// Theorem 4's UCDP conclusion at the inputs of Thm4.v's refutation (check_t4u.cpp): fills `witness`
+/// with every input and number, and `difference` with P(S) − P′(S); fails when the margin
+/// P(S) − e^ε_u P′(S) − δ is certified positive. T4's check cites it for its conclusion.
+Verdict t4u_count_witness(Json& witness, double& difference);
+
 /// The T1b and T2b logic with the claimed bound as a parameter, so tests can hand them a
 /// deliberately wrong bound and see it fail.
 ClaimResult gap_check(const Grid& grid, Rational (*claimed)(const Rational& alpha, const Rational& r,

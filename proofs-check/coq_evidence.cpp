@@ -66,6 +66,15 @@ const PinnedTheorem* CoqEvidence::find(const std::string& id, const std::string&
   return it == pinned.end() ? nullptr : &it->second;
 }
 
+std::string CoqEvidence::declaring_file(const std::string& name, const std::string& default_file) const {
+  const std::size_t dot = name.rfind('.');
+  const std::string bare = dot == std::string::npos ? name : name.substr(dot + 1);
+  const std::string file = dot == std::string::npos ? default_file : name.substr(0, dot) + ".v";
+  for (auto [it, end] = declared.equal_range(bare); it != end; ++it)
+    if (it->second == file) return file;
+  return "";
+}
+
 CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   CoqEvidence ev;
@@ -101,6 +110,7 @@ CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
     if (!ev.pinned.emplace(m[2].str() + "/" + m[3].str(), t).second)
       throw std::runtime_error("Verdicts.v pins " + m[2].str() + "/" + m[3].str() + " twice");
   }
+  ev.declared = proved_in;
   ev.why_not = verification_gap(source, build, files);
   ev.checked = ev.why_not.empty();
   return ev;

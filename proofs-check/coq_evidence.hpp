@@ -27,6 +27,10 @@ struct CoqEvidence {
   std::size_t files = 0;   ///< files compiled
   std::map<std::string, PinnedTheorem> pinned;  ///< "T1b/levels" -> its theorem
   const PinnedTheorem* find(const std::string& id, const std::string& key) const;
+  std::multimap<std::string, std::string> declared;  ///< lemma -> the _CoqProject file declaring it
+  /// The file declaring `name` ("File.lemma" must be in File.v; a bare name in `default_file`),
+  /// or empty.
+  std::string declaring_file(const std::string& name, const std::string& default_file) const;
 };
 
 /// Reads SOURCE/Verdicts.v and SOURCE/_CoqProject, and BUILD/verified.txt if present. Raises

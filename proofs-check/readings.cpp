@@ -136,7 +136,9 @@ std::vector<ClaimSpec> make_specs() {
   s.push_back({"T4", "Theorem 4 and its proof (Appendix E)",
                "Theorem 4's conclusion rests on a Chebyshev bound on the number of surviving clients, with the widths in "
                "γ = p(1 − p) − √(p(1 − p)(1 − 2p(1 − p))/(4(δ − δ1)n)) and θ.",
-               {{"conclusion", R::printed, "Theorem 4's (ε_u, δ)-UCDP conclusion (id T4u).", ""},
+               {{"conclusion", R::printed,
+                 "Theorem 4's (ε_u, δ)-UCDP conclusion as printed (the statement of id T4u), with every precondition met.",
+                 ""},
                 {"chebyshev_step", R::proof_step,
                  "The step bounding the probability that the survivors' count leaves the interval the printed γ "
                  "defines by δ − δ1.",
@@ -145,14 +147,23 @@ std::vector<ClaimSpec> make_specs() {
                "Assume clients drop out independently with probability p, δ1 < δ, the precondition of Theorem 3 with δ1, "
                "and γ = p(1 − p) − √(p(1 − p)(1 − 2p(1 − p))/(4(δ − δ1)n)). Then the CorBin-FL mechanism achieves "
                "ε_p-PLDP and (ε_u, δ)-UCDP, where ε_u is given by Eq. (th:3:1).",
-               {{"printed", R::printed, "With every quantity as printed.", ""}}});
+               {{"printed", R::printed,
+                 "With every quantity as printed, Eq. (th:3:1) as rendered, the neighbours of Eq. (UCDP) (client 1's term "
+                 "dropped from the same run, the divisor n kept) and every precondition met: for every event S, "
+                 "P(W̄_g ∈ S) ≤ e^ε_u P(W̄′_g ∈ S) + δ.",
+                 ""},
+                {"source_braces", R::printed,
+                 "The same with Eq. (th:3:1)'s second term grouped as the LaTeX source's braces nest it (Errata E5).", ""}}});
   s.push_back({"T4m", "Theorem 4, MSE bound",
                "lim_{d→∞} E((W̄_{g,j} − (1/N) Σ_{i:F_i=1} w_{i,j})²) ≤ γ′r²α²/(nθ) + 8r²α²δ1 + ((1 − γ)/(2nθ)) r² "
                "((√2 − 1)α + 1)((√2 + 1)α − 1).",
                {{"printed", R::printed,
                  "The exact MSE of the survivors' average over the law of who drops out, against the bound, with every "
                  "precondition met.",
-                 ""}}});
+                 ""},
+                {"theta_pos", R::regime,
+                 "\"n large enough\" read as also making θ > 0 (the bound divides by nθ): the same, where θ > 0.",
+                 "θ > 0"}}});
   s.push_back({"S1", "Eq. (SCDP); the sentence after Theorem 3",
                "\"The SCDP guarantees for AugCorBin-FL can be derived in terms of the sensitivity parameter, using a "
                "similar method as in the proof of Theorem 3.\"",
@@ -262,13 +273,15 @@ std::string second_reading(const std::string& id) {
       {"T3m", "Differed: the reviewer read γn as an integer and found the bound holds (proved). Settled: both readings are "
               "reported; the paper prints no rule for γn not an integer, and with the authors' ⌊γn⌋ rule it fails "
               "(n = 1000, γ = 999/1000): holds only under γn an integer with n − γn even."},
-      {"T4", "Agrees: the Chebyshev width is half the correct one (the reviewer: n = 10^4, p = 1/2, δ − δ1 = 0.2: probability "
-             "0.264 > 0.2), proof invalid."},
-      {"T4u", "Differed: the reviewer reports a failure (n = 8000, r = 0.001, replace one; and the survivor count alone needs "
-              "δ >= 1.34e-3 under remove-one), computed with floating-point tails. Not yet recomputed exactly here: the "
-              "verdict stays undecided until a certified counterexample is in a certificate."},
-      {"T4m", "Differed: the reviewer reports a failure for p >~ 0.8 (n = 16000, p = 0.9, δ1 = 1e-6: 0.2255 > 0.1914), in "
-              "floating point, and agrees it holds where n <~ 10^4. Not yet recomputed exactly here: undecided."},
+      {"T4", "Agrees on the proof: the Chebyshev width is half the correct one (the reviewer: n = 10^4, p = 1/2, "
+             "δ − δ1 = 0.2: probability 0.264 > 0.2). The reviewer stopped at \"proof invalid\"; the conclusion is now "
+             "refuted too (T4u's witness), so the claim fails."},
+      {"T4u", "Agrees: fails. The reviewer's witness (n = 8000, r = 0.001, replace one; the survivor count alone needs "
+              "δ >= 1.34e-3 under remove-one) was computed with floating-point tails; the audit's (n = 4400, r = 10⁻⁶, "
+              "remove one, the count of reports) is exact and proved in Coq."},
+      {"T4m", "Agrees: fails. The reviewer found it for p >~ 0.8 (n = 16000, p = 0.9, δ1 = 1e-6: 0.2255 > 0.1914) in "
+              "floating point; the audit refutes it with θ < 0 as printed and, with θ > 0, at n = 20000, p = 9/10 by an "
+              "exact lower bound on the MSE, both proved in Coq."},
       {"S1", "Agrees: undecided, no ε_s is stated."},
       {"D0", "Agrees: holds."},
       {"D1", "Agrees: erratum: as printed the survivor in Q2's role is not LDPQ; with line 14 intended its law is LDPQ's."},
@@ -284,6 +297,36 @@ std::string second_reading(const std::string& id) {
   for (const auto& [claim, note] : notes)
     if (claim == id) return note;
   return "";
+}
+
+const std::vector<Erratum>& errata() {
+  static const std::vector<Erratum> list = {
+      {"E1", "Section 2.3, LDP-FL", "α = (1 + e^ε)/(1 − e^ε)", "α = (e^ε + 1)/(e^ε − 1), as Algorithms 1–2 and every proof",
+       "the printed α is −α, negative for every ε > 0; no claim uses it", {"E1_alpha_as_printed_negative", "E1_alpha_differs"}},
+      {"E2", "Section 2.3", "E(U) = w/(2rα)", "E(U) = (w − c)/(rα)",
+       "only the intended value makes LDP-FL unbiased, as the sentence concludes", {"E2_differs", "E2_intended_is_mean"}},
+      {"E3", "Theorem 1, after Eq. (th:1:opt)", "w, w′ ∈ [r − c, r + c]", "w, w′ ∈ [c − r, c + r], the quantizers' domain",
+       "T1b's reading range_intended", {"E3_differs"}},
+      {"E4", "Algorithm 2, line 14", "ELSIF T1 ≺ Z", "ELSIF T2 ≺ Z",
+       "A2, T1a, T2a and D1 are errata: they fail as printed and hold as intended", {"A2.A2", "T1a.T1a_intended"}},
+      {"E5", "Eq. (th:3:1), second term", "the LaTeX braces nest ln(20m/δ)·ln(10/δ) inside ln(1.25/δ + …)",
+       "ln(1.25/δ) + ln(20m/δ)·ln(10/δ), cpSGD's Theorem 1",
+       "both groupings are read: T4u's source_braces; T3's ε_u uses the intended one", {"E5_differs"}},
+      {"E6", "Eq. (th:3:1), e_p in the denominators (nγ − 1)e_p", "e_p = 1 + 1/α²",
+       "1 − 1/α² (cpSGD's N p(1 − p) at p = 1/2 − 1/(2α), as the precondition prints)",
+       "unsafe: the printed ε_u is smaller than the substitution gives (T3)", {"E6_differs", "E6_npq"}},
+      {"E7", "Appendix C, proof of Theorem 2", "(1/n²) Σ_{i≠i′} Cov = (1/(2n²)) Σ_i Cov(W̄_i, W̄_{p_i})",
+       "(1/n²) Σ_i Cov(W̄_i, W̄_{p_i}): only partners are correlated",
+       "safe: halves a negative term, so the bound proved is weaker; T2b's reading covariance_step",
+       {"E7_differs", "E7_safe"}},
+      {"E8", "Theorem 4's γ, γ′ and Appendix E's first Chebyshev step", "width √(p(1−p)(1−2p(1−p))/(4(δ − δ1)n))",
+       "Chebyshev's width √(p(1−p)(1−2p(1−p))/((δ − δ1)n)), twice the printed one",
+       "T4's reading chebyshev_step fails (Thm4.T4_step)", {"E8_printed_is_half", "Thm4.T4_step"}},
+      {"E9", "Appendix E, second step", "P(F_i = 1) = p and θ centred at p(1 − p)",
+       "1 − p for both (F_i = 1: client i does not drop out)", "the proof's survivor count is centred wrongly (T4, T4m)",
+       {"E9_theta_centre_below"}},
+  };
+  return list;
 }
 
 std::string Decision::text() const {

@@ -52,6 +52,17 @@ struct ClaimSpec {
 /// this audit, and how that was settled. Empty where none was made.
 std::string second_reading(const std::string& id);
 
+/// A misprint in the paper whose intended form is clear, with the Coq theorems (in Errata.v
+/// unless qualified) that show the printed and the intended forms differ.
+struct Erratum {
+  std::string id;        ///< E1 … E9, as in Errata.v
+  std::string location;  ///< where in the paper
+  std::string printed, intended;
+  std::string effect;    ///< what it changes, and which claim's readings it enters
+  std::vector<std::string> theorems;
+};
+const std::vector<Erratum>& errata();
+
 /// Every claim id's statement and readings, in the report's order.
 const std::vector<ClaimSpec>& claim_specs();
 const ClaimSpec& claim_spec(const std::string& id);

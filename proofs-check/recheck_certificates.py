@@ -396,6 +396,18 @@ def t4_setting_rule(value, path):
         raise Malformed(path, "a setting outside Thm 4's domain (n even >= 2, p in (0, 1), 0 < δ1 < δ < 1)")
 
 
+# Theorem 4's witnesses (check_t4u.cpp, check_t4m.cpp): every input of Thm4.v's refutations.
+T4U_WITNESS = obj({"n": nat, "m": nat, **put("p", "delta", "delta1", "alpha", "radius", "center", "every_input"),
+                   "bits": text, "event": text, "event_is_count": boolean, **put_interval("gamma"),
+                   "gamma_in_range": boolean, "precondition": boolean,
+                   **put("p_event", "p_event_neighbour", spec=PROBABILITY), **put("difference")},
+                  {**put("gamma_used"), **put_interval("printed_eps_u", "margin")}, rule=t4_setting_rule)
+T4M_WITNESS = obj({"n": nat, "m": nat, **put("p", "delta", "delta1", "alpha", "radius", "center", "every_input"),
+                   **put_interval("gamma", "theta", "printed_bound"), "preconditions_met": boolean},
+                  {**put("gamma_used", "mse_lower_bound"), "bound_negative": boolean, "theta_positive": boolean},
+                  rule=t4_setting_rule)
+
+
 def r1_row_rule(value, path):
     """R1's row: ε in (0, 700] (e^ε stays a finite double) and an approx beside an exact ratio."""
     if not 0 < value["eps"] <= 700:
@@ -451,10 +463,12 @@ DATA_SCHEMA = {
                                                  "printed_precondition": boolean},
                                                 rule=lambda v, p: (t3_size_rule(v, p), rdp_rule(v, p))))}),
     "T4": obj({"counterexample": obj({
-        "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), **put("p", "delta", "delta1"),
-        **put_interval("gamma", "gamma_prime", "theta"),
+        "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), "m": nat,
+        **put("p", "delta", "delta1", "alpha", "radius", "gamma_used"),
+        **put_interval("gamma", "gamma_prime", "theta"), "preconditions_met": boolean,
         **put("claimed_each"), **put("singles_outside", "survivors_outside", spec=PROBABILITY),
-        "recheck": list_of(BINOMIAL_ITEM, lengths=(1,))}, rule=t4_setting_rule)}),
+        "recheck": list_of(BINOMIAL_ITEM, lengths=(1,))}, rule=t4_setting_rule),
+        "conclusion_witness": T4U_WITNESS}),
     "D0": obj({"points": nat, "corrected_differences": nat, "reference_code_differences": nat,
                "recheck": list_of(JOINT_ITEM)}),
     "C1": obj({"rows": list_of(obj({"m": nat, "d": nat, "n": nat, "bits_z_exchanged": int_string,
@@ -471,10 +485,8 @@ DATA_SCHEMA = {
     "T1u": obj({"witnesses": list_of(WITNESS), "levels_rows": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS,
                                                                              **put("sup_gap")}))}),
     "T3m": obj({"witnesses": list_of(WITNESS)}),
-    "T4u": obj({"rows": list_of(obj({"n": nat, **put("p", "delta", "delta1"), "gamma_in_range": boolean,
-                                     "theta_positive": boolean}))}),
-    "T4m": obj({"rows": list_of(obj({"n": nat, **put("p", "delta", "delta1", "alpha", "exact_mse", "delta1_term"),
-                                     "preconditions_met": boolean}))}),
+    "T4u": obj({"witness": T4U_WITNESS}),
+    "T4m": obj({"printed": T4M_WITNESS, "theta_positive": T4M_WITNESS}),
     "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({"n": nat})), "epsilon_s_stated": boolean}),
     "D1": obj({"points": nat, "marginal_differs_from_ldpq": nat, "witnesses": list_of(WITNESS)}),
     "X1": obj({"witnesses": list_of(WITNESS)}),
@@ -1389,28 +1401,115 @@ def recheck_t1u(cert, report):
     recheck_witnessed(cert, report)
 
 
-def recheck_t4m(cert, report):
-    """T4m: the 8r²α²δ1 term (r = 1) of each row, exactly; the exact MSE needs the multinomial law
-    of broken pairs (check_t4m.cpp), not summed here."""
-    for i, row in enumerate(cert["data"]["rows"]):
-        report.equal(f"data/rows/{i}/delta1_term", rat(row["delta1_term"]),
-                     8 * rat(row["alpha"]) ** 2 * rat(row["delta1"]), row["delta1_term"])
-    report.not_recomputable("data/rows/*/exact_mse", "a sum over the multinomial law of full and broken pairs")
-    check_verdict(report, cert, "undecided")
+def t4_gamma_theta(n, p, delta, delta1):
+    """Thm 4's γ, γ′ and θ as printed, at the current decimal precision."""
+    v = dec(p * (1 - p))
+    gap = dec(delta - delta1)
+    width = (v * (1 - 2 * v) / (4 * gap * n)).sqrt()
+    return v - width, v + width, v - (v / (gap * n)).sqrt()
+
+
+def recheck_t4_precondition(w, path, report, gamma):
+    """Theorem 3's precondition with δ1 and ε_u of Eq. (th:3:1) at the γ the check used (the lower
+    end of its enclosure of the printed γ, rounded down: a smaller γ only makes ε_u larger).
+    Returns (ε_u, precondition holds) recomputed."""
+    if "gamma_used" not in w:
+        report.expect(not w.get("preconditions_met", w.get("precondition")), f"{path}/gamma_used",
+                      "a witness whose preconditions are met states the γ they were evaluated at")
+        return None, False
+    used = rat(w["gamma_used"])
+    report.expect(dec(used) <= gamma and gamma - dec(used) < Decimal(10) ** -30, f"{path}/gamma_used",
+                  f"{w['gamma_used']} is not the printed γ = {gamma:.{kCertDigits}g} rounded down")
+    eps_u, pre = theorem3_printed(w["n"], used, rat(w["delta1"]), rat(w["radius"]), rat(w["alpha"]), w["m"])
+    return eps_u, pre and 0 < gamma <= 1
+
+
+def survival_at_least(trials, survive, k):
+    """P(X >= k) for X ~ Binomial(trials, survive), exactly."""
+    a, b = survive.numerator, survive.denominator
+    return F(sum(math.comb(trials, j) * a ** j * (b - a) ** (trials - j) for j in range(k, trials + 1)), b ** trials)
+
+
+def recheck_t4u_witness(w, path, report):
+    """Thm4.v's T4u refutation: the exact probabilities that at least n/2 clients reported, with
+    and without client 1 (survival 1 − p each). The event is that count exactly when the outputs'
+    deviations c ± rα − c cannot add up to 1/2 (n r α < 1/2, every input at c); then
+    P(S) − e^ε_u P′(S) − δ > 0 refutes the conclusion. Returns the verdict."""
+    n, p, delta = w["n"], rat(w["p"]), rat(w["delta"])
+    alpha, r = rat(w["alpha"]), rat(w["radius"])
+    report.equal(f"{path}/every_input", rat(w["every_input"]), rat(w["center"]), w["every_input"])
+    report.equal(f"{path}/event_is_count", w["event_is_count"], n * r * alpha < F(1, 2))
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        gamma, _, _ = t4_gamma_theta(n, p, delta, rat(w["delta1"]))
+        report.expect(inside(gamma, w["gamma"]), f"{path}/gamma", f"does not enclose {gamma:.{kCertDigits}g}")
+        report.equal(f"{path}/gamma_in_range", w["gamma_in_range"], 0 < gamma <= 1)
+        eps_u, pre = recheck_t4_precondition(w, path, report, gamma)
+        report.equal(f"{path}/precondition", w["precondition"], pre)
+        if eps_u is not None:
+            report.expect(inside(eps_u, w["printed_eps_u"]), f"{path}/printed_eps_u",
+                          f"does not enclose recomputed {eps_u:.{kCertDigits}g}")
+        with_client = survival_at_least(n, 1 - p, n // 2)
+        without_client = survival_at_least(n - 1, 1 - p, n // 2)
+        report.equal(f"{path}/p_event", rat(w["p_event"]), with_client, w["p_event"])
+        report.equal(f"{path}/p_event_neighbour", rat(w["p_event_neighbour"]), without_client, w["p_event_neighbour"])
+        report.equal(f"{path}/difference", rat(w["difference"]), with_client - without_client, w["difference"])
+        if not (pre and w["event_is_count"]):
+            return "undecided"
+        margin = dec(with_client) - eps_u.exp() * dec(without_client) - dec(delta)
+        report.expect(inside(margin, w["margin"]), f"{path}/margin", f"does not enclose {margin:.{kCertDigits}g}")
+        return "fails" if margin > 0 else "undecided"
 
 
 def recheck_t4u(cert, report):
-    """T4u: γ = p(1 − p) − √(p(1 − p)(1 − 2p(1 − p))/(4(δ − δ1)n)) in (0, 1] and θ > 0, per row."""
+    """T4u (check_t4u.cpp): the witness of Thm4.v's T4u, recomputed (recheck_t4u_witness)."""
+    check_verdict(report, cert, recheck_t4u_witness(cert["data"]["witness"], "data/witness", report))
+
+
+def recheck_t4m_witness(w, path, report):
+    """One of Thm4.v's T4m refutations: γ, θ and the printed bound in decimal, the preconditions,
+    and, where given, the exact lower bound r²α²(3M E[S] − 2E[SN])/M³ on the MSE at M = n(1 − p)
+    with every input at c (a full pair's error 0, a lone survivor's r²α²; per pair one survivor
+    w.p. 2p(1 − p), two w.p. (1 − p)²). Returns (preconditions met, bound < 0, bound < lower, θ > 0)."""
+    n, p, delta, delta1 = w["n"], rat(w["p"]), rat(w["delta"]), rat(w["delta1"])
+    alpha, r = rat(w["alpha"]), rat(w["radius"])
+    report.equal(f"{path}/every_input", rat(w["every_input"]), rat(w["center"]), w["every_input"])
     with localcontext() as ctx:
         ctx.prec = kWorkDigits
-        for i, row in enumerate(cert["data"]["rows"]):
-            n, p, gap = row["n"], dec(rat(row["p"])), dec(rat(row["delta"]) - rat(row["delta1"]))
-            v = p * (1 - p)
-            gamma = v - (v * (1 - 2 * v) / (4 * gap * n)).sqrt()
-            theta = v - (v / (gap * n)).sqrt()
-            report.equal(f"data/rows/{i}/gamma_in_range", row["gamma_in_range"], 0 < gamma <= 1)
-            report.equal(f"data/rows/{i}/theta_positive", row["theta_positive"], theta > 0)
-    check_verdict(report, cert, "undecided")
+        gamma, gamma_prime, theta = t4_gamma_theta(n, p, delta, delta1)
+        report.expect(inside(gamma, w["gamma"]), f"{path}/gamma", f"does not enclose {gamma:.{kCertDigits}g}")
+        report.expect(inside(theta, w["theta"]), f"{path}/theta", f"does not enclose {theta:.{kCertDigits}g}")
+        a, level2, root2 = dec(alpha), dec(r * r * alpha * alpha), Decimal(2).sqrt()
+        bound = (gamma_prime * level2 / (n * theta) + 8 * level2 * dec(delta1)
+                 + (1 - gamma) / (2 * n * theta) * dec(r * r) * ((root2 - 1) * a + 1) * ((root2 + 1) * a - 1))
+        report.expect(inside(bound, w["printed_bound"]), f"{path}/printed_bound",
+                      f"does not enclose recomputed {bound:.{kCertDigits}g}")
+        _, pre = recheck_t4_precondition(w, path, report, gamma)
+        report.equal(f"{path}/preconditions_met", w["preconditions_met"], pre)
+        if "bound_negative" in w:
+            report.equal(f"{path}/bound_negative", w["bound_negative"], bound < 0)
+        if "theta_positive" in w:
+            report.equal(f"{path}/theta_positive", w["theta_positive"], theta > 0)
+        below = False
+        if "mse_lower_bound" in w:
+            pairs, q1, q2 = n // 2, 2 * p * (1 - p), (1 - p) ** 2
+            mean_s, mean_sn = pairs * q1, pairs * q1 + pairs * (pairs - 1) * q1 * (2 * q2 + q1)
+            m = n * (1 - p)
+            lower = r * r * alpha * alpha * (3 * m * mean_s - 2 * mean_sn) / m ** 3
+            report.equal(f"{path}/mse_lower_bound", rat(w["mse_lower_bound"]), lower, w["mse_lower_bound"])
+            below = bound < dec(lower)
+        return pre, bound < 0, below, theta > 0
+
+
+def recheck_t4m(cert, report):
+    """T4m (check_t4m.cpp): as printed, a point meeting every precondition where the bound is
+    negative (θ < 0); with θ > 0 too, a point where the exact lower bound on the MSE exceeds it.
+    The check's own verdict is the printed reading's."""
+    pre, negative, _, _ = recheck_t4m_witness(cert["data"]["printed"], "data/printed", report)
+    pre2, _, below, theta_pos = recheck_t4m_witness(cert["data"]["theta_positive"], "data/theta_positive", report)
+    report.expect(pre2 and theta_pos and below, "data/theta_positive",
+                  "the θ > 0 witness does not meet every precondition or does not exceed the bound")
+    check_verdict(report, cert, "fails" if pre and negative else "undecided")
 
 
 def recheck_s1(cert, report):
@@ -1822,7 +1921,13 @@ def recheck_t4(cert, report):
     report.equal(f"{item_path}/first_inside", int(item["first_inside"]), first)
     report.equal(f"{item_path}/last_inside", int(item["last_inside"]), last)
     report.equal(f"{item_path}/probability", rat(item["probability"]), singles, item["probability"])
-    check_verdict(report, cert, "fails" if singles > slack or survivors > slack else "undecided")
+    with localcontext() as ctx:
+        ctx.prec = kWorkDigits
+        _, pre = recheck_t4_precondition(cx, path, report, dec(pq) - dec(singles_width2).sqrt())
+    report.equal(f"{path}/preconditions_met", cx["preconditions_met"], pre)
+    # The conclusion reading: T4u's witness, recomputed the same way.
+    recheck_t4u_witness(cert["data"]["conclusion_witness"], "data/conclusion_witness", report)
+    check_verdict(report, cert, "fails" if pre and (singles > slack or survivors > slack) else "undecided")
 
 
 def recheck_d0(cert, report):

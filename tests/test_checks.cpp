@@ -86,11 +86,39 @@ TEST_CASE("every claim of CLAIMS.md has a check and the quick audit decides each
     CHECK(r.id == check.id);
     // The experiments' claims may rightly stay undecided (runs missing or inside the seeds'
     // spread): the next test decides them on data built for each outcome.
-    // T4u, T4m and S1 are undecided by computation (say what is missing, in the finding).
-    const bool may_stay_open = r.id[0] == 'E' || r.id == "T4u" || r.id == "T4m" || r.id == "S1";
+    // S1 is undecided by computation (no ε_s is stated: the finding says so).
+    const bool may_stay_open = r.id[0] == 'E' || r.id == "S1";
     if (!may_stay_open) CHECK(r.verdict != Verdict::undecided);
     CHECK_FALSE(r.finding.empty());
   }
+}
+
+TEST_CASE("Theorem 4's witnesses meet every precondition and refute the step, the conclusion and the bound",
+          "[audit][unit]") {
+  const Grid grid = Grid::quick_grid();
+  const auto verdict_of = [](const ClaimResult& r, const std::string& key) {
+    for (const auto& [k, v] : r.also)
+      if (k == key) return v;
+    return r.reading == key ? r.verdict : Verdict::undecided;
+  };
+  const ClaimResult t4 = check_t4(grid), t4u = check_t4u(grid), t4m = check_t4m(grid);
+  CHECK(t4.certificate["counterexample"]["preconditions_met"] == true);
+  CHECK(t4.certificate["counterexample"]["singles_outside_approx"].get<double>() > 0.09);  // δ − δ1
+  CHECK(verdict_of(t4, "chebyshev_step") == Verdict::fails);
+  CHECK(verdict_of(t4, "conclusion") == Verdict::fails);
+  const Json& w = t4u.certificate["witness"];
+  CHECK(w["precondition"] == true);
+  CHECK(w["event_is_count"] == true);
+  // (1/2)·C(4399, 2199)/2^4399 ≈ 0.006014, against δ = 0.002 and e^ε_u − 1 ≈ 6.5e-6.
+  CHECK(w["difference_approx"].get<double>() == Approx(0.006014).epsilon(1e-3));
+  CHECK(verdict_of(t4u, "printed") == Verdict::fails);
+  CHECK(t4m.certificate["printed"]["preconditions_met"] == true);
+  CHECK(t4m.certificate["printed"]["bound_negative"] == true);
+  CHECK(t4m.certificate["theta_positive"]["theta_positive"] == true);
+  CHECK(t4m.certificate["theta_positive"]["mse_lower_bound_approx"].get<double>() == Approx(0.054406).epsilon(1e-4));
+  CHECK(t4m.certificate["theta_positive"]["printed_bound_approx"].get<double>() < 0.0467);
+  CHECK(verdict_of(t4m, "printed") == Verdict::fails);
+  CHECK(verdict_of(t4m, "theta_pos") == Verdict::fails);
 }
 
 namespace {
@@ -200,4 +228,23 @@ TEST_CASE("a proof the check's computation contradicts stops the audit", "[audit
   attach_readings(r, coq);
   CHECK(r.decision.verdict == Verdict7::holds_grid);
   CHECK(r.readings[0].evidence.find("not checked in this run") != std::string::npos);
+}
+
+TEST_CASE("every erratum cites theorems a Coq file declares, or the audit stops", "[audit][unit]") {
+  CoqEvidence coq;
+  coq.checked = true;
+  for (const Erratum& e : errata())
+    for (const std::string& t : e.theorems) {
+      const std::size_t dot = t.rfind('.');
+      coq.declared.emplace(dot == std::string::npos ? t : t.substr(dot + 1),
+                           dot == std::string::npos ? "Errata.v" : t.substr(0, dot) + ".v");
+    }
+  const std::string md = errata_markdown(coq);
+  CHECK(md.find("| E7 | Appendix C") != std::string::npos);
+  CHECK(md.find("`Thm4.T4_step`") != std::string::npos);
+  CHECK(errata().size() == 9);
+  // A theorem declared in another file than the one cited does not count.
+  coq.declared.erase("E7_safe");
+  coq.declared.emplace("E7_safe", "Thm4.v");
+  CHECK_THROWS_WITH(errata_markdown(coq), Catch::Contains("E7 cites E7_safe"));
 }

@@ -64,4 +64,3 @@ Proof.
   exact (A2_C5_fails P).
 Qed.
 
-Print Assumptions A2.

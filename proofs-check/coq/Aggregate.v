@@ -199,7 +199,6 @@ Proof.
   rewrite corbinq_sum_pair_means by assumption. reflexivity.
 Qed.
 
-Print Assumptions T2a_intended.
 
 Theorem T2a_intended_random_roles : T2a_claim_intended_random_roles.
 Proof.
@@ -207,7 +206,6 @@ Proof.
   rewrite corbinq_sum_pair_means_rr by assumption. reflexivity.
 Qed.
 
-Print Assumptions T2a_intended_random_roles.
 
 (** ** T2a (b): Algorithm 2 as printed, c = r = 1, e^ε = 3, d = 1, one pair (1, 9/8) *)
 
@@ -292,7 +290,6 @@ Proof.
   apply H; [apply ln_pos_gt; lra | lra | lra | apply ws_in_range].
 Qed.
 
-Print Assumptions T2a_as_printed.
 
 Theorem T2a_as_printed_random_roles : ~ T2a_claim_as_printed_random_roles.
 Proof.
@@ -300,7 +297,6 @@ Proof.
   apply H; [apply ln_pos_gt; lra | lra | lra | apply ws_in_range].
 Qed.
 
-Print Assumptions T2a_as_printed_random_roles.
 
 (** ** D1 — a pair member drops out; the survivor's quantization "is equivalent to LDPQ"
 
@@ -383,7 +379,6 @@ Proof.
   - apply (C2_transfer _ _ _ _ _ A2), ldpq_C2; assumption.
 Qed.
 
-Print Assumptions D1_marginal.
 
 (** ** D1 (b), (b'), (c): c = r = 1, e^ε = 3 (α = 2), d = 1 *)
 
@@ -445,7 +440,6 @@ Proof.
   exact (proj1 D1_given_Z_counterexample A).
 Qed.
 
-Print Assumptions D1_given_Z.
 
 (** For every d ≥ 1 (d = S k), ε, c, r: at w = c (q = 1/2), u = v = 2^(d−1) is a whole number, and
     given Z = 0 (the first value of Z, below both thresholds) Q1 = c + rα and Q2 = c − rα surely. *)
@@ -491,7 +485,6 @@ Proof.
   rewrite A, B, C. split; lra.
 Qed.
 
-Print Assumptions D1_given_Z_every_d.
 
 Theorem D1_pldp_given_Z : ~ D1_claim_pldp_given_Z.
 Proof.
@@ -500,7 +493,6 @@ Proof.
   exact (proj1 D1_pldp_given_Z_counterexample A).
 Qed.
 
-Print Assumptions D1_pldp_given_Z.
 
 Theorem D1_marginal_as_printed : ~ D1_claim_marginal_as_printed.
 Proof.
@@ -508,4 +500,3 @@ Proof.
   apply H; [apply ln_pos_gt; lra | lra | lra | unfold in_range; lra | unfold in_range; lra].
 Qed.
 
-Print Assumptions D1_marginal_as_printed.

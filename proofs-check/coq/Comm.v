@@ -176,11 +176,3 @@ Proof.
   pose proof (ru8_bounds (d * m)). pose proof (ru8_bounds m). assert (m <= d * m) by nia. nia.
 Qed.
 
-Print Assumptions C1_O.
-Print Assumptions C1_tight.
-Print Assumptions C1_overstated.
-Print Assumptions C1_d0.
-Print Assumptions C1_all_clients.
-Print Assumptions C1_literal_fails.
-Print Assumptions C1_literal_under.
-Print Assumptions counted_impl.

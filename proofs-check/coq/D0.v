@@ -63,4 +63,3 @@ Theorem D0 : forall e c r w w' s1 s2, 0 < e -> 0 < r -> in_range c r w -> in_ran
   joint 0 (corbinq 0 e c r) w w' s1 s2 = ldpq_pair_joint e c r w w' s1 s2.
 Proof. intros. apply D0_intended; assumption. Qed.
 
-Print Assumptions D0.

@@ -193,7 +193,6 @@ Proof.
   apply H; try (apply in_top || apply in_bottom || apply in_center); try assumption. right. reflexivity.
 Qed.
 
-Print Assumptions L1_pair_every_d.
 
 Theorem L1_pair : ~ L1_claim_pair_observer.
 Proof.
@@ -201,7 +200,6 @@ Proof.
   apply H; lra.
 Qed.
 
-Print Assumptions L1_pair.
 
 (** The holder of Z, every d ≥ 1: at Z = 2^(d−1) its view has probability 0 at one input and
     > 0 at another, so no finite ε bounds the ratio. *)
@@ -216,7 +214,6 @@ Proof.
   unfold Rdiv in A at 2. rewrite Rmult_0_l, Rmult_0_r in A. lra.
 Qed.
 
-Print Assumptions L1_zholder_every_d.
 
 Theorem L1_Z_holder : ~ L1_claim_Z_holder.
 Proof.
@@ -224,7 +221,6 @@ Proof.
   apply H; lra.
 Qed.
 
-Print Assumptions L1_Z_holder.
 
 (** The concrete 0-versus-1 example: d = 5, ε = ln 3 (α = 2), c = r = 1, Z = 16. The leader's
     threshold is u = 32 q(w): 8 at w = 0, 24 at w = 2. *)
@@ -240,7 +236,6 @@ Proof.
   rewrite U0, U2, !step_INR. split; reflexivity.
 Qed.
 
-Print Assumptions L1_zholder_d5_zero_one.
 
 (** ** d = 0: both views are ε-PLDP (D0 and LDPQ's PLDP) *)
 
@@ -266,7 +261,6 @@ Proof.
     apply sgn_ldpq_pldp; assumption.
 Qed.
 
-Print Assumptions L1_pair_d0.
 
 Theorem L1_zholder_d0 (e c r : R) : 0 < e -> 0 < r -> zholder_view_pldp 0 e c r (corbinq 0 e c r).
 Proof.
@@ -283,4 +277,3 @@ Proof.
   split; apply sgn_ldpq_pldp; assumption.
 Qed.
 
-Print Assumptions L1_zholder_d0.

@@ -208,11 +208,3 @@ Proof.
   rewrite corbinq_mse, competitor_mse in B by lia. lra.
 Qed.
 
-Print Assumptions competitor_in_Q.
-Print Assumptions competitor_mse.
-Print Assumptions corbinq_mse.
-Print Assumptions bound_threshold.
-Print Assumptions T1b_fails.
-Print Assumptions T1b_range_intended_fails.
-Print Assumptions T1c_fails.
-Print Assumptions T1u_fails.

@@ -187,8 +187,3 @@ Proof.
   nra.
 Qed.
 
-Print Assumptions gauss_ratio_at.
-Print Assumptions gauss_ratio_unbounded.
-Print Assumptions G1_witness.
-Print Assumptions G1.
-Print Assumptions G1_density.

@@ -665,14 +665,3 @@ Proof.
     eapply Rle_trans; [apply sup_gap_le|]. apply HD; exact Hd.
 Qed.
 
-Print Assumptions fsum_prod_bounds.
-Print Assumptions T1c_levels.
-Print Assumptions T1b_levels.
-Print Assumptions T1u_levels.
-Print Assumptions limit_lower_bound.
-Print Assumptions corbinq_gap_exact.
-Print Assumptions corbinq_gap_le_sup_gap.
-Print Assumptions sup_gap_attained.
-Print Assumptions sup_gap_vs_paper.
-Print Assumptions sup_gap_eq_paper.
-Print Assumptions corbinq_uniform_limit.

@@ -167,4 +167,3 @@ Proof.
   - intros Q. apply P1_uniqueness; assumption.
 Qed.
 
-Print Assumptions P1.

@@ -343,7 +343,6 @@ Definition R1_claim_marginals_threshold : Prop :=
 Theorem R1_under : R1_claim_under_threshold.
 Proof. intros d e c r He _ Hr Hth. split; [apply ref_C4 | apply ref_C5]; assumption. Qed.
 
-Print Assumptions R1_under.
 
 Theorem R1_exact : R1_claim_exact_threshold.
 Proof.
@@ -353,7 +352,6 @@ Proof.
   - intros Hth. apply R1_under; assumption.
 Qed.
 
-Print Assumptions R1_exact.
 
 Theorem R1_marginals_exact : R1_claim_marginals_threshold.
 Proof.
@@ -365,7 +363,6 @@ Proof.
   - intros Hth w Hw. split; [apply ref_marg1 | apply ref_marg2]; assumption.
 Qed.
 
-Print Assumptions R1_marginals_exact.
 
 (** The witness d = 5, ε = ln 31 (e^ε = 31 = 2^5 − 1, the first failing ε), c = r = 1. *)
 Lemma N5 : INR (nZ 5) = 32.
@@ -391,7 +388,6 @@ Proof.
   rewrite N5, exp_ln; lra.
 Qed.
 
-Print Assumptions R1.
 
 (** ** D0 for the reference code *)
 
@@ -411,7 +407,6 @@ Proof.
   apply ref_marg2_top; [assumption|assumption|assumption|rewrite N0; lra].
 Qed.
 
-Print Assumptions D0_reference.
 
 (** D0 read for the reference code: at d = 0 its pair has LDP-FL's joint law (two independent
     LDPQs), for every pair of in-range inputs. *)
@@ -431,7 +426,6 @@ Proof.
   replace (1 - 1) with 0 in H by ring. unfold Rdiv in H. rewrite Rmult_0_l in H. lra.
 Qed.
 
-Print Assumptions D0_reference_not_LDPFL.
 
 (** The reference code at d = 0 is biased (not C4) for every ε, c, r > 0. *)
 Theorem D0_reference_biased (e c r : R) : 0 < e -> 0 < r -> ~ C4 0 c r (reference 0 e c r).
@@ -513,7 +507,6 @@ Qed.
 Theorem X1 : ~ X1_claim.
 Proof. intros H. exact (X1_eps5 (H 5 (or_introl eq_refl) 1 1 ltac:(lra) ltac:(lra))). Qed.
 
-Print Assumptions X1.
 
 (** The authors' grids: MNIST {0.1, 0.3, 1, 3} and CIFAR-10 {1, 3} are below the threshold (the
     reference code is exactly Alg. 2 there and satisfies C4–C5); CIFAR-10 {5, 7} and the
@@ -536,4 +529,3 @@ Proof.
   split; [apply ref_not_C4 | apply ref_not_C5]; try assumption; lia.
 Qed.
 
-Print Assumptions grid_above_fails.

@@ -75,4 +75,3 @@ Theorem T1a_intended : forall (d : nat) (e c r : R), 0 < e -> 0 < c -> 0 < r ->
   in_Q d c r e (corbinq d e c r).
 Proof. intros d e c r He _ Hr. split; [apply corbinq_C4 | apply corbinq_C5]; assumption. Qed.
 
-Print Assumptions T1a_intended.

@@ -71,7 +71,6 @@ Proof.
   rewrite Rabs_pos_eq by lra. lra.
 Qed.
 
-Print Assumptions pair_limit.
 
 (** ** (2) The aggregate's MSE at d shared bits, and its limit *)
 
@@ -201,7 +200,6 @@ Proof.
     + lia.
     + split; [intros; lia|exact Hy].
 Qed.
-Print Assumptions T2b_holds.
 
 (** The exact worst case and the slack: over the inputs in range, the limit's maximum is
     [aug_worst] with k = 0, i.e. pair_sup/(4p) (pair_sup = r²α² for α ≤ 2, 4r²(α − 1) for
@@ -241,7 +239,6 @@ Proof.
   - apply (proj1 T2b_slack a Ha).
   - rewrite alpha_at_slack_min. apply (proj1 (proj2 T2b_slack)).
 Qed.
-Print Assumptions T2b_tight_holds.
 
 (** ** (4) T2c — "improves the mean-square error by at least a factor of two compared to LDP-FL"
 
@@ -301,7 +298,6 @@ Proof.
     as [l [L' G']].
   rewrite (UL_sequence _ _ _ L' L), E in G'. lra.
 Qed.
-Print Assumptions T2c_per_input_every_eps_fails.
 
 (** Reading 2: "for small values of ε_p, where α(ε_p) ≫ 1": the per-input factor of two for every
     ε ∈ (0, ln 2] (α ≥ 3). *)
@@ -313,7 +309,6 @@ Proof.
   intros e c r He Hl _ Hr. apply per_input_at_iff; [exact He|exact Hr|].
   apply (proj2 (T2c_per_input_eps e c r He Hr)). exact Hl.
 Qed.
-Print Assumptions T2c_per_input_regime_holds.
 
 (** The threshold: the per-input factor of two holds at ε iff ε ≤ ln 2. *)
 Definition T2c_threshold : Prop :=
@@ -323,7 +318,6 @@ Theorem T2c_threshold_holds : T2c_threshold.
 Proof.
   intros e c r He _ Hr. rewrite (per_input_at_iff e c r He Hr). apply T2c_per_input_eps; assumption.
 Qed.
-Print Assumptions T2c_threshold_holds.
 
 (** Reading 3: worst cases. The supremum over inputs of LDP-FL's pair MSE is at least twice the
     supremum of CorBin-FL's (both suprema exist). *)
@@ -370,7 +364,6 @@ Proof.
   rewrite (lub_unique _ _ _ HL (lub_ldpfl e c r He Hr)), (lub_unique _ _ _ HC (lub_cbfl e c r He Hr)).
   apply (T2c_worst_case (alpha e) c r Hr).
 Qed.
-Print Assumptions T2c_worst_case_holds.
 
 (** Equality of the worst cases (exactly a factor two) iff α ≤ 2, i.e. e^ε ≥ 3. *)
 Definition T2c_worst_case_equality : Prop :=
@@ -385,7 +378,6 @@ Proof.
   split; [|apply alpha_le_2_iff; exact He].
   destruct (T2c_worst_case (alpha e) c r Hr) as [_ [_ [_ I]]]. exact I.
 Qed.
-Print Assumptions T2c_worst_case_equality_holds.
 
 (** ** (5) T3m — Theorem 3's MSE bound for AugCorBin-FL
 
@@ -426,7 +418,6 @@ Proof.
                 ltac:(split; intros; [|split]; unfold in_range; lra)) as L'.
   rewrite (UL_sequence _ _ _ L L'), E, B in Lb. lra.
 Qed.
-Print Assumptions T3m_floor_fails.
 
 (** Theorem 3's precondition forces nγ > 1, so n ≥ 1. *)
 Lemma precond_n_pos (n m : nat) (g delta a r : R) : 1 < a -> 0 < r -> 0 < g ->
@@ -459,4 +450,3 @@ Proof.
   - change (aug_mse (alpha e) c rj k p v y1 y2 <= th3_bound (alpha e) rj g n).
     apply (T3m_exact_split (alpha e) c rj Ha ltac:(lra) k p n g En Hn Ek v y1 y2 Hi).
 Qed.
-Print Assumptions T3m_exact_split_holds.

@@ -437,7 +437,6 @@ Qed.
 
 End RemoveOne.
 
-Print Assumptions T3_remove_one_fails.
 
 (** ** T3, replace-one reading: the witness and the printed ε_u there
 
@@ -483,7 +482,6 @@ Proof.
   split; split; interval with (i_prec 60).
 Qed.
 
-Print Assumptions T3_eps_u_at_witness.
 
 (** ** S1: SCDP
 
@@ -503,7 +501,6 @@ Proof.
   - intros Hp _. exact (B Hp).
 Qed.
 
-Print Assumptions S1_from_replace_one.
 
 (** ** S1, what does follow: post-processing of PLDP
 
@@ -725,5 +722,3 @@ Proof.
   - intros Hp. lia.
 Qed.
 
-Print Assumptions S1_ldpq_client.
-Print Assumptions S1_all_ldpq.

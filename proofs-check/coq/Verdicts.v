@@ -9,7 +9,7 @@
 
 From Coq Require Import Reals Lra Lia.
 From Corbin Require Defs Alpha Facts P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
-  Reference Eavesdrop Gauss Comm X8 Thm3.
+  Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Errata.
 Import Corbin.Defs.
 Open Scope R_scope.
 
@@ -43,6 +43,14 @@ Proof.
   exact (Gauss.G1 1 1 1 s ltac:(lra) ltac:(lra) Hs P).
 Qed.
 
+(** Theorem 2's proof, Appendix C: the step (1/n²) Σ_{i≠i′} Cov(W̄_i, W̄_i′) = (1/(2n²)) Σ_i
+    Cov(W̄_i, W̄_{p_i}), read as an identity for every n > 0 and every value S of the sum of the
+    partners' covariances. Only partners are correlated, so the left side is S/n² (Errata E7). *)
+Definition T2b_covariance_step_claim : Prop :=
+  forall n S, 0 < n -> Errata.cov_term_as_printed n S = Errata.cov_term_intended n S.
+Lemma T2b_covariance_step_fails : ~ T2b_covariance_step_claim.
+Proof. intros H. exact (Errata.E7_differs 1 (-1) ltac:(lra) ltac:(lra) (H 1 (-1) ltac:(lra))). Qed.
+
 (** ** The pins *)
 
 Theorem holds__P1__printed : P1_claim. Proof. exact P1.P1. Qed.
@@ -61,12 +69,19 @@ Theorem holds__T1u__levels : Thm1.T1u_claim_levels. Proof. exact Optimal.T1u_lev
 Theorem fails__T2a__printed : ~ Aggregate.T2a_claim_as_printed. Proof. exact Aggregate.T2a_as_printed. Qed.
 Theorem holds__T2a__intended : Aggregate.T2a_claim_intended. Proof. exact Aggregate.T2a_intended. Qed.
 Theorem holds__T2b__printed : Thm23.T2b_claim. Proof. exact Thm23.T2b_holds. Qed.
+Theorem fails__T2b__covariance_step : ~ T2b_covariance_step_claim. Proof. exact T2b_covariance_step_fails. Qed.
 Theorem fails__T2c__printed : ~ Thm23.T2c_claim_per_input_every_eps. Proof. exact Thm23.T2c_per_input_every_eps_fails. Qed.
 Theorem holds__T2c__regime : Thm23.T2c_claim_per_input_regime. Proof. exact Thm23.T2c_per_input_regime_holds. Qed.
 Theorem holds__T2c__worst_case : Thm23.T2c_claim_worst_case. Proof. exact Thm23.T2c_worst_case_holds. Qed.
 Theorem fails__T3__remove_one : ~ Thm3.T3_claim_remove_one. Proof. exact Thm3.T3_remove_one_fails. Qed.
 Theorem fails__T3m__printed : ~ Thm23.T3m_claim_floor. Proof. exact Thm23.T3m_floor_fails. Qed.
 Theorem holds__T3m__exact_split : Thm23.T3m_claim_exact_split. Proof. exact Thm23.T3m_exact_split_holds. Qed.
+Theorem fails__T4__conclusion : ~ Thm4.T4u_claim. Proof. exact Thm4.T4u. Qed.
+Theorem fails__T4__chebyshev_step : ~ Thm4.T4_step_claim. Proof. exact Thm4.T4_step. Qed.
+Theorem fails__T4u__printed : ~ Thm4.T4u_claim. Proof. exact Thm4.T4u. Qed.
+Theorem fails__T4u__source_braces : ~ Thm4.T4u_claim_source_braces. Proof. exact Thm4.T4u_source_braces. Qed.
+Theorem fails__T4m__printed : ~ Thm4.T4m_claim. Proof. exact Thm4.T4m. Qed.
+Theorem fails__T4m__theta_pos : ~ Thm4.T4m_claim_theta_pos. Proof. exact Thm4.T4m_theta_pos. Qed.
 Theorem holds__D0__printed : D0_claim. Proof. exact D0.D0. Qed.
 Theorem fails__D1__printed : ~ Aggregate.D1_claim_marginal_as_printed. Proof. exact Aggregate.D1_marginal_as_printed. Qed.
 Theorem holds__D1__marginal : Aggregate.D1_claim_marginal. Proof. exact Aggregate.D1_marginal. Qed.
@@ -81,35 +96,56 @@ Theorem fails__L1__z_holder : ~ Eavesdrop.L1_claim_Z_holder. Proof. exact Eavesd
 Theorem fails__G1__printed : ~ G1_claim. Proof. exact G1_no_sigma. Qed.
 Theorem holds__X8__limit : X8.X8_claim_per_input. Proof. exact X8.X8_per_input. Qed.
 
-Print Assumptions holds__P1__printed.
-Print Assumptions fails__A2__printed.
-Print Assumptions holds__A2__intended.
-Print Assumptions fails__T1b__printed.
-Print Assumptions fails__T1b__range_intended.
-Print Assumptions holds__T1b__levels.
-Print Assumptions fails__T1c__printed.
-Print Assumptions holds__T1c__levels.
-Print Assumptions fails__T1u__printed.
-Print Assumptions holds__T1u__levels.
-Print Assumptions fails__T2a__printed.
-Print Assumptions holds__T2a__intended.
-Print Assumptions holds__T2b__printed.
-Print Assumptions fails__T2c__printed.
-Print Assumptions holds__T2c__regime.
-Print Assumptions holds__T2c__worst_case.
-Print Assumptions fails__T3__remove_one.
-Print Assumptions fails__T3m__printed.
-Print Assumptions holds__T3m__exact_split.
-Print Assumptions holds__D0__printed.
-Print Assumptions holds__D1__marginal.
-Print Assumptions fails__D1__given_z.
-Print Assumptions fails__C1__aggregate.
-Print Assumptions holds__C1__per_client.
-Print Assumptions fails__D1__printed.
-Print Assumptions fails__R1__printed.
-Print Assumptions holds__R1__regime.
-Print Assumptions fails__X1__printed.
-Print Assumptions fails__L1__pair_observer.
-Print Assumptions fails__L1__z_holder.
-Print Assumptions fails__G1__printed.
-Print Assumptions holds__X8__limit.
+(** Every pin in one term, so that one Print Assumptions lists the axioms they rest on together
+    (check.sh accepts only the reals' axioms and coq-interval's primitive specifications). *)
+Definition all_pins :=
+  (holds__P1__printed,
+   fails__A2__printed,
+   holds__A2__intended,
+   fails__T1a__printed,
+   holds__T1a__intended,
+   fails__T1b__printed,
+   fails__T1b__range_intended,
+   holds__T1b__levels,
+   fails__T1c__printed,
+   holds__T1c__levels,
+   fails__T1u__printed,
+   fails__T1u__abstract,
+   holds__T1u__levels,
+   fails__T2a__printed,
+   holds__T2a__intended,
+   holds__T2b__printed,
+   fails__T2b__covariance_step,
+   fails__T2c__printed,
+   holds__T2c__regime,
+   holds__T2c__worst_case,
+   fails__T3__remove_one,
+   fails__T3m__printed,
+   holds__T3m__exact_split,
+   fails__T4__conclusion,
+   fails__T4__chebyshev_step,
+   fails__T4u__printed,
+   fails__T4u__source_braces,
+   fails__T4m__printed,
+   fails__T4m__theta_pos,
+   holds__D0__printed,
+   fails__D1__printed,
+   holds__D1__marginal,
+   fails__D1__given_z,
+   fails__C1__aggregate,
+   holds__C1__per_client,
+   fails__R1__printed,
+   holds__R1__regime,
+   fails__X1__printed,
+   fails__L1__pair_observer,
+   fails__L1__z_holder,
+   fails__G1__printed,
+   holds__X8__limit).
+Print Assumptions all_pins.
+
+(** The errata's theorems (the report's Errata section cites them), checked the same way. *)
+Definition all_errata :=
+  (Errata.E1_alpha_as_printed_negative, Errata.E1_alpha_differs, Errata.E2_differs, Errata.E2_intended_is_mean,
+   Errata.E3_differs, A2.A2, T1a.T1a_intended, Errata.E5_differs, Errata.E6_differs, Errata.E6_npq,
+   Errata.E7_differs, Errata.E7_safe, Errata.E8_printed_is_half, Thm4.T4_step, Errata.E9_theta_centre_below).
+Print Assumptions all_errata.

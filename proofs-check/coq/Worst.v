@@ -705,24 +705,3 @@ Proof.
   - unfold th3_bound. rewrite th2_const_identity, INR_1000. field.
 Qed.
 
-Print Assumptions opt_pair_mse_bound.
-Print Assumptions opt_pair_mse_sup.
-Print Assumptions th2_const_identity.
-Print Assumptions T2b_pair_bound.
-Print Assumptions T2b_slack.
-Print Assumptions alpha_at_slack_min.
-Print Assumptions T2c_exact_ratio.
-Print Assumptions T2c_per_input.
-Print Assumptions T2c_fails_at_hi.
-Print Assumptions T2c_not_from_printed_bound.
-Print Assumptions T2c_per_input_eps.
-Print Assumptions T2c_worst_case.
-Print Assumptions alpha_le_2_iff.
-Print Assumptions T3m_worst.
-Print Assumptions T3m_sum_bound.
-Print Assumptions T3m_iff.
-Print Assumptions T3m_exact_split.
-Print Assumptions T2b_aggregate.
-Print Assumptions T3m_rule.
-Print Assumptions T3m_counterexample_2.
-Print Assumptions T3m_counterexample_1000.

@@ -237,10 +237,3 @@ Proof.
   lra.
 Qed.
 
-Print Assumptions ldp_pair_mse_from_joint.
-Print Assumptions alpha_decreasing.
-Print Assumptions gap_increasing.
-Print Assumptions X8_per_input.
-Print Assumptions X8_sup.
-Print Assumptions X8_avg.
-Print Assumptions X8_ratio.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compiles every Coq file of this folder in _CoqProject's order (in a copy under OUT), and checks
 # that no proof is admitted and that every theorem rests only on the axioms the standard
-# library's real numbers (and coq-interval's primitive floats) bring: the verdict files end with
-# `Print Assumptions`, whose output is read here.
+# library's real numbers (and coq-interval's primitive floats) bring: Verdicts.v ends with one
+# `Print Assumptions` over every pinned verdict and one over every erratum the report cites (a
+# file may add its own), and their output is read here.
 # Usage: check.sh SOURCE_DIR OUT_DIR [FROM_FILE]
 #   FROM_FILE: OUT_DIR already holds a compiled copy; recompile FROM_FILE and every file after it
 #   (the mutation test uses this to recompile only what a mutant touches).
