@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
@@ -74,7 +75,7 @@ WindowPmf place(const WindowPmf& w, std::int64_t first, std::size_t size, std::i
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::int64_t at = w.first + static_cast<std::int64_t>(i) - shift - first;
     if (at < 0 || at >= static_cast<std::int64_t>(size)) {
-      out.tail = std::min(1.0, out.tail + w.hi[i] * (1 + 1e-15));
+      out.tail = std::min(1.0, directed::add_up(out.tail, w.hi[i]));  // (the window is a union: unused)
       continue;
     }
     out.lo[static_cast<std::size_t>(at)] = w.lo[i];
