@@ -13,6 +13,7 @@ void add_joint(CLI::App& app);  // joint, mse
 void add_gap(CLI::App& app);
 void add_pldp(CLI::App& app);
 void add_ucdp(CLI::App& app);
+void add_account(CLI::App& app);
 void add_calibrate(CLI::App& app);
 void add_dropout(CLI::App& app);
 void add_leakage(CLI::App& app);

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/baselines.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/pldp.hpp"
@@ -192,6 +193,43 @@ PYBIND11_MODULE(corbin, m) {
   }, "exact ε at δ of the released sum, m = 1", py::arg("n"), py::arg("gamma"), py::arg("delta"), py::arg("alpha"),
         py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5, py::arg("relation") = "replace",
         py::arg("role") = "ldpq");
+
+  // The certified two-sided accountant (privacy/accountant.hpp): every method returns a
+  // (lower, upper) pair of floats that bracket the true value (inf where no finite ε reaches δ).
+  py::class_<Accountant>(m, "Accountant",
+                         "Theorem 3's mechanism for one coordinate and round, certified two-sided bounds")
+      .def(py::init([](const py::handle& n, const py::handle& gamma, const py::handle& alpha,
+                       const std::string& neighbours, const std::string& role, const py::handle& c,
+                       const py::handle& r, const py::handle& bits, const py::handle& cells) {
+             AccountSetting s;
+             s.n = to_count(n, "n", kMaxAccountClients);
+             s.gamma = to_rational(gamma, "gamma");
+             s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+             s.center = to_rational(c, "center");
+             s.radius = to_radius(r);
+             s.bits = to_count(bits, "bits", kMaxBits);
+             s.relation = parse_neighbour(neighbours);
+             if (role != "ldpq" && role != "paired") throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
+             s.role = role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader;
+             PldLimits limits;
+             limits.max_cells = to_count(cells, "cells", 1ul << 16);
+             return Accountant(s, limits);
+           }),
+           py::arg("n"), py::arg("gamma"), py::arg("alpha"), py::arg("neighbours") = "replace",
+           py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+           py::arg("cells") = 2048)
+      .def("compose", [](const Accountant& a, const py::handle& k) {
+             return a.compose(to_count(k, "compositions", kMaxCompositions));
+           }, "this mechanism composed k times (m coordinates × T rounds)", py::arg("k"))
+      .def_property_readonly("compositions", &Accountant::compositions)
+      .def("epsilon", [](const Accountant& a, const py::handle& delta) {
+             const TwoSided b = a.epsilon(to_rational(delta, "delta"));
+             return py::make_tuple(b.lower, b.upper);
+           }, "(eps_lower, eps_upper) at δ", py::arg("delta"))
+      .def("delta", [](const Accountant& a, const py::handle& eps) {
+             const TwoSided b = a.delta(to_rational(eps, "eps"));
+             return py::make_tuple(b.lower, b.upper);
+           }, "(delta_lower, delta_upper) at ε", py::arg("epsilon"));
 
   m.def("agm_sigma", [](const py::handle& eps, const py::handle& delta, const py::handle& sensitivity) {
     PrecisionScope scope(256);

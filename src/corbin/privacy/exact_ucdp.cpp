@@ -8,15 +8,7 @@
 namespace corbin {
 namespace {
 
-/// LDPQ clients and pairs of the population, client 1 included.
-struct Counts {
-  std::size_t ldpq, pairs;
-};
-Counts population_counts(unsigned long n, const Rational& gamma) {
-  std::size_t ldpq = floor_of(Rational(Rational(BigInt(n)) * gamma)).convert_to<std::size_t>();
-  if ((n - ldpq) % 2 != 0) ++ldpq;  // an unpaired client quantizes alone (LDPQ)
-  return {ldpq, (n - ldpq) / 2};
-}
+using Counts = PopulationCounts;
 
 Population others_of(const ExactUcdpSetting& s, const Configuration& c, const Counts& counts) {
   const bool paired = s.role != TargetClient::Role::ldpq;
@@ -31,6 +23,12 @@ Population others_of(const ExactUcdpSetting& s, const Configuration& c, const Co
 }
 
 }  // namespace
+
+PopulationCounts population_counts(unsigned long n, const Rational& gamma) {
+  std::size_t ldpq = floor_of(Rational(Rational(BigInt(n)) * gamma)).convert_to<std::size_t>();
+  if ((n - ldpq) % 2 != 0) ++ldpq;  // an unpaired client quantizes alone (LDPQ)
+  return {ldpq, (n - ldpq) / 2};
+}
 
 Neighbour parse_neighbour(const std::string& text) {
   if (text == "remove") return Neighbour::remove_one;

@@ -25,6 +25,13 @@ enum class Neighbour { remove_one, replace_one };
 Neighbour parse_neighbour(const std::string& text);  ///< "remove" | "replace", else --relation
 const char* to_string(Neighbour n);
 
+/// LDPQ clients and CorBin pairs of the population, client 1 included: the first ⌊γn⌋ clients
+/// on LDPQ, one more if the rest is odd (an unpaired client quantizes alone), the rest in pairs.
+struct PopulationCounts {
+  std::size_t ldpq, pairs;
+};
+PopulationCounts population_counts(unsigned long n, const Rational& gamma);
+
 /// The other clients' weights: every other LDPQ client at `ldpq` (or half of them at c − r and
 /// half at c + r when `split`), every other pair at (leader, follower), and client 1's partner.
 struct Configuration {

@@ -1,0 +1,275 @@
+// The certified accountant (issue 12): certified windows of binomial laws, the law of the
+// aggregate for large n against the exact rational law, and two-sided ε(δ), δ(ε) bounds against
+// exact k-fold composition (PrivacyLoss::power) and against the RDP bound.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/composition.hpp"
+#include "corbin/privacy/exact_ucdp.hpp"
+#include "corbin/privacy/privacy_loss.hpp"
+
+using namespace corbin;
+
+namespace {
+
+Rational choose(unsigned n, unsigned k) {
+  BigInt out(1);
+  for (unsigned i = 0; i < k; ++i) out = out * (n - i) / (i + 1);
+  return Rational(out);
+}
+
+Rational power(const Rational& x, unsigned k) {
+  Rational out(1);
+  for (unsigned i = 0; i < k; ++i) out *= x;
+  return out;
+}
+
+bool encloses(const WindowPmf& w, std::int64_t j, const Rational& exact) {
+  const std::int64_t i = j - w.first;
+  if (i < 0 || i >= static_cast<std::int64_t>(w.size())) return exact <= to_rational(w.tail);
+  return to_rational(w.lo[static_cast<std::size_t>(i)]) <= exact &&
+         exact <= to_rational(w.hi[static_cast<std::size_t>(i)]);
+}
+
+AccountSetting setting(unsigned long n, const Rational& gamma, TargetClient::Role role, Neighbour rel,
+                       const Rational& center = Rational(0)) {
+  AccountSetting s;
+  s.n = n;
+  s.gamma = gamma;
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  s.center = center;
+  s.role = role;
+  s.relation = rel;
+  return s;
+}
+
+ExactUcdpSetting exact_setting(const AccountSetting& s) {
+  ExactUcdpSetting e;
+  e.n = s.n;
+  e.gamma = s.gamma;
+  e.delta = Rational(1, 100000);
+  e.geometry = {s.budget.alpha_exact(), s.center, s.radius, s.bits, s.variant};
+  e.role = s.role;
+  return e;
+}
+
+std::pair<SumLaw, SumLaw> exact_laws(const AccountSetting& s) {
+  const ExactUcdpSetting e = exact_setting(s);
+  return neighbouring_laws(e, proof_configuration(s.center, s.radius), s.relation);
+}
+
+/// The count j of "+" on p's world whose released value is `value`: value = n c + rα(2j − n).
+std::int64_t count_of(const AccountSetting& s, const Rational& value) {
+  const Rational level = s.radius * s.budget.alpha_exact();
+  const Rational n(BigInt(s.n));
+  const Rational j = Rational((value - n * s.center + level * n) / (2 * level));
+  REQUIRE(denominator(j) == 1);
+  return j.convert_to<std::int64_t>();
+}
+
+double ln_of(const Rational& x) { return std::log(to_double(x)); }
+
+}  // namespace
+
+TEST_CASE("outward rounding brackets exact results, subnormals and zero included", "[accountant][unit]") {
+  using namespace directed;
+  const std::vector<std::pair<double, double>> operands = {
+      {1, 3}, {2, 7}, {1e-300, 1e-20}, {0x1p-1074, 0.5}, {0.1, 0.2}, {0, 5}, {4, 2}};
+  for (const auto& [a, b] : operands) {
+    const Rational ea = to_rational(a), eb = to_rational(b);
+    INFO(a << " and " << b);
+    CHECK(to_rational(add_down(a, b)) <= ea + eb);
+    CHECK(ea + eb <= to_rational(add_up(a, b)));
+    CHECK(to_rational(mul_down(a, b)) <= ea * eb);
+    CHECK(ea * eb <= to_rational(mul_up(a, b)));
+    CHECK(to_rational(div_down(a, b)) <= ea / eb);
+    CHECK(ea / eb <= to_rational(div_up(a, b)));
+    CHECK(to_rational(sub_down(a, b)) <= ea - eb);
+    CHECK(ea - eb <= to_rational(sub_up(a, b)));
+  }
+  CHECK(div_up(1, 3) > div_down(1, 3));
+  CHECK(succ(0.0) == std::numeric_limits<double>::denorm_min());
+  CHECK(pred(0.0) == -std::numeric_limits<double>::denorm_min());
+  // A sum of 1000 products 0.1·0.1 in round-to-nearest, widened, encloses the exact 1000·(0.1)².
+  double s = 0;
+  for (int i = 0; i < 1000; ++i) s += 0.1 * 0.1;
+  const Rational exact = 1000 * to_rational(0.1) * to_rational(0.1);
+  const SumWidening w(1000, 2);
+  CHECK(to_rational(w.down(s)) <= exact);
+  CHECK(exact <= to_rational(w.up(s)));
+  CHECK(w.up(s) - w.down(s) <= 1e-12 * s);
+}
+
+using ExactP = std::integral_constant<int, 0>;     // p as a point enclosure
+using EnclosedP = std::integral_constant<int, 1>;  // p known to within 2^-100
+
+TEMPLATE_TEST_CASE("binomial windows enclose every exact probability, and the tail bounds what is left out",
+                   "[accountant][unit]", ExactP, EnclosedP) {
+  // Exact rational p (point enclosure) and a p known only to an interval of width 2^-100.
+  const std::vector<std::pair<unsigned, Rational>> cases = {
+      {1, Rational(1, 4)}, {7, Rational(3, 10)}, {60, Rational(1, 2)}, {300, Rational(1, 7)}, {900, Rational(9, 10)}};
+  for (const auto& [n, p] : cases) {
+    PrecisionScope scope(128);
+    Interval enclosure = interval_from(p);
+    if (TestType::value == 1) enclosure = Interval(enclosure + interval_hull(Real(0), Real(pow(Real(2), -100))));
+    const WindowPmf w = binomial_pmf(n, enclosure, 1e-30);
+    Rational outside(0);
+    for (unsigned j = 0; j <= n; ++j) {
+      const Rational exact = choose(n, j) * power(p, j) * power(Rational(1 - p), n - j);
+      const std::int64_t i = static_cast<std::int64_t>(j) - w.first;
+      INFO("n = " << n << ", j = " << j);
+      if (i < 0 || i >= static_cast<std::int64_t>(w.size())) outside += exact;
+      else CHECK(encloses(w, j, exact));
+    }
+    CHECK(outside <= to_rational(w.tail));
+    CHECK(w.tail <= 1e-30);
+    // The enclosures are tight: a relative width near the number of steps times 2^-52.
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (w.hi[i] > 1e-200) CHECK(w.hi[i] - w.lo[i] <= 1e-10 * w.hi[i]);
+  }
+}
+
+TEST_CASE("a binomial law at p = 0 or 1 is a point mass, and a p straddling 0 is undecidable", "[accountant][unit]") {
+  const WindowPmf zero = binomial_pmf(10, interval_from(Rational(0)));
+  CHECK(zero.first == 0);
+  CHECK(zero.hi == std::vector<double>{1.0});
+  const WindowPmf one = binomial_pmf(10, interval_from(Rational(1)));
+  CHECK(one.first == 10);
+  CHECK_THROWS_AS(binomial_pmf(10, interval_hull(Real(0), Real(0.5))), undecidable);
+}
+
+TEST_CASE("the certified law of the aggregate encloses the exact rational law", "[accountant][unit]") {
+  struct Case {
+    unsigned long n;
+    Rational gamma;
+    TargetClient::Role role;
+    Neighbour rel;
+    Rational center;
+  };
+  // c = rα = 2 (e^ε = 3): remove-one sums meet (c/(rα) = 1 is odd), so the laws overlap.
+  const std::vector<Case> cases = {
+      {9, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one, Rational(0)},
+      {40, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one, Rational(0)},
+      {41, Rational(3, 10), TargetClient::Role::leader, Neighbour::replace_one, Rational(0)},
+      {30, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::remove_one, Rational(2)},
+      {30, Rational(1, 2), TargetClient::Role::leader, Neighbour::remove_one, Rational(2)},
+      {120, Rational(0), TargetClient::Role::leader, Neighbour::replace_one, Rational(0)}};
+  for (const Case& c : cases) {
+    const AccountSetting s = setting(c.n, c.gamma, c.role, c.rel, c.center);
+    const NeighbouringPmfs laws = aggregate_laws(s);
+    REQUIRE_FALSE(laws.disjoint);
+    const auto [p, q] = exact_laws(s);
+    INFO("n = " << c.n << ", γ = " << to_string(c.gamma) << ", " << to_string(c.rel));
+    for (const auto& [value, prob] : p) CHECK(encloses(laws.p, count_of(s, value), prob));
+    for (const auto& [value, prob] : q) CHECK(encloses(laws.q, count_of(s, value), prob));
+  }
+}
+
+TEST_CASE("remove-one at c = 0 gives disjoint laws: δ = 1 at every ε, and no finite ε", "[accountant][unit]") {
+  const AccountSetting s = setting(50, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::remove_one);
+  CHECK(aggregate_laws(s).disjoint);
+  const auto [p, q] = exact_laws(s);
+  CHECK(PrivacyLoss::of(p, q).infinite_mass == 1);  // the exact law agrees
+  const Accountant a(s);
+  const TwoSided d = a.delta(Rational(10));
+  CHECK(d.lower == 1);
+  CHECK(d.upper == 1);
+  CHECK(std::isinf(a.compose(1000).epsilon(Rational(1, 100000)).lower));
+}
+
+TEST_CASE("ε_lower <= exact ε <= ε_upper for the exact k-fold composition, k = 1, 2, 3", "[accountant][unit]") {
+  const Rational delta(1, 1000);
+  for (const auto& [n, gamma, role] :
+       std::vector<std::tuple<unsigned long, Rational, TargetClient::Role>>{
+           {8, Rational(1), TargetClient::Role::ldpq},
+           {12, Rational(1, 2), TargetClient::Role::ldpq},
+           {10, Rational(1, 5), TargetClient::Role::ldpq}}) {
+    const AccountSetting s = setting(n, gamma, role, Neighbour::replace_one);
+    const auto [p, q] = exact_laws(s);
+    const Accountant one(s);
+    for (unsigned k = 1; k <= 3; ++k) {
+      const PrivacyLoss::AtDelta exact = exp_eps_for_delta(p, q, delta, k);
+      INFO("n = " << n << ", k = " << k);
+      REQUIRE_FALSE(exact.infinite);
+      const double eps = ln_of(exact.exp_eps);
+      const TwoSided b = one.compose(k).epsilon(delta);
+      INFO("n = " << n << ", k = " << k << ": " << b.lower << " <= " << eps << " <= " << b.upper);
+      CHECK(b.lower <= eps * (1 + 1e-12));
+      CHECK(eps <= b.upper * (1 + 1e-12));
+      CHECK(b.upper - b.lower <= 0.02 * b.upper + 1e-9);  // and the bracket is narrow
+      // δ at the exact ε's neighbourhood, both directions, against the exact composition.
+      const Rational at(Rational(to_rational(eps)));
+      const Interval e = Interval(exp(interval_from(at)));
+      const PrivacyLoss fwd = PrivacyLoss::of(p, q).power(k), bwd = PrivacyLoss::of(q, p).power(k);
+      const Interval df = fwd.delta_at(e), db = bwd.delta_at(e);
+      const double exact_lo = std::max(lower_of(df), lower_of(db)).convert_to<double>();
+      const double exact_hi = std::max(upper_of(df), upper_of(db)).convert_to<double>();
+      const TwoSided d = one.compose(k).delta(at);
+      CHECK(d.lower <= exact_hi);
+      CHECK(exact_lo <= d.upper);
+    }
+  }
+}
+
+TEST_CASE("where the exact laws have disjoint mass above δ, both bounds are infinite", "[accountant][unit]") {
+  // Client 1 leading a pair at c + r against c − r at n = 10: the exact law has outputs one world
+  // cannot produce, with mass above δ.
+  const Rational delta(1, 1000);
+  const AccountSetting s = setting(10, Rational(1, 5), TargetClient::Role::leader, Neighbour::replace_one);
+  const auto [p, q] = exact_laws(s);
+  const Rational disjoint = std::max(PrivacyLoss::of(p, q).infinite_mass, PrivacyLoss::of(q, p).infinite_mass);
+  REQUIRE(disjoint > delta);
+  const TwoSided b = Accountant(s).epsilon(delta);
+  CHECK(std::isinf(b.lower));
+  CHECK(std::isinf(b.upper));
+  const TwoSided d = Accountant(s).delta(Rational(1000));  // δ(ε) for large ε is the disjoint mass
+  CHECK(to_rational(d.lower) <= disjoint);
+  CHECK(disjoint <= to_rational(d.upper));
+  CHECK(d.upper - d.lower <= 1e-9);
+}
+
+TEST_CASE("the RDP bound is never below ε_upper, and the bracket stays narrow for k up to 10^6",
+          "[accountant][unit]") {
+  const Rational delta(1, 100000);
+  const AccountSetting s = setting(400, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
+  const auto [p, q] = exact_laws(s);
+  const Accountant one(s);
+  for (const std::uint64_t k : {std::uint64_t(10), std::uint64_t(1000), std::uint64_t(1000000)}) {
+    const RenyiBound rdp = rdp_epsilon(p, q, BigInt(k), delta);
+    REQUIRE_FALSE(rdp.infinite);
+    const TwoSided b = one.compose(k).epsilon(delta);
+    INFO("k = " << k << ": [" << b.lower << ", " << b.upper << "], RDP " << rdp.eps.convert_to<double>());
+    CHECK(b.lower <= b.upper);
+    CHECK(b.upper <= rdp.eps.convert_to<double>());
+    CHECK(b.upper / b.lower - 1 <= 0.01);
+  }
+}
+
+TEST_CASE("the accountant's inputs are checked and named", "[accountant][unit]") {
+  const AccountSetting s = setting(20, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
+  const Accountant a(s);
+  auto names = [](auto f, const char* parameter) {
+    try {
+      f();
+      FAIL("no error");
+    } catch (const invalid_argument& e) {
+      CHECK(e.parameter() == parameter);
+    }
+  };
+  names([&] { a.epsilon(Rational(0)); }, "delta");
+  names([&] { a.epsilon(Rational(1)); }, "delta");
+  names([&] { a.delta(Rational(-1)); }, "eps");
+  names([&] { a.compose(0); }, "compositions");
+  names([&] { a.compose(kMaxCompositions + 1); }, "compositions");
+  AccountSetting big = s;
+  big.n = kMaxAccountClients + 1;
+  names([&] { aggregate_laws(big); }, "n");
+  AccountSetting none = s;
+  none.gamma = Rational(0);
+  names([&] { aggregate_laws(none); }, "role");
+}
