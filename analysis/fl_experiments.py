@@ -534,6 +534,19 @@ def seed_errorbar(ax, points, label):
     return ax.errorbar(xs, means, yerr=[lo, hi], marker="o", capsize=3, label=label)
 
 
+def save_log_axes(fig, ax, xlabel, title, path):
+    """Labels, grid (major and minor: the x axis is logarithmic) and legend of an accuracy plot,
+    then saves and closes it."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("test accuracy (%)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def eps_figure(named, eps_list, path):
     """Best-checkpoint accuracy against ε for CorBin-FL and LDP-FL (mean, bars: min to max over
     seeds), with the authors' MNIST numbers (journal Table 1) beside."""
@@ -546,14 +559,7 @@ def eps_figure(named, eps_list, path):
         ax.plot([p[0] for p in paper], [p[1] for p in paper], ls=":", marker="s", color=line[0].get_color(),
                 label=label + " (MNIST, authors' Table 1)")
     ax.set_xscale("log")
-    ax.set_xlabel("ε_p")
-    ax.set_ylabel("test accuracy (%)")
-    ax.set_title("Experiment 7: accuracy against the PLDP budget")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_log_axes(fig, ax, "ε_p", "Experiment 7: accuracy against the PLDP budget", path)
 
 
 def clients_figure(named, clients, path):
@@ -565,14 +571,8 @@ def clients_figure(named, clients, path):
         seed_errorbar(ax, [(n, named.get("exp4-n{}-{}".format(n, mech), [])) for n in clients], label)
     ax.set_xscale("log")
     ax.set_xticks(clients, [str(n) for n in clients])
-    ax.set_xlabel("clients n (all data split among them)")
-    ax.set_ylabel("test accuracy (%)")
-    ax.set_title("Experiment 4 (ε_p = 5, batch 32, Fashion-MNIST)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_log_axes(fig, ax, "clients n (all data split among them)", "Experiment 4 (ε_p = 5, batch 32, Fashion-MNIST)",
+                  path)
 
 
 def live_check_figure(results, path):

@@ -26,13 +26,7 @@ ClaimResult check_t4(const Grid&) {
   const DropoutResult r = theorem4(s);
   const bool met = r.gamma_in_range && r.eps_u && r.eps_u->precondition;
   Json cx = Json::object();
-  cx["n"] = s.n;
-  cx["m"] = s.m;
-  put(cx, "p", s.p);
-  put(cx, "delta", s.delta);
-  put(cx, "delta1", s.delta1);
-  put(cx, "alpha", Rational(11));
-  put(cx, "radius", s.radius);
+  put_dropout_setting(cx, s, Rational(11));
   put(cx, "gamma", r.gamma);
   put(cx, "gamma_prime", r.gamma_prime);
   put(cx, "theta", r.theta);

@@ -31,13 +31,7 @@ DropoutSetting setting(unsigned long n, Rational p, Rational delta, Rational del
 
 Json describe(const DropoutSetting& s, const DropoutResult& t) {
   Json w = Json::object();
-  w["n"] = s.n;
-  w["m"] = s.m;
-  put(w, "p", s.p);
-  put(w, "delta", s.delta);
-  put(w, "delta1", s.delta1);
-  put(w, "alpha", Rational(11));
-  put(w, "radius", s.radius);
+  put_dropout_setting(w, s, Rational(11));
   put(w, "center", Rational(0));
   put(w, "every_input", Rational(0));
   put(w, "gamma", t.gamma);

@@ -24,6 +24,16 @@ Rational half_binomial_at_least(unsigned long trials, unsigned long k) {
 }
 }  // namespace
 
+void put_dropout_setting(Json& w, const DropoutSetting& s, const Rational& alpha) {
+  w["n"] = s.n;
+  w["m"] = s.m;
+  put(w, "p", s.p);
+  put(w, "delta", s.delta);
+  put(w, "delta1", s.delta1);
+  put(w, "alpha", alpha);
+  put(w, "radius", s.radius);
+}
+
 Verdict t4u_count_witness(Json& w, double& difference) {
   PrecisionScope scope(256);
   DropoutSetting s;
@@ -42,13 +52,7 @@ Verdict t4u_count_witness(Json& w, double& difference) {
   const Rational without_client = half_binomial_at_least(s.n - 1, half);
   const bool event_is_count = Rational(BigInt(static_cast<long long>(s.n))) * s.radius * alpha < Rational(1, 2);
   const bool met = t.gamma_in_range && t.eps_u && t.eps_u->precondition;
-  w["n"] = s.n;
-  w["m"] = s.m;
-  put(w, "p", s.p);
-  put(w, "delta", s.delta);
-  put(w, "delta1", s.delta1);
-  put(w, "alpha", alpha);
-  put(w, "radius", s.radius);
+  put_dropout_setting(w, s, alpha);
   put(w, "center", center);
   put(w, "every_input", center);
   w["bits"] = "any (only the count of outputs matters)";

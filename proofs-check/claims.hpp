@@ -12,6 +12,7 @@
 
 #include "corbin/number/interval.hpp"
 #include "corbin/number/rational.hpp"
+#include "corbin/privacy/dropout.hpp"
 #include "readings.hpp"
 
 namespace corbin::audit {
@@ -124,6 +125,9 @@ ClaimResult check_e2(const Grid&);
 ClaimResult check_e3(const Grid&);
 ClaimResult check_e4(const Grid&);
 ClaimResult check_e5(const Grid&);
+
+/// Theorem 4's setting in a witness: n, m, p, δ, δ1, α (the budget is given as α) and r.
+void put_dropout_setting(Json& witness, const DropoutSetting& s, const Rational& alpha);
 
 /// Theorem 4's UCDP conclusion at the inputs of Thm4.v's refutation (check_t4u.cpp): fills `witness`
 /// with every input and number, and `difference` with P(S) − P′(S); fails when the margin

@@ -93,12 +93,7 @@ void check_account_setting(const AccountSetting& s) {
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("gamma", to_string(s.gamma), "in [0, 1]");
   check_radius(s.radius);
   const PopulationCounts counts = population_counts(s.n, s.gamma);
-  if (s.role == TargetClient::Role::ldpq && counts.ldpq == 0)
-    throw invalid_argument("role", "ldpq", "a role some client has (γ = " + to_string(s.gamma) +
-                                                 " leaves no LDPQ client)");
-  if (s.role != TargetClient::Role::ldpq && counts.pairs == 0)
-    throw invalid_argument("role", "paired", "a role some client has (no pairs at γ = " +
-                                                   to_string(s.gamma) + ")");
+  check_role_present(counts, s.role, s.gamma);
 }
 
 NeighbouringPmfs aggregate_laws(const AccountSetting& s) {

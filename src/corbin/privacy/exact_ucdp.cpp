@@ -24,6 +24,13 @@ Population others_of(const ExactUcdpSetting& s, const Configuration& c, const Co
 
 }  // namespace
 
+void check_role_present(const PopulationCounts& counts, TargetClient::Role role, const Rational& gamma) {
+  if (role == TargetClient::Role::ldpq && counts.ldpq == 0)
+    throw invalid_argument("role", "ldpq", "a role some client has (γ = " + to_string(gamma) + " leaves no LDPQ client)");
+  if (role != TargetClient::Role::ldpq && counts.pairs == 0)
+    throw invalid_argument("role", "paired", "a role some client has (no pairs at γ = " + to_string(gamma) + ")");
+}
+
 PopulationCounts population_counts(unsigned long n, const Rational& gamma) {
   std::size_t ldpq = floor_of(Rational(Rational(BigInt(n)) * gamma)).convert_to<std::size_t>();
   if ((n - ldpq) % 2 != 0) ++ldpq;  // an unpaired client quantizes alone (LDPQ)
@@ -54,12 +61,7 @@ void check_exact_setting(const ExactUcdpSetting& s) {
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("gamma", to_string(s.gamma), "in [0, 1]");
   if (s.delta <= 0 || s.delta >= 1) throw invalid_argument("delta", to_string(s.delta), "in (0, 1)");
   const Counts counts = population_counts(s.n, s.gamma);
-  if (s.role == TargetClient::Role::ldpq && counts.ldpq == 0)
-    throw invalid_argument("role", "ldpq", "a role some client has (γ = " + to_string(s.gamma) +
-                                                 " leaves no LDPQ client)");
-  if (s.role != TargetClient::Role::ldpq && counts.pairs == 0)
-    throw invalid_argument("role", "paired", "a role some client has (no pairs at γ = " +
-                                                   to_string(s.gamma) + ")");
+  check_role_present(counts, s.role, s.gamma);
 }
 
 std::pair<SumLaw, SumLaw> neighbouring_laws(const ExactUcdpSetting& s, const Configuration& config,

@@ -31,6 +31,8 @@ struct PopulationCounts {
   std::size_t ldpq, pairs;
 };
 PopulationCounts population_counts(unsigned long n, const Rational& gamma);
+/// Raises invalid_argument("role") when no client of the population has client 1's role.
+void check_role_present(const PopulationCounts& counts, TargetClient::Role role, const Rational& gamma);
 
 /// The other clients' weights: every other LDPQ client at `ldpq` (or half of them at c − r and
 /// half at c + r when `split`), every other pair at (leader, follower), and client 1's partner.
