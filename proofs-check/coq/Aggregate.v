@@ -500,3 +500,23 @@ Proof.
   apply H; [apply ln_pos_gt; lra | lra | lra | unfold in_range; lra | unfold in_range; lra].
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Aggregate_theorems :=
+  (@corbinq_pair_sum_mean,
+   @T2a_intended,
+   @T2a_intended_random_roles,
+   @T2a_printed_counterexample,
+   @T2a_printed_rr_counterexample,
+   @T2a_as_printed,
+   @T2a_as_printed_random_roles,
+   @D1_marginal,
+   @D1_given_Z_counterexample,
+   @D1_pldp_given_Z_counterexample,
+   @D1_printed_counterexample,
+   @D1_given_Z,
+   @D1_given_Z_at_center,
+   @D1_given_Z_every_d,
+   @D1_pldp_given_Z,
+   @D1_marginal_as_printed).
+Print Assumptions Aggregate_theorems.

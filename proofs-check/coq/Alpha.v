@@ -72,3 +72,18 @@ Proof.
     apply Rmult_le_compat_l; [lra|].
     replace ((a - 1) / (2 * a)) with (1 - (a + 1) / (2 * a)) by (field; lra). lra.
 Qed.
+
+(** The assumptions of this file's lemmas, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Alpha_lemmas :=
+  (@lt_div_r,
+   @div_lt_l,
+   @le_div_r,
+   @div_le_l,
+   @exp_gt_1,
+   @alpha_gt_1,
+   @exp_of_alpha,
+   @ldpq_q_bounds,
+   @ldpq_q_prob,
+   @ldpq_pldp).
+Print Assumptions Alpha_lemmas.

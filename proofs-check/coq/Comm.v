@@ -176,3 +176,14 @@ Proof.
   pose proof (ru8_bounds (d * m)). pose proof (ru8_bounds m). assert (m <= d * m) by nia. nia.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Comm_theorems :=
+  (@C1_O,
+   @C1_tight,
+   @C1_overstated,
+   @C1_d0,
+   @C1_all_clients,
+   @C1_literal_fails,
+   @C1_literal_under).
+Print Assumptions Comm_theorems.

@@ -63,3 +63,10 @@ Theorem D0 : forall e c r w w' s1 s2, 0 < e -> 0 < r -> in_range c r w -> in_ran
   joint 0 (corbinq 0 e c r) w w' s1 s2 = ldpq_pair_joint e c r w w' s1 s2.
 Proof. intros. apply D0_intended; assumption. Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition D0_theorems :=
+  (@D0_intended,
+   @D0_as_printed,
+   @D0).
+Print Assumptions D0_theorems.

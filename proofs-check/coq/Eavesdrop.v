@@ -277,3 +277,19 @@ Proof.
   split; apply sgn_ldpq_pldp; assumption.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Eavesdrop_theorems :=
+  (@pair_zero,
+   @pair_pos,
+   @zholder_zero,
+   @zholder_pos,
+   @L1_pair_unbounded,
+   @L1_pair_every_d,
+   @L1_pair,
+   @L1_zholder_every_d,
+   @L1_Z_holder,
+   @L1_zholder_d5_zero_one,
+   @L1_pair_d0,
+   @L1_zholder_d0).
+Print Assumptions Eavesdrop_theorems.

@@ -229,4 +229,18 @@ Proof.
   intros H E. unfold survive_prob_as_printed, survive_prob_intended in E. apply H. lra.
 Qed.
 
-
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Errata_theorems :=
+  (@E1_alpha_as_printed_negative,
+   @E1_alpha_differs,
+   @E2_differs,
+   @E3_differs,
+   @E5_differs,
+   @E6_differs,
+   @E7_differs,
+   @E7_safe,
+   @E8_printed_is_half,
+   @E9_theta_centre_below,
+   @E9_survive_prob_differs).
+Print Assumptions Errata_theorems.

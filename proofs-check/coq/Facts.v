@@ -12,3 +12,11 @@ Proof. intros H. unfold alpha. rewrite exp_ln by lra. reflexivity. Qed.
 
 Lemma exp_ln' (x : R) : 0 < x -> exp (ln x) = x.
 Proof. apply exp_ln. Qed.
+
+(** The assumptions of this file's lemmas, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Facts_lemmas :=
+  (@ln_pos_gt,
+   @alpha_ln,
+   @exp_ln').
+Print Assumptions Facts_lemmas.

@@ -208,3 +208,15 @@ Proof.
   rewrite corbinq_mse, competitor_mse in B by lia. lra.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition FreeLevels_theorems :=
+  (@competitor_in_Q,
+   @competitor_mse,
+   @corbinq_mse,
+   @bound_threshold,
+   @T1b_fails,
+   @T1b_range_intended_fails,
+   @T1c_fails,
+   @T1u_fails).
+Print Assumptions FreeLevels_theorems.

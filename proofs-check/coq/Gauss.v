@@ -187,3 +187,12 @@ Proof.
   nra.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Gauss_theorems :=
+  (@gauss_ratio_at,
+   @gauss_ratio_unbounded,
+   @G1_witness,
+   @G1,
+   @G1_density).
+Print Assumptions Gauss_theorems.

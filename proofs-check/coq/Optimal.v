@@ -665,3 +665,17 @@ Proof.
     eapply Rle_trans; [apply sup_gap_le|]. apply HD; exact Hd.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Optimal_theorems :=
+  (@T1c_levels,
+   @T1b_levels,
+   @T1u_levels,
+   @limit_lower_bound,
+   @corbinq_gap_exact,
+   @corbinq_gap_le_sup_gap,
+   @sup_gap_attained,
+   @sup_gap_vs_paper,
+   @sup_gap_eq_paper,
+   @corbinq_uniform_limit).
+Print Assumptions Optimal_theorems.

@@ -167,3 +167,9 @@ Proof.
   - intros Q. apply P1_uniqueness; assumption.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition P1_theorems :=
+  (@P1_uniqueness,
+   @P1).
+Print Assumptions P1_theorems.

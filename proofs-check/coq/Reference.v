@@ -529,3 +529,26 @@ Proof.
   split; [apply ref_not_C4 | apply ref_not_C5]; try assumption; lia.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Reference_theorems :=
+  (@ref_C4,
+   @ref_C5,
+   @ref_not_C4,
+   @ref_fail_unbounded,
+   @ref_not_C5,
+   @R1_under,
+   @R1_exact,
+   @R1_marginals_exact,
+   @R1_witness_values,
+   @R1,
+   @D0_reference,
+   @D0_reference_not_LDPFL,
+   @D0_reference_biased,
+   @X1_eps5,
+   @X1_eps10,
+   @X1_eps5_values,
+   @X1,
+   @grid_below_ok,
+   @grid_above_fails).
+Print Assumptions Reference_theorems.

@@ -111,3 +111,26 @@ Proof. apply lt_0_INR. unfold nZ. apply Nat.neq_0_lt_0, Nat.pow_nonzero. lia. Qe
 
 Lemma avgZ_step (d : nat) (x : R) : 0 <= x < INR (nZ d) -> avgZ d (step x) = x / INR (nZ d).
 Proof. intros H. unfold avgZ. rewrite fsum_step by exact H. reflexivity. Qed.
+
+(** The assumptions of this file's lemmas, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Sums_lemmas :=
+  (@fsum_ext,
+   @fsum_plus,
+   @fsum_scal,
+   @fsum_const,
+   @fsum_nonneg,
+   @fsum_le,
+   @fsum_below,
+   @fsum_at,
+   @Int_part_nonneg,
+   @fl_spec,
+   @fr_spec,
+   @Int_part_spec,
+   @fl_of_nat,
+   @step_prob,
+   @step_split,
+   @fsum_step,
+   @nZ_pos,
+   @avgZ_step).
+Print Assumptions Sums_lemmas.

@@ -75,3 +75,10 @@ Theorem T1a_intended : forall (d : nat) (e c r : R), 0 < e -> 0 < c -> 0 < r ->
   in_Q d c r e (corbinq d e c r).
 Proof. intros d e c r He _ Hr. split; [apply corbinq_C4 | apply corbinq_C5]; assumption. Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition T1a_theorems :=
+  (@corbinq_C4,
+   @corbinq_C5,
+   @T1a_intended).
+Print Assumptions T1a_theorems.

@@ -450,3 +450,22 @@ Proof.
   - change (aug_mse (alpha e) c rj k p v y1 y2 <= th3_bound (alpha e) rj g n).
     apply (T3m_exact_split (alpha e) c rj Ha ltac:(lra) k p n g En Hn Ek v y1 y2 Hi).
 Qed.
+
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Thm23_theorems :=
+  (@m_inf_eq_opt,
+   @pair_limit,
+   @aug_limit,
+   @cbfl_limit,
+   @T2b_holds,
+   @T2b_tight_holds,
+   @T2c_witness,
+   @T2c_per_input_every_eps_fails,
+   @T2c_per_input_regime_holds,
+   @T2c_threshold_holds,
+   @T2c_worst_case_holds,
+   @T2c_worst_case_equality_holds,
+   @T3m_floor_fails,
+   @T3m_exact_split_holds).
+Print Assumptions Thm23_theorems.

@@ -722,3 +722,13 @@ Proof.
   - intros Hp. lia.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Thm3_theorems :=
+  (@T3_remove_one_fails,
+   @T3_eps_u_at_witness,
+   @T3_other_formulas_at_witness,
+   @S1_from_replace_one,
+   @S1_ldpq_client,
+   @S1_all_ldpq).
+Print Assumptions Thm3_theorems.

@@ -921,3 +921,13 @@ Theorem Thm4_verdicts :
   ~ T4_step_claim /\ ~ T4m_claim /\ ~ T4m_claim_theta_pos /\ ~ T4u_claim /\ ~ T4u_claim_source_braces.
 Proof. exact (conj T4_step (conj T4m (conj T4m_theta_pos (conj T4u T4u_source_braces)))). Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Thm4_theorems :=
+  (@T4_step,
+   @T4m,
+   @T4m_theta_pos,
+   @T4u,
+   @T4u_source_braces,
+   @Thm4_verdicts).
+Print Assumptions Thm4_theorems.

@@ -705,3 +705,24 @@ Proof.
   - unfold th3_bound. rewrite th2_const_identity, INR_1000. field.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition Worst_theorems :=
+  (@th2_const_identity,
+   @opt_pair_mse_bound,
+   @opt_pair_mse_sup,
+   @T2b_pair_bound,
+   @T2c_exact_ratio,
+   @T2c_per_input,
+   @T2c_worst_case,
+   @T2b_slack,
+   @T2c_per_input_eps,
+   @T3m_worst,
+   @T3m_sum_bound,
+   @T3m_iff,
+   @T3m_exact_split,
+   @T2b_aggregate,
+   @T3m_rule,
+   @T3m_counterexample_2,
+   @T3m_counterexample_1000).
+Print Assumptions Worst_theorems.

@@ -237,3 +237,12 @@ Proof.
   lra.
 Qed.
 
+(** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
+    output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
+Definition X8_theorems :=
+  (@gap_increasing,
+   @X8_per_input,
+   @X8_sup,
+   @X8_avg,
+   @X8_ratio).
+Print Assumptions X8_theorems.
