@@ -39,6 +39,9 @@ class Accountant {
   TwoSided epsilon(const Rational& delta) const;
   /// Bounds on δ(ε) for ε >= 0.
   TwoSided delta(const Rational& eps) const;
+  /// The upper bounds alone (half the work, where the lower ones are not needed).
+  double epsilon_upper(const Rational& delta) const;
+  double delta_upper(const Rational& eps) const;
 
  private:
   Accountant() = default;

@@ -55,9 +55,14 @@ void extend_frontier(std::vector<Accountant>& f, const Accountant& alone, const 
   f = std::move(next);
 }
 
+/// The largest ε_upper(δ) over the frontier. One ε_upper is a search over δ_upper, so it is
+/// computed only where needed: E is kept while δ_upper(E) <= δ for an element (its ε(δ) is then
+/// at most E), and replaced by the element's ε_upper otherwise. Starts from the all-paired end,
+/// the worse role where the two differ most (a paired client is the more exposed one).
 double worst(const std::vector<Accountant>& f, const Rational& delta) {
-  double out = 0;
-  for (const Accountant& x : f) out = std::max(out, x.epsilon(delta).upper);
+  double out = f.front().epsilon_upper(delta);
+  for (std::size_t a = 1; a < f.size() && !std::isinf(out); ++a)
+    if (Rational(f[a].delta_upper(Rational(out))) > delta) out = std::max(out, f[a].epsilon_upper(delta));
   return out;
 }
 }  // namespace

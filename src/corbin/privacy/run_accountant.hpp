@@ -11,7 +11,9 @@
 // [0, R] can happen to some client, so the bound is the largest over a. With one role in the
 // population (every client on LDPQ, or none) that is A^R or B^R, computed by squaring exactly as
 // Accountant::compose(R) does (over the model, from one round's m coordinates); with both, the R + 1 compositions are kept and each round extends
-// them by one product (R + 2 products a round, instead of R + 1 powers).
+// them by one product (R + 2 products a round, instead of R + 1 powers), and the largest ε_upper
+// is found with one δ_upper evaluation per element where the running maximum already covers it
+// (n = 200, m = 421 642: 0.6 s a round at R = 40 on one core).
 //
 // A paired client is taken as the pair's leader. The corrected CorBinQ is mirror-symmetric
 // (the follower with weight w says "−" exactly when a leader with weight 2c − w would say "+"
