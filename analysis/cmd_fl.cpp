@@ -3,6 +3,16 @@
 // aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
 // DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
+// Privacy accounting (AugCorBin-FL without dropout): each row carries the certified ε_upper(δ)
+// after the rounds so far, per coordinate and over the model (privacy/run_accountant.hpp), and
+// --target-eps stops the run before a round would take the model's past the target. Neighbours
+// are replace-one: the server counts the clients it averages, so the participant set is public,
+// and under remove-one the two sums have different numbers of terms and disjoint supports
+// (aggregate_law.hpp), an infinite ε that says nothing about the mechanism. CorBin-FL (or
+// AugCorBin-FL) with dropout is not accounted: the population of LDPQ clients and pairs is then
+// random each round, and its worst case (a broken pair's survivor with every other client
+// dropped) is a lone LDPQ client, which the accountant's populations of n >= 2 do not model.
+//
 // Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
 // all clients at once as one stack (client_stack.hpp; the default on a GPU), and the stack's
 // round mechanism runs where its weights are (device_round.hpp). To run on a GPU, build with
@@ -12,6 +22,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -31,6 +42,7 @@
 #include "corbin/io/files.hpp"
 #include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/run_accountant.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -44,6 +56,7 @@ struct FlArgs {
               training = "auto", normalisation = "half", stacked_conv = "grouped";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
               lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0", batch = "64";
+  std::string target_eps;  ///< empty: no budget stop
   bool resume = false, no_figures = false;
 };
 
@@ -132,6 +145,22 @@ void synchronize(const torch::Device& device) {
   if (device.is_cuda()) torch::cuda::synchronize();
 }
 
+/// Why a run's mechanism has no certified accountant (as the rule --target-eps breaks), or empty.
+std::string unaccounted_reason(const fl::MechanismConfig& mech) {
+  if (mech.kind != fl::Mechanism::augcorbin && mech.kind != fl::Mechanism::corbin)
+    return "used with a mechanism that has a certified accountant (augcorbin without dropout)";
+  if (mech.dropout > 0)
+    return "used without dropout (the LDPQ clients and pairs of a round are then random, and their worst case, "
+           "a lone survivor, is outside the accountant)";
+  if (mech.kind == fl::Mechanism::corbin)
+    return "used with augcorbin (CorBin-FL without dropout has no LDPQ client: outside Theorem 3)";
+  return {};
+}
+
+/// A certified bound as JSON: the double itself (exact, and printed so that it reads back to the
+/// same double), or "infinite" where no finite ε is certified.
+Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
+
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.kind = fl::parse_mechanism(a.mechanism);
@@ -156,6 +185,16 @@ void run_fl(const FlArgs& a) {
   const std::size_t eval_limit = parse_count(a.eval_limit, "--eval-limit", ~0ul);
   const unsigned long patience = parse_count(a.patience, "--patience", 1000000);
   if (patience == 0) throw invalid_argument("--patience", "0", "at least 1");
+  const std::string unaccounted = unaccounted_reason(mech);
+  std::optional<Rational> target_eps;
+  if (!a.target_eps.empty()) {
+    target_eps = parse_rational(a.target_eps, "--target-eps");
+    if (*target_eps <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
+    if (!unaccounted.empty())
+      throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism +
+                                                 (mech.dropout > 0 ? " --dropout " + a.dropout : std::string()),
+                             unaccounted);
+  }
   // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
   const unsigned long cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned long threads = parse_count(a.threads, "--threads", cores);
@@ -218,6 +257,23 @@ void run_fl(const FlArgs& a) {
                   torch::kFloat, convolution);
   }
   const std::vector<fl::Layer> layers = fl::layers_of(*net);
+  // The run's accountant: its n, γ, budget and d; one round is m compositions (every parameter).
+  std::optional<RunAccountant> accountant;
+  if (unaccounted.empty()) {
+    const std::uint64_t m = fl::parameter_count(*net);
+    if (rounds > 0 && m > kMaxCompositions / rounds)
+      throw invalid_argument("--rounds", a.rounds,
+                             "at most " + std::to_string(kMaxCompositions / m) + " for the accountant (m·rounds <= " +
+                                 std::to_string(kMaxCompositions) + ", m = " + std::to_string(m) + ")");
+    AccountSetting population;
+    population.n = n;
+    population.gamma = mech.gamma;
+    population.budget = mech.budget;
+    population.bits = mech.bits;
+    population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
+    accountant.emplace(population, m, mech.delta);
+  }
+  bool stopped_by_target = false;
 
   // The output directory: checked, created (not for --resume, whose directory must exist) and
   // locked for the run, so that a second run into it stops instead of interleaving.
@@ -244,6 +300,18 @@ void run_fl(const FlArgs& a) {
   unsigned long round = first_round;
   for (; round < rounds; ++round) {
     const auto t0 = std::chrono::steady_clock::now();
+    // The privacy spent once this round is done, known before it runs (it depends on no data).
+    std::optional<RunAccountant::Bounds> spent;
+    if (accountant) spent = accountant->after(round + 1);
+    if (target_eps && (std::isinf(spent->model) || Rational(spent->model) > *target_eps)) {
+      if (tty) std::cerr << "\n";
+      std::cerr << "corbin fl: stopped before round " << round << " (0-based): after it the model's certified "
+                << "eps_upper at delta = " << to_string(mech.delta) << " would be "
+                << (std::isinf(spent->model) ? std::string("infinite") : std::to_string(spent->model))
+                << ", past --target-eps " << a.target_eps << "\n";
+      stopped_by_target = true;
+      break;
+    }
     std::vector<std::uint64_t> seeds(n);
     for (std::size_t i = 0; i < n; ++i)
       seeds[i] = derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training");
@@ -305,6 +373,8 @@ void run_fl(const FlArgs& a) {
     row["round"] = round;
     row["mechanism"] = a.mechanism;
     row["eps"] = private_mechanism ? Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>()) : Json(nullptr);
+    row["eps_upper_coordinate"] = spent ? bound_json(spent->coordinate) : Json(nullptr);
+    row["eps_upper_model"] = spent ? bound_json(spent->model) : Json(nullptr);
     row["bits"] = mech.bits;
     row["gamma"] = to_double(mech.gamma);
     row["lambda"] = lam;
@@ -368,6 +438,8 @@ void run_fl(const FlArgs& a) {
   summary["test_accuracy_at_best_round"] =
       state.best_round < all.size() ? all[state.best_round]["test_accuracy"] : Json(nullptr);
   summary["reloads"] = state.reloads;
+  summary["stopped_by_target_eps"] = stopped_by_target;
+  summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
   summary["settings"] = state.settings;
@@ -401,6 +473,9 @@ void add_fl(CLI::App& app) {
   cmd->add_option("--gamma", args->gamma, "AugCorBin-FL's LDPQ fraction (default 1/2)");
   cmd->add_option("--delta", args->delta, "Gaussian δ (default 1e-5)");
   cmd->add_option("--dropout", args->dropout, "per-round dropout probability (default 0)");
+  cmd->add_option("--target-eps", args->target_eps,
+                  "ε > 0: stop before a round would take the model's certified ε_upper(δ) past it (augcorbin "
+                  "without dropout)");
   cmd->add_option("--lambda", args->lambda, "global smoothing λ in (0, 1] (default 1)");
   cmd->add_option("--seed", args->seed, "seed (default 0)");
   cmd->add_option("--per-client", args->per_client, "cap on examples per client (0: all)");

@@ -12,6 +12,7 @@
 #include "corbin/privacy/composition.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/privacy_loss.hpp"
+#include "corbin/privacy/run_accountant.hpp"
 
 using namespace corbin;
 
@@ -272,4 +273,68 @@ TEST_CASE("the accountant's inputs are checked and named", "[accountant][unit]")
   AccountSetting none = s;
   none.gamma = Rational(0);
   names([&] { aggregate_laws(none); }, "role");
+}
+
+TEST_CASE("a run with one role is that role's accountant composed R times, per coordinate and per model round", "[accountant][unit]") {
+  // γ = 1: every client quantizes alone every round, so the run is A^R exactly.
+  const AccountSetting s = setting(40, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  const Rational delta(1, 100000);
+  constexpr std::uint64_t kM = 1000;
+  RunAccountant run(s, kM, delta);
+  CHECK_FALSE(run.both_roles());
+  const Accountant one(s), round = one.compose(kM);
+  double before = 0;
+  for (std::uint64_t r = 1; r <= 3; ++r) {
+    const RunAccountant::Bounds b = run.after(r);
+    CHECK(b.coordinate == one.compose(r).epsilon(delta).upper);
+    CHECK(b.model == round.compose(r).epsilon(delta).upper);
+    // Another certified composition of the same k: the two brackets overlap.
+    CHECK(one.compose(kM * r).epsilon(delta).lower <= b.model);
+    CHECK(b.model > b.coordinate);
+    CHECK(b.model > before);
+    before = b.model;
+  }
+}
+
+TEST_CASE("a run with both roles is bounded over every sequence of roles", "[accountant][unit]") {
+  // n = 200, γ = 1/2: 100 LDPQ clients and 50 pairs; both roles finite at δ = 1e-5.
+  const AccountSetting alone = setting(200, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
+  AccountSetting paired = alone;
+  paired.role = TargetClient::Role::leader;
+  const Rational delta(1, 100000);
+  constexpr std::uint64_t kM = 4;
+  RunAccountant run(alone, kM, delta);
+  REQUIRE(run.both_roles());
+  const Accountant a = Accountant(alone).compose(kM), b = Accountant(paired).compose(kM);
+  constexpr std::uint64_t kRounds = 3;
+  std::vector<RunAccountant::Bounds> seen;
+  for (std::uint64_t r = 1; r <= kRounds; ++r) {
+    seen.push_back(run.after(r));
+    REQUIRE(std::isfinite(seen.back().model));
+    // Each sequence with `lone` rounds alone, built independently (by powers): its certified lower
+    // bound can never exceed the run's upper bound.
+    for (std::uint64_t lone = 0; lone <= r; ++lone) {
+      INFO("rounds " << r << ", alone in " << lone);
+      const Accountant x = lone == 0 ? b.compose(r) : lone == r ? a.compose(r) : a.compose(lone).then(b.compose(r - lone));
+      CHECK(x.epsilon(delta).lower <= seen.back().model);
+    }
+    if (r > 1) CHECK(seen[r - 1].model > seen[r - 2].model);
+  }
+  // Asked for fewer rounds, the frontier is rebuilt and gives the same bounds.
+  const RunAccountant::Bounds again = run.after(2);
+  CHECK(again.coordinate == seen[1].coordinate);
+  CHECK(again.model == seen[1].model);
+}
+
+TEST_CASE("a paired client of a small population is exposed: the run's bound is infinite", "[accountant][unit]") {
+  // n = 50, γ = 1/2: with its partner at c − r, client 1's pair sums to one "+" at c + r, but can
+  // give none at c − r; the other 25 LDPQ clients all say "−" with probability (2/3)^25 > 10^-5.
+  const AccountSetting s = setting(50, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
+  const Rational delta(1, 100000);
+  RunAccountant run(s, 10, delta);
+  CHECK(std::isfinite(Accountant(s).epsilon(delta).upper));
+  const RunAccountant::Bounds b = run.after(1);
+  CHECK(std::isinf(b.coordinate));
+  CHECK(std::isinf(b.model));
+  CHECK(std::isinf(run.after(2).model));
 }

@@ -1,5 +1,6 @@
 // `corbin fl` end to end on a tiny MNIST-format directory (8×8 images): 4 clients, 2 rounds,
-// the rounds.jsonl contract, reproducibility from --seed, and its bad-input errors.
+// the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, and the certified
+// ε per round with the --target-eps stop.
 
 #include <sys/wait.h>
 
@@ -7,8 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <iomanip>
 #include <sstream>
 
+#include "corbin/privacy/accountant.hpp"
 #include "idx_writer.hpp"
 
 namespace {
@@ -136,6 +139,77 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   CHECK(run(common + "--exp-eps 3 --patience 0").err.find("--patience") != std::string::npos);
   CHECK(run(common + "--exp-eps 3 --resume --out " + (out / "none").string()).err.find("--resume") !=
         std::string::npos);
+  fs::remove_all(data);
+  fs::remove_all(out);
+}
+
+TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target-eps", "[fl][unit]") {
+  const fs::path data = tiny_dir("fleps", 60, true, 8, 8);
+  const fs::path out = fs::temp_directory_path() / ("corbin_fl_eps" + std::to_string(getpid()));
+  const std::string common = "--data " + data.string() + " --clients 4 --patience 10 --threads 1 --no-figures " +
+                             "--exp-eps 3 --delta 1e-5 --out " + out.string() + " ";
+  // γ = 1: all four clients quantize alone every round, so the run is one LDPQ-role accountant.
+  const std::string lone = common + "--mechanism augcorbin --gamma 1 ";
+  REQUIRE(run(lone + "--rounds 3").status == 0);
+  const auto log = rounds(out);
+  REQUIRE(log.size() == 3);
+  nlohmann::json summary;
+  std::ifstream(out / "summary.json") >> summary;
+  CHECK(summary["stopped_by_target_eps"] == false);
+  const std::uint64_t m = summary["parameters"].get<std::uint64_t>();
+  corbin::AccountSetting s;
+  s.n = 4;
+  s.gamma = corbin::Rational(1);
+  s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
+  s.bits = 5;
+  const corbin::Rational delta(1, 100000);
+  const corbin::Accountant one(s), model_round = one.compose(m);
+  for (std::size_t r = 0; r < log.size(); ++r) {
+    INFO("round " << r);
+    const double coordinate = log[r]["eps_upper_coordinate"].get<double>();
+    const double model = log[r]["eps_upper_model"].get<double>();
+    CHECK(coordinate == one.compose(r + 1).epsilon(delta).upper);
+    CHECK(model == model_round.compose(r + 1).epsilon(delta).upper);
+    CHECK(model > coordinate);
+    if (r > 0) {
+      CHECK(coordinate > log[r - 1]["eps_upper_coordinate"].get<double>());
+      CHECK(model > log[r - 1]["eps_upper_model"].get<double>());
+    }
+  }
+  // A target between the model's bounds after 2 and after 3 rounds: two rounds run, not three.
+  const double between = (log[1]["eps_upper_model"].get<double>() + log[2]["eps_upper_model"].get<double>()) / 2;
+  std::ostringstream target;
+  target << std::setprecision(17) << between;
+  const Result stopped = run(lone + "--rounds 3 --target-eps " + target.str());
+  CHECK(stopped.status == 0);
+  CHECK(stopped.err.find("--target-eps") != std::string::npos);
+  CHECK(rounds(out).size() == 2);
+  std::ifstream(out / "summary.json") >> summary;
+  CHECK(summary["stopped_by_target_eps"] == true);
+  CHECK(summary["rounds_run"] == 2);
+  // Below the first round's bound, no round runs.
+  std::ostringstream low;
+  low << std::setprecision(17) << log[0]["eps_upper_model"].get<double>() / 2;
+  REQUIRE(run(lone + "--rounds 3 --target-eps " + low.str()).status == 0);
+  CHECK(rounds(out).empty());
+  // γ = 1/2 at n = 4: a paired client at c − r can make the sum's extreme value, impossible at
+  // c + r, with probability far above δ: no finite ε is certified.
+  REQUIRE(run(common + "--mechanism augcorbin --gamma 1/2 --rounds 1").status == 0);
+  CHECK(rounds(out)[0]["eps_upper_model"] == "infinite");
+  // CorBin-FL with dropout is not accounted: null fields, and --target-eps refused with the reason.
+  REQUIRE(run(common + "--mechanism corbin --dropout 1/4 --rounds 1").status == 0);
+  CHECK(rounds(out)[0]["eps_upper_model"].is_null());
+  CHECK(rounds(out)[0]["eps_upper_coordinate"].is_null());
+  const Result dropout = run(common + "--mechanism corbin --dropout 1/4 --rounds 1 --target-eps 10");
+  CHECK(dropout.status == 2);
+  CHECK(dropout.err.find("--target-eps") != std::string::npos);
+  CHECK(dropout.err.find("dropout") != std::string::npos);
+  for (const char* bad : {"0", "-1", "nan", "abc", "inf"}) {
+    INFO(bad);
+    const Result r = run(lone + "--rounds 1 --target-eps " + std::string(bad));
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--target-eps") != std::string::npos);
+  }
   fs::remove_all(data);
   fs::remove_all(out);
 }

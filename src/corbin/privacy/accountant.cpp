@@ -42,6 +42,20 @@ Accountant Accountant::compose(std::uint64_t k) const {
   return out;
 }
 
+Accountant Accountant::then(const Accountant& next) const {
+  if (k_ > kMaxCompositions - next.k_)
+    throw invalid_argument("compositions", std::to_string(k_) + " + " + std::to_string(next.k_),
+                           "at most " + std::to_string(kMaxCompositions) + " in all");
+  Accountant out;
+  out.limits_ = limits_;
+  out.k_ = k_ + next.k_;
+  for (int d = 0; d < 2; ++d) {
+    out.upper_[d] = corbin::compose(upper_[d], next.upper_[d], limits_);
+    out.lower_[d] = corbin::compose(lower_[d], next.lower_[d], limits_);
+  }
+  return out;
+}
+
 TwoSided Accountant::epsilon(const Rational& delta) const {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   return {std::max(eps_lower(lower_[0], delta), eps_lower(lower_[1], delta)),
@@ -51,7 +65,21 @@ TwoSided Accountant::epsilon(const Rational& delta) const {
 TwoSided Accountant::delta(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   return {std::max(delta_lower(lower_[0], eps), delta_lower(lower_[1], eps)),
-          std::max(delta_upper(upper_[0], eps), delta_upper(upper_[1], eps))};
+          std::max(corbin::delta_upper(upper_[0], eps), corbin::delta_upper(upper_[1], eps))};
+}
+
+}  // namespace corbin
+
+namespace corbin {
+
+double Accountant::epsilon_upper(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  return std::max(eps_upper(upper_[0], delta), eps_upper(upper_[1], delta));
+}
+
+double Accountant::delta_upper(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return std::max(corbin::delta_upper(upper_[0], eps), corbin::delta_upper(upper_[1], eps));
 }
 
 }  // namespace corbin

@@ -31,11 +31,17 @@ class Accountant {
   /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
   Accountant compose(std::uint64_t k) const;
   std::uint64_t compositions() const { return k_; }
+  /// This mechanism followed by `next` (both on the same pair of neighbouring datasets, each
+  /// direction composed with the same direction of the other); the grid limits are this one's.
+  Accountant then(const Accountant& next) const;
 
   /// Bounds on ε(δ) for δ in (0, 1).
   TwoSided epsilon(const Rational& delta) const;
   /// Bounds on δ(ε) for ε >= 0.
   TwoSided delta(const Rational& eps) const;
+  /// The upper bounds alone (half the work, where the lower ones are not needed).
+  double epsilon_upper(const Rational& delta) const;
+  double delta_upper(const Rational& eps) const;
 
  private:
   Accountant() = default;
