@@ -97,6 +97,8 @@ ClaimResult check_t3(const Grid& grid) {
       models.push_back(row);
     }
   out.certificate["paper_model_sizes"] = models;
+  std::string at_scale;
+  out.certificate["paper_scale"] = t3_paper_scale(grid, at_scale);
   // The witnesses, with every client's input: the other n − 1 clients all use LDPQ (γ = 1) at
   // c − r; client 1 is at c + r, and is removed (Eq. (UCDP)) or moved to c − r (replace one).
   // The released value is (1/n) Σ of outputs c ± rα (Eq. (UCDP) keeps the divisor n).
@@ -131,13 +133,25 @@ ClaimResult check_t3(const Grid& grid) {
                 to_decimal(midpoint_of(replace.eps), 4) +
                 " (replace one); under Eq. (1)'s remove-one the supports are disjoint (δ = 1); cpSGD with consistent units (" +
                 to_decimal(midpoint_of(units.eps_u), 4) + ") does bound the exact value";
+  // The paper's sizes where the precondition holds, one client role: the formula against the
+  // certified loss of one round (t3_scale.cpp).
+  std::string scale_words;
+  for (const Json& row : out.certificate["paper_scale"])
+    if (row["rounds"] == 1 && row["role"] == "ldpq" && row["printed_precondition"] == true)
+      scale_words += std::string(scale_words.empty() ? "" : "; ") + "m = " + std::to_string(row["m"].get<unsigned long>()) +
+                     ", n = " + std::to_string(row["n"].get<unsigned long>()) + ": " +
+                     row["formula_at_instance"].get<std::string>();
+  if (!scale_words.empty())
+    out.finding += ". At the paper's model sizes with the precondition met, against certified bounds on the composed "
+                   "loss: " + scale_words;
   out.result = out.finding +
                ". The printed formula departs from cpSGD by e_p = 1 + 1/α² in place of 1 − 1/α², "
                "ln(m/δ) in place of ln(10m/δ) in the precondition, and the proof's unit mix that "
                "makes ε_u scale with r. At the paper's model sizes (m = 109 386 and 11 173 962, n = 50 to 500, "
                "γ = 1/2, e^ε = 3) the printed precondition fails and both the printed ε_u and the RDP composition "
                "of the exact per-coordinate law are far above 1 (certificate: paper_model_sizes): no meaningful "
-               "UCDP at those sizes from either. Figure: ε_u against n.";
+               "UCDP at those sizes from either. Certified two-sided bounds on the composed loss (certificate: "
+               "paper_scale; replace one, γ = 1/2, e^ε = 3, δ = 1e-5): " + at_scale + ". Figure: ε_u against n.";
   out.figures = {"t3_eps_u_vs_n.png"};
   out.recheck = "`corbin ucdp --n 1800 --gamma 1 --delta 1e-5 --alpha 2 --radius 1/100 --exact`.";
   return out;

@@ -126,6 +126,11 @@ ClaimResult check_e3(const Grid&);
 ClaimResult check_e4(const Grid&);
 ClaimResult check_e5(const Grid&);
 
+/// Theorem 3 at the paper's model sizes (t3_scale.cpp): one row per (m, n, rounds, client 1's
+/// role) with the printed ε_u, its precondition and certified [ε_lower, ε_upper]; `summary` gets
+/// one sentence per model at the smallest n meeting the precondition.
+Json t3_paper_scale(const Grid& grid, std::string& summary);
+
 /// Theorem 4's setting in a witness: n, m, p, δ, δ1, α (the budget is given as α) and r.
 void put_dropout_setting(Json& witness, const DropoutSetting& s, const Rational& alpha);
 

@@ -389,6 +389,18 @@ def t3_size_rule(value, path):
         raise Malformed(path, "n >= 4 and m >= 1 (Thm 3 at γ = 1/2)")
 
 
+def certified_bound(value, path):
+    """A certified bound on ε as the accountant writes it: a non-negative double or "infinite"."""
+    if value == "infinite":
+        return
+    number(value, path)
+    if value < 0:
+        raise Malformed(path, f"a bound on ε, not {short(value)}")
+
+
+CERTIFIED_BOUND = certified_bound
+
+
 def t4_setting_rule(value, path):
     """Thm 4's domain (dropout.hpp check_dropout_setting): n even >= 2, p in (0, 1), 0 < δ1 < δ < 1."""
     n, p, delta, delta1 = value["n"], F(value["p"]), F(value["delta"]), F(value["delta1"])
@@ -461,7 +473,15 @@ DATA_SCHEMA = {
                                        rule=t3_size_rule)),
                "paper_model_sizes": list_of(obj({"m": nat, "n": nat, **put_interval("printed_eps_u"),
                                                  "printed_precondition": boolean},
-                                                rule=lambda v, p: (t3_size_rule(v, p), rdp_rule(v, p))))}),
+                                                rule=lambda v, p: (t3_size_rule(v, p), rdp_rule(v, p)))),
+               "paper_scale": list_of(obj({
+                   "m": nat, "n": nat, "rounds": nat, "role": one_of("ldpq", "paired (leader)"),
+                   "smallest_n_meeting_precondition": boolean, **put("gamma", "delta", "exp_eps", "radius"),
+                   "printed_precondition": boolean, **put_interval("printed_eps_u"),
+                   "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND,
+                   "formula_at_instance": one_of("fails", "holds at this instance", "undecided",
+                                                 "not claimed (the theorem covers one round)")},
+                   {"relative_width": number}), nonempty=False)}),
     "T4": obj({"counterexample": obj({
         "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), "m": nat,
         **put("p", "delta", "delta1", "alpha", "radius", "gamma_used"),
@@ -1880,6 +1900,7 @@ def recheck_t3(cert, report):
                           f"{short(row['printed_eps_u'])} does not enclose recomputed {value:.{kCertDigits}g}")
             report.equal(f"data/paper_model_sizes/{i}/printed_precondition", row["printed_precondition"], pre)
         understates = precondition and printed < exact
+        recheck_t3_paper_scale(data.get("paper_scale", []), report)
     # δ(ε) decreases to the disjoint mass as ε → ∞: no finite ε reaches δ iff that mass exceeds δ.
     infinite = rat(cx["remove_one_disjoint_mass"]) > delta
     report.not_recomputable(f"{path}/exact_exp_eps_replace_one, {path}/remove_one_disjoint_mass, "
@@ -1887,6 +1908,38 @@ def recheck_t3(cert, report):
                             "the exact law of the released sum needs the other clients' inputs (the proof's "
                             "configuration) and the pair laws of the whole population, not in the certificate")
     check_verdict(report, cert, "fails" if understates or infinite else "undecided")
+
+
+def recheck_t3_paper_scale(rows, report):
+    """T3 at the paper's model sizes (t3_scale.cpp): the printed ε_u and precondition recomputed
+    from (m, n, γ, δ, e^ε, r); the row flagged smallest meets the precondition and n − 1 does not;
+    ε_lower <= ε_upper; each one-round row's word follows from the printed value against the
+    bounds. The bounds themselves come from a certified composition of the exact per-coordinate
+    law's privacy-loss distribution over m·T, not redone here."""
+    for i, row in enumerate(rows):
+        path = f"data/paper_scale/{i}"
+        alpha = alpha_of(rat(row["exp_eps"]))
+        args = (row["m"], rat(row["gamma"]), rat(row["delta"]), rat(row["radius"]), alpha)
+        value, pre = theorem3_printed(row["n"], args[1], args[2], args[3], alpha, row["m"])
+        report.expect(inside(value, row["printed_eps_u"]), f"{path}/printed_eps_u",
+                      f"{short(row['printed_eps_u'])} does not enclose recomputed {value:.{kCertDigits}g}")
+        report.equal(f"{path}/printed_precondition", row["printed_precondition"], pre)
+        if row["smallest_n_meeting_precondition"]:
+            before = theorem3_printed(row["n"] - 1, args[1], args[2], args[3], alpha, row["m"])[1]
+            report.expect(pre and not before, f"{path}/smallest_n_meeting_precondition",
+                          f"the precondition {'fails' if not pre else 'also holds at n − 1'} at n = {row['n']}")
+        lower, upper = (math.inf if row[k] == "infinite" else row[k] for k in ("eps_lower", "eps_upper"))
+        report.expect(lower <= upper, f"{path}/eps_lower", "above eps_upper")
+        if row["rounds"] == 1:
+            lo, hi = enclosure(row["printed_eps_u"])
+            word = "fails" if hi < lower else "holds at this instance" if lo > upper else "undecided"
+            report.equal(f"{path}/formula_at_instance", row["formula_at_instance"], word)
+        else:
+            report.equal(f"{path}/formula_at_instance", row["formula_at_instance"],
+                         "not claimed (the theorem covers one round)")
+    if rows:
+        report.not_recomputable("data/paper_scale/*/eps_lower, data/paper_scale/*/eps_upper",
+                                "a certified PLD composition over m·T (privacy/accountant.hpp)")
 
 
 def recheck_t4(cert, report):

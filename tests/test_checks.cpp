@@ -248,3 +248,24 @@ TEST_CASE("every erratum cites theorems a Coq file declares, or the audit stops"
   coq.declared.emplace("E7_safe", "Thm4.v");
   CHECK_THROWS_WITH(errata_markdown(coq), Catch::Contains("E7 cites E7_safe"));
 }
+
+TEST_CASE("Theorem 3 at the MNIST model's size: the certified loss against the printed ε_u", "[audit][unit]") {
+  std::string summary;
+  const Json rows = t3_paper_scale(Grid::quick_grid(), summary);
+  REQUIRE(rows.size() == 4);  // m = 421 642; n = 50 and the smallest n meeting the precondition; two roles
+  const Json& small = rows[0];
+  CHECK(small["n"] == 50);
+  CHECK(small["printed_precondition"] == false);
+  // Printed 4 626.7 < certified [11 934.0, 11 950.1] (RDP gave 23 456).
+  CHECK(small["printed_eps_u_approx"].get<double>() == Approx(4626.7).epsilon(1e-4));
+  CHECK(small["eps_lower"].get<double>() == Approx(11934.03).epsilon(1e-5));
+  CHECK(small["eps_upper"].get<double>() == Approx(11950.05).epsilon(1e-5));
+  CHECK(small["formula_at_instance"] == "fails");
+  CHECK(rows[1]["eps_lower"] == "infinite");  // a paired client among 25 LDPQ clients: disjoint mass > δ
+  const Json& first = rows[2];
+  CHECK(first["n"] == 6005);  // (nγ − 1)(3/16) >= 23 ln(m/δ) first at n = 6005
+  CHECK(first["smallest_n_meeting_precondition"] == true);
+  CHECK(first["printed_precondition"] == true);
+  CHECK(first["formula_at_instance"] == "holds at this instance");  // 224.06 > 151.23
+  CHECK(summary.find("n = 6005") != std::string::npos);
+}
