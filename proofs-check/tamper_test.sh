@@ -51,7 +51,7 @@ SPEC = {
             "delete": "data/rows/0/ratio_at_w1_w2_c_plus_r", "empty": "data/rows"},
     "T3": {"value": [["data/counterexample/printed_eps_u"], ["data/eps_u_against_n/-1/cpsgd_consistent_units"],
                      ["data/paper_model_sizes/0/printed_eps_u"], ["data/paper_scale/0/formula_at_instance"],
-                     ["data/paper_scale/-1/n"], ["data/paper_scale/0/eps_lower"]],
+                     ["data/paper_scale/-1/n"]],
            "delete": "data/counterexample/alpha", "empty": "data/eps_u_against_n"},
     "T4": {"value": [["data/counterexample/singles_outside"], ["data/counterexample/survivors_outside"],
                      ["data/counterexample/gamma"], ["data/counterexample/preconditions_met"],
@@ -129,6 +129,8 @@ def changed(key, value):
         return "3"
     if value in ("above", "below", "overlap", "missing"):
         return "below" if value == "above" else "above"
+    if value in ("fails", "holds at this instance", "undecided"):  # T3's paper-scale rows
+        return "holds at this instance" if value == "fails" else "fails"
     if key in INTEGER_FIELDS:
         return str(int(value) + 8)
     x = Fraction(value)
