@@ -96,7 +96,7 @@ void run_aggregate(const PairArgs& a) {
     // Theorem 2: (r^2/2n)((√2−1)α+1)((√2+1)α−1) = r^2 (α^2 + 2α − 1)/(2n), a d -> ∞ bound.
     const T n = NumTraits<T>::from(Rational(static_cast<long>(w.size())));
     const T r2 = NumTraits<T>::from(Rational(r * r));
-    put(out, "paper_bound_d_infinity", T(r2 * (alpha * alpha + 2 * alpha - 1) / (2 * n)));
+    put(out, "paper_bound_d_infinity", T(r2 * paper_pair_constant(alpha) / (2 * n)));
     emit(std::cout, out, a.json);
   });
 }

@@ -15,8 +15,7 @@ namespace corbin::audit {
 namespace {
 
 Rational paper_pair_bound(const Rational& alpha, const Rational& r) {
-  // ((√2 − 1)α + 1)((√2 + 1)α − 1) = α² + 2α − 1: the √2 cancel, so the bound is rational.
-  return r * r * (alpha * alpha + 2 * alpha - 1);
+  return r * r * paper_pair_constant(alpha);
 }
 
 Rational optimal_pair_mse(const Rational& alpha, const Rational& c, const Rational& r,

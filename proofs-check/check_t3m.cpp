@@ -3,15 +3,15 @@
 // against the printed bound, with Theorem 3's precondition met.
 
 #include "claims.hpp"
+#include "corbin/utility/pair_mse.hpp"
 
 namespace corbin::audit {
 
 namespace {
-/// Theorem 3's printed bound: γr²α²/n + ((1 − γ)/(2n)) r² ((√2−1)α+1)((√2+1)α−1), the last
-/// product being α² + 2α − 1 exactly.
+/// Theorem 3's printed bound: γr²α²/n + ((1 − γ)/(2n)) r² ((√2−1)α+1)((√2+1)α−1).
 Rational th3_bound(const Rational& alpha, const Rational& r, const Rational& gamma, unsigned long n) {
   const Rational nn{BigInt(static_cast<long long>(n))};
-  return gamma * r * r * alpha * alpha / nn + (1 - gamma) / (2 * nn) * r * r * (alpha * alpha + 2 * alpha - 1);
+  return gamma * r * r * alpha * alpha / nn + (1 - gamma) / (2 * nn) * r * r * paper_pair_constant(alpha);
 }
 }  // namespace
 

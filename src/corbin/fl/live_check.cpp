@@ -8,6 +8,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/sampler.hpp"
+#include "corbin/utility/pair_mse.hpp"
 
 namespace corbin::fl {
 namespace {
@@ -180,7 +181,7 @@ LiveCheck live_check(const SampledWeights& weights, const std::vector<float>& gl
     const double alpha = lt.alpha;
     c.bound = quantized ? (alone * lt.level * lt.level +
                            pairs * g.r * g.r *
-                               (alpha * alpha + 2 * alpha - 1 +
+                               (paper_pair_constant(alpha) +
                                 alpha * alpha * std::ldexp(64.0, -static_cast<int>(config.bits)))) /
                               (kk * kk)
                         : alone * lt.noise_var / (kk * kk);

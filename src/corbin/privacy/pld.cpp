@@ -289,6 +289,23 @@ Pld squaring(const Pld& a, std::uint64_t k, const PldLimits& limits) {
   return acc;
 }
 
+/// The grid both discretisations of one base distribution use: step 2^scale, from `offset` to
+/// `top`, one point of margin beyond its lowest and highest losses.
+struct GridSpan {
+  int scale;
+  std::int64_t offset, top;
+};
+
+GridSpan grid_span(const std::vector<BaseAtom>& atoms, const PldLimits& limits) {
+  const auto [lo, hi] = loss_span(atoms);
+  GridSpan g{};
+  g.scale = base_scale(lo, hi, limits);
+  const double h = step(g.scale);
+  g.offset = static_cast<std::int64_t>(std::floor(lo / h)) - 1;
+  g.top = static_cast<std::int64_t>(std::ceil(hi / h)) + 1;
+  return g;
+}
+
 }  // namespace
 
 UpperPld upper_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits) {
@@ -299,11 +316,10 @@ UpperPld upper_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
     return out;
   }
   const std::vector<BaseAtom> atoms = atoms_of(p, q);
-  const auto [lo, hi] = loss_span(atoms);
-  out.scale = base_scale(lo, hi, limits);
-  const double h = step(out.scale);
-  out.offset = static_cast<std::int64_t>(std::floor(lo / h)) - 1;
-  const std::int64_t top = static_cast<std::int64_t>(std::ceil(hi / h)) + 1;
+  const GridSpan span = grid_span(atoms, limits);
+  out.scale = span.scale;
+  out.offset = span.offset;
+  const std::int64_t top = span.top;
   out.mass.assign(static_cast<std::size_t>(top - out.offset + 1), 0.0);
   // Each atom's loss bounded above in MPFR, then split onto its cell's two points.
   struct Placed {
@@ -361,11 +377,11 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
     return out;
   }
   const std::vector<BaseAtom> atoms = atoms_of(p, q);
-  const auto [lo, hi] = loss_span(atoms);
-  out.scale = base_scale(lo, hi, limits);
+  const GridSpan span = grid_span(atoms, limits);
+  out.scale = span.scale;
+  out.offset = span.offset;
+  const std::int64_t top = span.top;
   const double h = step(out.scale);
-  out.offset = static_cast<std::int64_t>(std::floor(lo / h)) - 1;
-  const std::int64_t top = static_cast<std::int64_t>(std::ceil(hi / h)) + 1;
   const auto cells = static_cast<std::size_t>(top - out.offset + 1);
   out.p.assign(cells, 0.0);
   out.t.assign(cells, 0.0);

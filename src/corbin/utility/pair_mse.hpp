@@ -67,6 +67,13 @@ T paper_gap_bound(const T& alpha, const Rational& radius, unsigned long bits) {
   return T(level * level * 64 / NumTraits<T>::from(pow2(bits)));
 }
 
+/// Theorems 2 and 3's pair constant ((√2 − 1)α + 1)((√2 + 1)α − 1), which is α² + 2α − 1 exactly
+/// (the √2 cancel), so the bounds stay rational for rational α.
+template <class T>
+T paper_pair_constant(const T& alpha) {
+  return T(alpha * alpha + 2 * alpha - 1);
+}
+
 /// Everything `corbin joint` and `corbin mse` print for one pair.
 template <class T>
 struct PairUtility {
