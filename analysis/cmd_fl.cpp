@@ -3,15 +3,17 @@
 // aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
 // DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
-// Privacy accounting (AugCorBin-FL without dropout): each row carries the certified ε_upper(δ)
-// after the rounds so far, per coordinate and over the model (privacy/run_accountant.hpp), and
-// --target-eps stops the run before a round would take the model's past the target. Neighbours
-// are replace-one: the server counts the clients it averages, so the participant set is public,
-// and under remove-one the two sums have different numbers of terms and disjoint supports
-// (aggregate_law.hpp), an infinite ε that says nothing about the mechanism. CorBin-FL (or
-// AugCorBin-FL) with dropout is not accounted: the population of LDPQ clients and pairs is then
-// random each round, and its worst case (a broken pair's survivor with every other client
-// dropped) is a lone LDPQ client, which the accountant's populations of n >= 2 do not model.
+// Privacy accounting (AugCorBin-FL, and CorBin-FL or AugCorBin-FL with dropout): each row carries
+// the certified ε_upper(δ) after the rounds so far, per coordinate and over the model
+// (privacy/run_accountant.hpp), and --target-eps stops the run before a round would take the
+// model's past the target. Neighbours are replace-one: the server counts the clients it averages,
+// so the participant set is public, and under remove-one the two sums have different numbers of
+// terms and disjoint supports (aggregate_law.hpp), an infinite ε that says nothing about the
+// mechanism. With dropout the survivors of a round are random: δ is split in halves, one for the
+// mechanism at the survivors every round is guaranteed except with probability β, and one for
+// those failures, β = δ / (2 · --rounds) a round (privacy/dropout_floor.hpp); the floors and β go
+// into summary.json. CorBin-FL without dropout has no LDPQ client, outside Theorem 3's
+// configuration, and is not accounted.
 //
 // Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
 // all clients at once as one stack (client_stack.hpp; the default on a GPU), and the stack's
@@ -42,6 +44,8 @@
 #include "corbin/io/files.hpp"
 #include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/number/directed.hpp"
+#include "corbin/privacy/dropout_floor.hpp"
 #include "corbin/privacy/run_accountant.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -148,12 +152,9 @@ void synchronize(const torch::Device& device) {
 /// Why a run's mechanism has no certified accountant (as the rule --target-eps breaks), or empty.
 std::string unaccounted_reason(const fl::MechanismConfig& mech) {
   if (mech.kind != fl::Mechanism::augcorbin && mech.kind != fl::Mechanism::corbin)
-    return "used with a mechanism that has a certified accountant (augcorbin without dropout)";
-  if (mech.dropout > 0)
-    return "used without dropout (the LDPQ clients and pairs of a round are then random, and their worst case, "
-           "a lone survivor, is outside the accountant)";
-  if (mech.kind == fl::Mechanism::corbin)
-    return "used with augcorbin (CorBin-FL without dropout has no LDPQ client: outside Theorem 3)";
+    return "used with a mechanism that has a certified accountant (augcorbin, or corbin with dropout)";
+  if (mech.kind == fl::Mechanism::corbin && mech.dropout == 0)
+    return "used with augcorbin or with dropout (CorBin-FL without dropout has no LDPQ client: outside Theorem 3)";
   return {};
 }
 
@@ -191,9 +192,7 @@ void run_fl(const FlArgs& a) {
     target_eps = parse_rational(a.target_eps, "--target-eps");
     if (*target_eps <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
     if (!unaccounted.empty())
-      throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism +
-                                                 (mech.dropout > 0 ? " --dropout " + a.dropout : std::string()),
-                             unaccounted);
+      throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, unaccounted);
   }
   // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
   const unsigned long cores = std::max(1u, std::thread::hardware_concurrency());
@@ -259,6 +258,7 @@ void run_fl(const FlArgs& a) {
   const std::vector<fl::Layer> layers = fl::layers_of(*net);
   // The run's accountant: its n, γ, budget and d; one round is m compositions (every parameter).
   std::optional<RunAccountant> accountant;
+  Json dropout_accounting = nullptr;  // with dropout: how δ is split, and the survivors' floors
   if (unaccounted.empty()) {
     const std::uint64_t m = fl::parameter_count(*net);
     if (rounds > 0 && m > kMaxCompositions / rounds)
@@ -267,11 +267,31 @@ void run_fl(const FlArgs& a) {
                                  std::to_string(kMaxCompositions) + ", m = " + std::to_string(m) + ")");
     AccountSetting population;
     population.n = n;
-    population.gamma = mech.gamma;
+    population.gamma = mech.kind == fl::Mechanism::augcorbin ? mech.gamma : Rational(0);
     population.budget = mech.budget;
     population.bits = mech.bits;
     population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
-    accountant.emplace(population, m, mech.delta);
+    if (mech.dropout == 0) {
+      accountant.emplace(population, m, mech.delta);
+    } else {
+      // Half of δ for the rounds whose survivors fall below the floors, β a round.
+      const Rational half = Rational(mech.delta / 2);
+      const double beta = directed::div_down(directed::pred(to_double(half)), static_cast<double>(std::max(rounds, 1ul)));
+      const DropoutFloor floor = dropout_floor(n, population.gamma, mech.dropout, beta);
+      std::optional<AccountSetting> alone = population, paired;
+      alone->counts = floor.alone;
+      if (floor.paired) {
+        paired = population;
+        paired->counts = *floor.paired;
+      }
+      accountant.emplace(alone, paired, m, half);
+      dropout_accounting = Json{{"delta_mechanism", to_string(half)},
+                                {"failure_budget_per_round", beta},
+                                {"failure_per_round", floor.failure},
+                                {"floor_ldpq_survivors", floor.ldpq},
+                                {"floor_broken_pairs", floor.broken},
+                                {"floor_complete_pairs", floor.complete}};
+    }
   }
   bool stopped_by_target = false;
 
@@ -440,6 +460,7 @@ void run_fl(const FlArgs& a) {
   summary["reloads"] = state.reloads;
   summary["stopped_by_target_eps"] = stopped_by_target;
   summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
+  summary["dropout_accounting"] = dropout_accounting;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
   summary["settings"] = state.settings;
@@ -471,11 +492,11 @@ void add_fl(CLI::App& app) {
   cmd->add_option("--rounds", args->rounds, "rounds (default 10)");
   cmd->add_option("--bits", args->bits, "shared bits d (default 5)");
   cmd->add_option("--gamma", args->gamma, "AugCorBin-FL's LDPQ fraction (default 1/2)");
-  cmd->add_option("--delta", args->delta, "Gaussian δ (default 1e-5)");
+  cmd->add_option("--delta", args->delta, "δ of the Gaussian baseline and of the accountant (default 1e-5)");
   cmd->add_option("--dropout", args->dropout, "per-round dropout probability (default 0)");
   cmd->add_option("--target-eps", args->target_eps,
-                  "ε > 0: stop before a round would take the model's certified ε_upper(δ) past it (augcorbin "
-                  "without dropout)");
+                  "ε > 0: stop before a round would take the model's certified ε_upper(δ) past it (augcorbin, "
+                  "or corbin with dropout)");
   cmd->add_option("--lambda", args->lambda, "global smoothing λ in (0, 1] (default 1)");
   cmd->add_option("--seed", args->seed, "seed (default 0)");
   cmd->add_option("--per-client", args->per_client, "cap on examples per client (0: all)");

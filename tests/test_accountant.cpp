@@ -10,6 +10,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/composition.hpp"
+#include "corbin/privacy/dropout_floor.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/privacy_loss.hpp"
 #include "corbin/privacy/run_accountant.hpp"
@@ -337,4 +338,105 @@ TEST_CASE("a paired client of a small population is exposed: the run's bound is 
   CHECK(std::isinf(b.coordinate));
   CHECK(std::isinf(b.model));
   CHECK(std::isinf(run.after(2).model));
+}
+
+namespace {
+
+/// P(Bin(n, q) < x), exactly.
+Rational below(unsigned n, const Rational& q, unsigned x) {
+  Rational out(0);
+  for (unsigned k = 0; k < x && k <= n; ++k) out += choose(n, k) * power(q, k) * power(Rational(1 - q), n - k);
+  return out;
+}
+
+/// The floor's bound is certified, and one more survivor would break a third of the budget.
+void check_floor(unsigned trials, const Rational& q, std::uint64_t floor, const Rational& third) {
+  INFO("Bin(" << trials << ", " << to_string(q) << ") floor " << floor);
+  CHECK(below(trials, q, static_cast<unsigned>(floor)) <= third);
+  if (floor < trials) CHECK(below(trials, q, static_cast<unsigned>(floor) + 1) > third);
+}
+
+}  // namespace
+
+TEST_CASE("dropout floors are the largest whose exact binomial tails fit a third of the budget each", "[accountant][unit]") {
+  const double budget = 1e-3;
+  const Rational third = to_rational(budget) / 3;
+  {  // CorBin-FL, n = 50, p = 1/4: 24 other pairs, broken w.p. 3/8, complete w.p. 9/16.
+    const Rational p(1, 4);
+    const DropoutFloor f = dropout_floor(50, Rational(0), p, budget);
+    CHECK(f.ldpq == 0);
+    check_floor(24, Rational(3, 8), f.broken, third);
+    check_floor(24, Rational(9, 16), f.complete, third);
+    CHECK(f.broken > 0);
+    CHECK(f.complete > 0);
+    const Rational exact = below(24, Rational(3, 8), unsigned(f.broken)) + below(24, Rational(9, 16), unsigned(f.complete));
+    CHECK(exact <= to_rational(f.failure));
+    CHECK(f.failure <= budget);
+    CHECK(f.alone.ldpq == f.broken + 1);
+    CHECK(f.alone.pairs == f.complete);
+    REQUIRE(f.paired.has_value());
+    CHECK(f.paired->ldpq == f.broken);
+    CHECK(f.paired->pairs == f.complete + 1);
+  }
+  {  // AugCorBin-FL, n = 51, γ = 1/2: 26 LDPQ positions (25 others) and 12 other pairs.
+    const Rational p(1, 10);
+    const DropoutFloor f = dropout_floor(51, Rational(1, 2), p, budget);
+    check_floor(25, Rational(9, 10), f.ldpq, third);
+    check_floor(12, Rational(18, 100), f.broken, third);
+    check_floor(12, Rational(81, 100), f.complete, third);
+  }
+  {  // γ = 1: nobody is ever paired.
+    const DropoutFloor f = dropout_floor(40, Rational(1), Rational(1, 2), budget);
+    check_floor(39, Rational(1, 2), f.ldpq, third);
+    CHECK_FALSE(f.paired.has_value());
+  }
+  // More dropout never raises a floor.
+  CHECK(dropout_floor(200, Rational(1), Rational(1, 2), budget).ldpq <
+        dropout_floor(200, Rational(1), Rational(1, 10), budget).ldpq);
+}
+
+TEST_CASE("an accountant over explicit survivors is the population of the same counts", "[accountant][unit]") {
+  const Rational delta(1, 100000);
+  AccountSetting counted = setting(50, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  counted.counts = PopulationCounts{21, 0};
+  const AccountSetting same = setting(21, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  RunAccountant a(counted, std::nullopt, 100, delta), b(same, 100, delta);
+  const RunAccountant::Bounds x = a.after(2), y = b.after(2);
+  CHECK(x.coordinate == y.coordinate);
+  CHECK(x.model == y.model);
+  // Fewer survivors, less noise: a larger bound (the floors' direction).
+  AccountSetting fewer = counted;
+  fewer.counts = PopulationCounts{6, 0};
+  RunAccountant c(fewer, std::nullopt, 100, delta);
+  CHECK(c.after(2).coordinate > x.coordinate);
+  // A lone client with nobody else is randomized response with odds 3 at c ± r: ε(δ) is
+  // ln(3 − 4δ), just below ln 3, and the certified bound sits within the grid's width of it.
+  AccountSetting lone = counted;
+  lone.counts = PopulationCounts{1, 0};
+  const double alone = RunAccountant(lone, std::nullopt, 1, delta).after(1).coordinate;
+  CHECK(alone >= std::log(3 - 4e-5) * (1 - 1e-12));
+  CHECK(alone <= std::log(3.0) * 1.01);
+}
+
+TEST_CASE("dropout floors' and explicit counts' inputs are checked and named", "[accountant][unit]") {
+  auto names = [](auto f, const char* parameter) {
+    try {
+      f();
+      FAIL("no error");
+    } catch (const invalid_argument& e) {
+      CHECK(e.parameter() == parameter);
+    }
+  };
+  names([] { dropout_floor(1, Rational(0), Rational(1, 2), 1e-3); }, "n");
+  names([] { dropout_floor(50, Rational(2), Rational(1, 2), 1e-3); }, "gamma");
+  names([] { dropout_floor(50, Rational(0), Rational(0), 1e-3); }, "dropout");
+  names([] { dropout_floor(50, Rational(0), Rational(1), 1e-3); }, "dropout");
+  names([] { dropout_floor(50, Rational(0), Rational(1, 2), 0.0); }, "failure budget");
+  names([] { dropout_floor(50, Rational(0), Rational(1, 2), std::nan("")); }, "failure budget");
+  AccountSetting s = setting(50, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  s.counts = PopulationCounts{0, 0};
+  names([&] { aggregate_laws(s); }, "counts");
+  s.counts = PopulationCounts{0, 3};
+  names([&] { aggregate_laws(s); }, "role");
+  names([&] { RunAccountant(std::nullopt, std::nullopt, 1, Rational(1, 2)); }, "role");
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/run_accountant.hpp"
 #include "idx_writer.hpp"
 
 namespace {
@@ -196,14 +197,43 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   // c + r, with probability far above δ: no finite ε is certified.
   REQUIRE(run(common + "--mechanism augcorbin --gamma 1/2 --rounds 1").status == 0);
   CHECK(rounds(out)[0]["eps_upper_model"] == "infinite");
-  // CorBin-FL with dropout is not accounted: null fields, and --target-eps refused with the reason.
+  // With dropout, δ is split: half for the survivors' floors failing (β a round), half for the
+  // mechanism at the floors. Four clients at p = 1/4 leave no floor above 0: client 1 alone is
+  // one LDPQ release, the accountant of a population of one at δ/2.
+  REQUIRE(run(lone + "--dropout 1/4 --rounds 2").status == 0);
+  std::ifstream(out / "summary.json") >> summary;
+  const nlohmann::json& split = summary["dropout_accounting"];
+  CHECK(split["delta_mechanism"] == "1/200000");
+  CHECK(split["failure_budget_per_round"].get<double>() <= 1e-5 / 4);
+  CHECK(split["failure_per_round"].get<double>() <= split["failure_budget_per_round"].get<double>());
+  CHECK(split["floor_ldpq_survivors"] == 0);
+  corbin::AccountSetting single = s;
+  single.counts = corbin::PopulationCounts{1, 0};
+  corbin::RunAccountant expected(single, std::nullopt, m, corbin::Rational(1, 200000));
+  const auto dropped = rounds(out);
+  REQUIRE(dropped.size() == 2);
+  for (std::size_t r = 0; r < dropped.size(); ++r) {
+    const corbin::RunAccountant::Bounds b = expected.after(r + 1);
+    CHECK(dropped[r]["eps_upper_coordinate"].get<double>() == b.coordinate);
+    CHECK(dropped[r]["eps_upper_model"].get<double>() == b.model);
+    CHECK(b.coordinate > log[r]["eps_upper_coordinate"].get<double>());  // dropout costs privacy here
+  }
+  // CorBin-FL with dropout is accounted too: a paired client with no other noise is exposed, so
+  // the bound is infinite and a target stops the run before its first round.
   REQUIRE(run(common + "--mechanism corbin --dropout 1/4 --rounds 1").status == 0);
+  CHECK(rounds(out)[0]["eps_upper_model"] == "infinite");
+  const Result exposed = run(common + "--mechanism corbin --dropout 1/4 --rounds 2 --target-eps 1000");
+  CHECK(exposed.status == 0);
+  CHECK(exposed.err.find("infinite") != std::string::npos);
+  CHECK(rounds(out).empty());
+  // CorBin-FL without dropout is not accounted: null fields, and --target-eps refused with the reason.
+  REQUIRE(run(common + "--mechanism corbin --rounds 1").status == 0);
   CHECK(rounds(out)[0]["eps_upper_model"].is_null());
   CHECK(rounds(out)[0]["eps_upper_coordinate"].is_null());
-  const Result dropout = run(common + "--mechanism corbin --dropout 1/4 --rounds 1 --target-eps 10");
-  CHECK(dropout.status == 2);
-  CHECK(dropout.err.find("--target-eps") != std::string::npos);
-  CHECK(dropout.err.find("dropout") != std::string::npos);
+  const Result unaccounted = run(common + "--mechanism corbin --rounds 1 --target-eps 10");
+  CHECK(unaccounted.status == 2);
+  CHECK(unaccounted.err.find("--target-eps") != std::string::npos);
+  CHECK(unaccounted.err.find("dropout") != std::string::npos);
   for (const char* bad : {"0", "-1", "nan", "abc", "inf"}) {
     INFO(bad);
     const Result r = run(lone + "--rounds 1 --target-eps " + std::string(bad));

@@ -92,14 +92,24 @@ void check_account_setting(const AccountSetting& s) {
     throw invalid_argument("n", std::to_string(s.n), "at most " + std::to_string(kMaxAccountClients));
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("gamma", to_string(s.gamma), "in [0, 1]");
   check_radius(s.radius);
-  const PopulationCounts counts = population_counts(s.n, s.gamma);
-  check_role_present(counts, s.role, s.gamma);
+  if (s.counts) {
+    const std::uint64_t clients = s.counts->ldpq + 2 * std::uint64_t(s.counts->pairs);
+    if (clients < 1 || clients > kMaxAccountClients)
+      throw invalid_argument("counts", std::to_string(s.counts->ldpq) + " LDPQ clients and " +
+                                           std::to_string(s.counts->pairs) + " pairs",
+                             "between 1 and " + std::to_string(kMaxAccountClients) + " clients");
+  }
+  check_role_present(counts_of(s), s.role, s.gamma);
+}
+
+PopulationCounts counts_of(const AccountSetting& s) {
+  return s.counts ? *s.counts : population_counts(s.n, s.gamma);
 }
 
 NeighbouringPmfs aggregate_laws(const AccountSetting& s) {
   check_account_setting(s);
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const PopulationCounts counts = population_counts(s.n, s.gamma);
+  const PopulationCounts counts = counts_of(s);
   const bool paired = s.role != TargetClient::Role::ldpq;
   const Parts parts = s.budget.exact() ? parts_of(s, s.budget.alpha_exact())
                                        : parts_of(s, s.budget.alpha_interval());

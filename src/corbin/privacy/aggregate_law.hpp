@@ -19,6 +19,7 @@
 // the two laws have disjoint supports (`disjoint`).
 
 #include <cstdint>
+#include <optional>
 
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/window_pmf.hpp"
@@ -38,10 +39,16 @@ struct AccountSetting {
   Variant variant = Variant::corrected;
   TargetClient::Role role = TargetClient::Role::ldpq;
   Neighbour relation = Neighbour::replace_one;
+  /// The LDPQ clients and pairs, client 1 included, where they are not n and γ's
+  /// (population_counts): a dropout round's guaranteed survivors (dropout_floor.hpp).
+  std::optional<PopulationCounts> counts;
 };
 
-/// Validates n in [2, kMaxAccountClients], γ in [0, 1], r > 0, the role present in the population.
+/// Validates n in [2, kMaxAccountClients], γ in [0, 1], r > 0, the role present in the population;
+/// with explicit `counts`, at least 2 clients and at most kMaxAccountClients in them.
 void check_account_setting(const AccountSetting& s);
+/// The population's LDPQ clients and pairs, client 1 included.
+PopulationCounts counts_of(const AccountSetting& s);
 
 /// The law with client 1 (`p`) and its neighbour (`q`) on one window of J (the count of "+" in
 /// p's world; q is shifted onto it); `disjoint` when the supports never meet.

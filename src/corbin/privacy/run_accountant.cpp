@@ -9,25 +9,36 @@
 
 namespace corbin {
 
+namespace {
+
+/// The population's setting for each role it has.
+std::optional<AccountSetting> with_role(const AccountSetting& population, bool alone) {
+  const PopulationCounts counts = counts_of(population);
+  if ((alone ? counts.ldpq : counts.pairs) == 0) return std::nullopt;
+  return population;
+}
+
+}  // namespace
+
 RunAccountant::RunAccountant(const AccountSetting& population, std::uint64_t coordinates, const Rational& delta,
                              const PldLimits& limits)
+    : RunAccountant(with_role(population, true), with_role(population, false), coordinates, delta, limits) {}
+
+RunAccountant::RunAccountant(const std::optional<AccountSetting>& alone, const std::optional<AccountSetting>& paired,
+                             std::uint64_t coordinates, const Rational& delta, const PldLimits& limits)
     : m_(coordinates), delta_(delta) {
   if (coordinates < 1 || coordinates > kMaxCompositions)
     throw invalid_argument("m", std::to_string(coordinates), "in [1, " + std::to_string(kMaxCompositions) + "]");
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  AccountSetting s = population;
-  s.relation = Neighbour::replace_one;
-  const PopulationCounts counts = population_counts(s.n, s.gamma);
-  if (counts.ldpq > 0) {
-    s.role = TargetClient::Role::ldpq;
+  if (!alone && !paired) throw invalid_argument("role", "none", "at least one role for client 1");
+  const auto build = [&limits](AccountSetting s, TargetClient::Role role) {
+    s.relation = Neighbour::replace_one;
+    s.role = role;
     check_account_setting(s);
-    ldpq_.emplace(s, limits);
-  }
-  if (counts.pairs > 0) {
-    s.role = TargetClient::Role::leader;
-    check_account_setting(s);
-    paired_.emplace(s, limits);
-  }
+    return Accountant(s, limits);
+  };
+  if (alone) ldpq_.emplace(build(*alone, TargetClient::Role::ldpq));
+  if (paired) paired_.emplace(build(*paired, TargetClient::Role::leader));
   if (ldpq_) ldpq_m_ = ldpq_->compose(m_);
   if (paired_) paired_m_ = paired_->compose(m_);
 }

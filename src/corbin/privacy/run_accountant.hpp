@@ -40,6 +40,11 @@ class RunAccountant {
   /// are set here); `coordinates`: the model's m >= 1; δ in (0, 1).
   RunAccountant(const AccountSetting& population, std::uint64_t coordinates, const Rational& delta,
                 const PldLimits& limits = {});
+  /// The client's two roles given as their own populations (`alone`: client 1 on LDPQ;
+  /// `paired`: client 1 a pair's leader; at least one), as a dropout round's floors give them
+  /// (dropout_floor.hpp); role and relation are set here.
+  RunAccountant(const std::optional<AccountSetting>& alone, const std::optional<AccountSetting>& paired,
+                std::uint64_t coordinates, const Rational& delta, const PldLimits& limits = {});
 
   struct Bounds {
     double coordinate;  ///< ε_upper(δ) of one coordinate after the rounds (k = R)
