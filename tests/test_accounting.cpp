@@ -251,6 +251,20 @@ TEST_CASE("analytic Gaussian: σ meets the exact condition with equality, down t
     // Minimal: a slightly smaller σ breaks the condition.
     CHECK(agm_delta(Real(sigma * Real(1 - 1e-9)), eps, Rational(2)) > Real(delta));
   }
+  // Certified: the whole enclosure of δ(σ) is at most δ at the returned σ, it is narrow, and a σ
+  // smaller by 1e-25 has its whole enclosure above δ (the σ is minimal to the tolerance asked).
+  {
+    PrecisionScope scope(256);
+    const Rational eps(1, 2), delta(1, 100000);
+    const Real sigma = agm_sigma(eps, delta, Rational(2));
+    const Interval at = agm_delta_enclosure(sigma, eps, Rational(2));
+    CHECK(upper_of(at) <= Real(delta));
+    CHECK(Real(upper_of(at) - lower_of(at)) < Real(Real(delta) * Real(1e-60)));
+    CHECK(lower_of(agm_delta_enclosure(Real(sigma * Real(Real(1) - Real(1e-25))), eps, Rational(2))) > Real(delta));
+    // The double used by the federated run is σ rounded up.
+    CHECK(Real(agm_sigma_double(eps, delta, Rational(2))) >= sigma);
+    CHECK(agm_sigma_double(eps, delta, Rational(2)) == Approx(sigma.convert_to<double>()).epsilon(1e-15));
+  }
   // Known value: ε = 1, δ = 1e-5, Δ = 1 gives σ ≈ 3.73 (Balle & Wang, Fig. 1 regime).
   PrecisionScope scope(256);
   CHECK(agm_sigma(Rational(1), Rational(1, 100000), Rational(1)).convert_to<double>() ==

@@ -39,13 +39,17 @@ Geometry layer_geometry(const float* g, std::size_t n) {
 double noise_scale(const MechanismConfig& config, const Geometry& g) {
   if (config.kind != Mechanism::gaussian && config.kind != Mechanism::laplace)
     throw invalid_argument("mechanism", to_string(config.kind), "gaussian or laplace for a noise scale");
-  // ε as a rational for the calibration: given, or the midpoint of its enclosure.
+  // ε as a rational for the calibration: given, or the lower end of its enclosure (a smaller ε
+  // asks for more noise, so the calibration never understates the privacy loss).
   PrecisionScope scope(128);
   const Rational eps = config.budget.kind == Budget::Kind::eps ? config.budget.value
-                                                               : to_rational(midpoint_of(config.budget.eps_interval()));
+                                                               : to_rational(lower_of(config.budget.eps_interval()));
   const Rational sensitivity = to_rational(2 * g.r);
-  return config.kind == Mechanism::gaussian ? agm_sigma(eps, config.delta, sensitivity).convert_to<double>()
-                                            : to_double(laplace_scale(eps, sensitivity));
+  if (config.kind == Mechanism::gaussian) return agm_sigma_double(eps, config.delta, sensitivity);
+  // b = Δ/ε rounded up.
+  const Rational b = laplace_scale(eps, sensitivity);
+  const double nearest = to_double(b);
+  return to_rational(nearest) >= b ? nearest : std::nextafter(nearest, HUGE_VAL);
 }
 
 Mechanism parse_mechanism(const std::string& text) {

@@ -13,15 +13,19 @@ void check_calibration(const Rational& eps, const Rational& delta, const Rationa
 
 /// The AGM privacy curve of N(0, σ²) at sensitivity Δ:
 ///     δ(σ) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ),
-/// evaluated in MPFR at the working precision (Φ through erfc). Decreasing in σ.
+/// enclosed: the arithmetic in MPFI, and Φ = erfc(−x/√2)/2, monotone, taken at the ends of its
+/// argument's enclosure with erfc rounded outward (MPFI has no erfc). Decreasing in σ.
+Interval agm_delta_enclosure(const Real& sigma, const Rational& eps, const Rational& sensitivity);
+/// The upper end of the enclosure: never below δ(σ).
 Real agm_delta(const Real& sigma, const Rational& eps, const Rational& sensitivity);
-
-/// The smallest σ with agm_delta(σ) <= δ: a bracket by doubling, then bisection to
-/// `relative_tolerance` of σ at 256 bits. Returns the upper end of the final bracket, so the
-/// condition holds at the returned σ.
+/// The smallest σ with δ(σ) <= δ, to `relative_tolerance`, at 256 bits: Boost.Math's
+/// bracket_and_solve_root (TOMS 748 inside) on δ(σ) − δ at the enclosures' midpoints, then the
+/// bracket's upper end moved up, if it must be, until agm_delta (the certified upper end) is at
+/// most δ. So the returned σ provably meets δ, and is within the tolerance of the smallest that does.
 Real agm_sigma(const Rational& eps, const Rational& delta, const Rational& sensitivity,
                double relative_tolerance = 1e-30);
-
+/// agm_sigma as a double rounded up (calibration in a double path must not lose noise).
+double agm_sigma_double(const Rational& eps, const Rational& delta, const Rational& sensitivity);
 /// σ = √(2 ln(1.25/δ)) Δ/ε; `valid` is false for ε >= 1, where it does not give (ε, δ)-DP.
 struct ClassicSigma {
   Real sigma;
