@@ -149,23 +149,14 @@ void synchronize(const torch::Device& device) {
   if (device.is_cuda()) torch::cuda::synchronize();
 }
 
-/// Why a run's mechanism has no certified accountant (as the rule --target-eps breaks), or empty.
-std::string unaccounted_reason(const fl::MechanismConfig& mech) {
-  if (mech.kind != fl::Mechanism::augcorbin && mech.kind != fl::Mechanism::corbin)
-    return "used with a mechanism that has a certified accountant (augcorbin, or corbin with dropout)";
-  if (mech.kind == fl::Mechanism::corbin && mech.dropout == 0)
-    return "used with augcorbin or with dropout (CorBin-FL without dropout has no LDPQ client: outside Theorem 3)";
-  return {};
-}
-
 /// A certified bound as JSON: the double itself (exact, and printed so that it reads back to the
 /// same double), or "infinite" where no finite ε is certified.
 Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
 
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
-  mech.kind = fl::parse_mechanism(a.mechanism);
-  const bool private_mechanism = mech.kind != fl::Mechanism::vanilla && mech.kind != fl::Mechanism::cq;
+  mech.mechanism = &fl::parse_mechanism(a.mechanism);
+  const bool private_mechanism = mech.mechanism->takes_budget();
   // Every budget option given is validated, even where the mechanism does not use it.
   if (private_mechanism || a.budget.given()) mech.budget = a.budget.budget();
   (void)a.budget.precision_bits(0);
@@ -186,12 +177,14 @@ void run_fl(const FlArgs& a) {
   const std::size_t eval_limit = parse_count(a.eval_limit, "--eval-limit", ~0ul);
   const unsigned long patience = parse_count(a.patience, "--patience", 1000000);
   if (patience == 0) throw invalid_argument("--patience", "0", "at least 1");
-  const std::string unaccounted = unaccounted_reason(mech);
+  // The LDPQ share of the run's accountant, where the mechanism has one (else why not).
+  std::string unaccounted;
+  const std::optional<Rational> accountant_gamma = mech.mechanism->accountant_gamma(mech, unaccounted);
   std::optional<Rational> target_eps;
   if (!a.target_eps.empty()) {
     target_eps = parse_rational(a.target_eps, "--target-eps");
     if (*target_eps <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
-    if (!unaccounted.empty())
+    if (!accountant_gamma)
       throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, unaccounted);
   }
   // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
@@ -259,7 +252,7 @@ void run_fl(const FlArgs& a) {
   // The run's accountant: its n, γ, budget and d; one round is m compositions (every parameter).
   std::optional<RunAccountant> accountant;
   Json dropout_accounting = nullptr;  // with dropout: how δ is split, and the survivors' floors
-  if (unaccounted.empty()) {
+  if (accountant_gamma) {
     const std::uint64_t m = fl::parameter_count(*net);
     if (rounds > 0 && m > kMaxCompositions / rounds)
       throw invalid_argument("--rounds", a.rounds,
@@ -267,7 +260,7 @@ void run_fl(const FlArgs& a) {
                                  std::to_string(kMaxCompositions) + ", m = " + std::to_string(m) + ")");
     AccountSetting population;
     population.n = n;
-    population.gamma = mech.kind == fl::Mechanism::augcorbin ? mech.gamma : Rational(0);
+    population.gamma = *accountant_gamma;
     population.budget = mech.budget;
     population.bits = mech.bits;
     population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
@@ -336,7 +329,7 @@ void run_fl(const FlArgs& a) {
     for (std::size_t i = 0; i < n; ++i)
       seeds[i] = derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training");
     // Train, obfuscate and aggregate; keep the clients' weights at the live check's coordinates.
-    const bool checked = mech.kind != fl::Mechanism::vanilla;
+    const bool checked = mech.mechanism->randomised();
     fl::SampledWeights sampled;
     if (checked) sampled.coordinates = fl::live_check_coordinates(layers, mech.seed, round);
     fl::RoundResult r;

@@ -19,7 +19,7 @@ std::uint64_t counted_bits(std::uint64_t m, unsigned d, fl::ZTransport transport
   config.transport = transport;
   const auto channels = fl::establish_pairs({{0, 1}}, layers, d, config, 1, 0, relay);
   const fl::Traffic& t = relay.traffic()[channels.at(0).leader];
-  return 8 * (t.up() + t.down() + fl::update_bytes(fl::Mechanism::corbin, layers));
+  return 8 * (t.up() + t.down() + fl::update_bytes(fl::Registry::global().find("corbin"), layers));
 }
 
 }  // namespace

@@ -66,24 +66,24 @@ void BM_local_epoch(benchmark::State& state) {
 }
 BENCHMARK(BM_local_epoch)->Unit(benchmark::kMillisecond)->MinTime(3);
 
-void BM_round_mechanism(benchmark::State& state, Mechanism kind, ZTransport transport) {
+void BM_round_mechanism(benchmark::State& state, const char* kind, ZTransport transport) {
   set_threads();
   const Round& r = round_data();
   MechanismConfig config;
-  config.kind = kind;
+  config.mechanism = &Registry::global().find(kind);
   config.protocol.transport = transport;
   std::uint64_t round = 0;
   for (auto _ : state) benchmark::DoNotOptimize(obfuscated_mean(r.clients, r.global, r.layers, config, round++));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * kClients * r.global.size()));
 }
-BENCHMARK_CAPTURE(BM_round_mechanism, corbin_z_encrypted, Mechanism::corbin, ZTransport::encrypted)
+BENCHMARK_CAPTURE(BM_round_mechanism, corbin_z_encrypted, "corbin", ZTransport::encrypted)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_round_mechanism, corbin_z_derived, Mechanism::corbin, ZTransport::derived)
+BENCHMARK_CAPTURE(BM_round_mechanism, corbin_z_derived, "corbin", ZTransport::derived)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_round_mechanism, ldp, Mechanism::ldp, ZTransport::derived)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_round_mechanism, gaussian, Mechanism::gaussian, ZTransport::derived)
+BENCHMARK_CAPTURE(BM_round_mechanism, ldp, "ldp", ZTransport::derived)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_round_mechanism, gaussian, "gaussian", ZTransport::derived)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_round_mechanism, cq, Mechanism::cq, ZTransport::derived)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_round_mechanism, cq, "cq", ZTransport::derived)->Unit(benchmark::kMillisecond);
 
 /// One local epoch of all 50 clients as one stack on a GPU, its convolutions grouped
 /// (state.range(0) = 0) or as batched matrix products (1), with TF32 for the batched matrix

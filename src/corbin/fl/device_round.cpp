@@ -51,12 +51,11 @@ ReceivedZ upload_z(const RoundPlan& plan, torch::Device device) {
 torch::Tensor obfuscate_rows(const torch::Tensor& clients, const RoundPlan& plan, const std::vector<float>& global,
                              const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
   check_rows(clients, global);
-  const bool noise = config.kind == Mechanism::gaussian || config.kind == Mechanism::laplace;
-  const bool quantized = config.kind == Mechanism::ldp || config.kind == Mechanism::corbin ||
-                         config.kind == Mechanism::augcorbin;
-  if (!noise && !quantized)
-    throw invalid_argument("mechanism", to_string(config.kind), "one that samples per client (ldp, corbin, "
-                                                                "augcorbin, gaussian, laplace)");
+  const Mechanism& mechanism = *config.mechanism;
+  const DeviceKernel kernel = mechanism.device_kernel();
+  const bool noise = kernel == DeviceKernel::gaussian_noise || kernel == DeviceKernel::laplace_noise;
+  if (!noise && kernel != DeviceKernel::quantizer)
+    throw invalid_argument("mechanism", mechanism.name(), "one with device kernels that sample per client");
   const auto m = static_cast<std::uint64_t>(clients.size(1));
   const float* w = clients.data_ptr<float>();
   torch::Tensor sent = torch::empty_like(clients);
@@ -76,10 +75,10 @@ torch::Tensor obfuscate_rows(const torch::Tensor& clients, const RoundPlan& plan
       return key_words(round_secret(config, round, client, purpose));
     };
     if (noise) {
-      const double scale = noise_scale(config, g);
+      const double scale = *mechanism.noise_scale(config, g);
       for (std::size_t i : plan.alone)
         noises.push_back({w + row(i), q + row(i), layer.size, secret(i, "noise"), stream, g, scale,
-                          config.kind == Mechanism::gaussian ? 1u : 0u});
+                          kernel == DeviceKernel::gaussian_noise ? 1u : 0u});
       continue;
     }
     const FixedPointLaw law(config.budget, to_rational(g.c), to_rational(g.r));
@@ -105,7 +104,7 @@ torch::Tensor obfuscate_rows(const torch::Tensor& clients, const RoundPlan& plan
 RoundResult obfuscated_mean_rows(const torch::Tensor& clients, const std::vector<float>& global,
                                  const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
   check_rows(clients, global);
-  if (config.kind == Mechanism::cq) {  // on the host: see the header
+  if (config.mechanism->device_kernel() == DeviceKernel::host) {  // on the host: see the header
     const torch::Tensor host = clients.cpu();
     std::vector<std::vector<float>> rows(static_cast<std::size_t>(host.size(0)));
     for (std::size_t i = 0; i < rows.size(); ++i)
@@ -120,7 +119,7 @@ RoundResult obfuscated_mean_rows(const torch::Tensor& clients, const std::vector
     out.clipped_mean = global;
     return out;
   }
-  const bool vanilla = config.kind == Mechanism::vanilla;
+  const bool vanilla = config.mechanism->device_kernel() == DeviceKernel::identity;
   const torch::Tensor sent = vanilla ? clients : obfuscate_rows(clients, plan, global, layers, config, round);
   const auto device = clients.device();
   const std::vector<std::size_t> order = plan.summation_order();

@@ -6,7 +6,8 @@
 // that only the aggregate (and the per-coordinate errors for the empirical MSE) leaves the
 // device. The result equals obfuscated_mean's on the same weights bit for bit for vanilla,
 // LDP-FL, CorBin-FL and AugCorBin-FL; for the noise baselines, to the last place of the
-// device's log and cos. CQ is sampled on the host (its shared shifts are drawn by rejection).
+// device's log and cos. A mechanism without device kernels (CQ: its shared shifts are drawn by
+// rejection; a registered mechanism of a user's) runs on the host (registry.hpp: DeviceKernel).
 
 #include <torch/torch.h>
 
@@ -16,7 +17,7 @@ namespace corbin::fl {
 
 /// What each surviving client sent in the round (LDPQ, CorBinQ or noise), as rows of a tensor
 /// shaped and placed like `clients`; rows of clients that sent nothing are unspecified. Raises
-/// invalid_argument for vanilla and CQ, and naming the first NaN weight.
+/// invalid_argument for a mechanism without sampling kernels, and naming the first NaN weight.
 torch::Tensor obfuscate_rows(const torch::Tensor& clients, const RoundPlan& plan, const std::vector<float>& global,
                              const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round);
 

@@ -9,8 +9,8 @@
 // odd one out too. Each pair then sets up its channel (protocol.hpp: X25519 agreement relayed by
 // the server, leader election, Z sent encrypted or derived from the agreed key), and every byte
 // is counted. Dropout: a client drops with probability p; a survivor whose partner dropped
-// quantizes with LDPQ (as the paper argues). CQ (Suresh et al. 2022, 1 bit, no privacy): all
-// survivors share one random cyclic shift per coordinate (the public notebook's form).
+// quantizes with LDPQ (as the paper argues). What each client sends is its mechanism's own
+// business (registry.hpp, fl/mechanisms/); this file draws the round's roles and sums.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,17 +20,17 @@
 #include "corbin/fl/geometry.hpp"
 #include "corbin/fl/layer.hpp"
 #include "corbin/fl/protocol.hpp"
+#include "corbin/fl/registry.hpp"
 #include "corbin/quantizer/budget.hpp"
 
 namespace corbin::fl {
 
-enum class Mechanism { vanilla, ldp, corbin, augcorbin, gaussian, laplace, cq };
-Mechanism parse_mechanism(const std::string& text);  ///< raises invalid_argument(--mechanism)
-const char* to_string(Mechanism m);
-using corbin::to_string;  // Rational -> "p/q" beside the Mechanism overload
+/// The registered mechanism of that name; raises invalid_argument("mechanism") naming the known ones.
+const Mechanism& parse_mechanism(const std::string& text);
+using corbin::to_string;  // Rational -> "p/q"
 
 struct MechanismConfig {
-  Mechanism kind = Mechanism::corbin;
+  const Mechanism* mechanism = &Registry::global().find("corbin");
   Budget budget = Budget::make(Budget::Kind::exp_eps, 3);
   unsigned bits = 5;
   Rational gamma{1, 2};      ///< AugCorBin-FL's LDPQ fraction
@@ -40,8 +40,8 @@ struct MechanismConfig {
   ProtocolConfig protocol;   ///< how pairs agree on Z, where secrets come from
 };
 
-/// Raises invalid_argument naming --gamma (outside [0, 1]), --bits (> 32), --dropout
-/// (outside [0, 1)), --delta (outside (0, 1)).
+/// Raises invalid_argument naming gamma (outside [0, 1]), bits (> 32), dropout (outside [0, 1)),
+/// delta (outside (0, 1)).
 void check_mechanism(const MechanismConfig& c);
 
 /// c and r of a layer from the global model: c = (max + min)/2, r = (max − min)/2; a constant
@@ -49,10 +49,10 @@ void check_mechanism(const MechanismConfig& c);
 /// quantizer is defined.
 Geometry layer_geometry(const float* global, std::size_t n);
 
-/// The per-coordinate noise of the Gaussian (σ, analytic, at δ) or Laplace (scale b) baseline
-/// for a layer, calibrated at the PLDP ε with sensitivity 2r. Raises invalid_argument for the
-/// other mechanisms.
-double noise_scale(const MechanismConfig& config, const Geometry& g);
+/// Uniform doubles in (0, 1) from the ChaCha20 words of (key, stream), chunk 0.
+std::vector<double> uniforms(const Key& key, std::uint32_t stream, std::size_t count);
+/// The label a round's public randomness is derived under ("round 3 pairing").
+std::string round_label(std::uint64_t round, const std::string& what);
 
 struct RoundResult {
   std::vector<float> aggregate;      ///< mean of the survivors' obfuscated vectors
@@ -93,7 +93,7 @@ std::uint64_t model_bytes(const std::vector<Layer>& layers);
 
 /// Bytes of one obfuscated update: a bit per coordinate for the one-bit quantizers (the server
 /// knows c, r and ε, so the signs say everything), a float32 per coordinate otherwise.
-std::uint64_t update_bytes(Mechanism mechanism, const std::vector<Layer>& layers);
+std::uint64_t update_bytes(const Mechanism& mechanism, const std::vector<Layer>& layers);
 
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
                             const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round);

@@ -1,0 +1,35 @@
+#pragma once
+// CorBin-FL (Alg. 3): survivors quantize in pairs with CorBinQ (Alg. 2) over the d shared bits
+// the protocol gave them (fl/protocol.hpp), a lone survivor with LDPQ; AugCorBin-FL puts the first
+// ⌊γn⌋ clients of the shuffled order on LDPQ as well. One bit a coordinate. The live check takes
+// the exact joint law of each pair's fixed-point sampler, and the paper's bound is Theorems 2/3
+// (d → ∞) plus Theorem 1's gap r²α²/2^(d−6) per pair. The accountant (privacy/run_accountant.hpp)
+// covers AugCorBin-FL, and both with dropout (privacy/dropout_floor.hpp).
+
+#include <memory>
+
+#include "corbin/fl/mechanisms/ldp.hpp"
+
+namespace corbin::fl {
+
+class CorbinMechanism : public LdpMechanism {
+ public:
+  explicit CorbinMechanism(bool augmented) : augmented_(augmented) {}
+  std::string name() const override { return augmented_ ? "augcorbin" : "corbin"; }
+  std::string summary() const override;
+  Pairing pairing() const override { return augmented_ ? Pairing::augmented : Pairing::pairs; }
+  std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
+  std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
+  /// A paired client's ratio (CorBinQ, the partner's input maximised over as well); a lone
+  /// client's is LDPQ's, which it never exceeds at the corrected variant.
+  std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
+
+ private:
+  bool augmented_;
+};
+
+std::unique_ptr<Mechanism> make_corbin();
+std::unique_ptr<Mechanism> make_augcorbin();
+
+}  // namespace corbin::fl

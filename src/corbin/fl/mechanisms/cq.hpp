@@ -1,0 +1,27 @@
+#pragma once
+// Correlated quantization (Suresh et al. 2022, one bit; quantizer/cq.hpp), the paper's Exp. 5
+// baseline: the survivors, in rank order, share one random cyclic shift per coordinate, so a
+// client's output depends on the others': no per-client law, and no privacy claimed (no budget).
+// The live check takes CQ's exact error moments over the shift and the clients' own coins.
+
+#include <memory>
+
+#include "corbin/fl/registry.hpp"
+
+namespace corbin::fl {
+
+class CqMechanism : public Mechanism {
+ public:
+  std::string name() const override { return "cq"; }
+  std::string summary() const override {
+    return "correlated quantization (Suresh et al. 2022): one bit, a shared random shift, no privacy";
+  }
+  bool takes_budget() const override { return false; }
+  unsigned bits_per_coordinate() const override { return 1; }
+  std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
+  std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
+};
+
+std::unique_ptr<Mechanism> make_cq();
+
+}  // namespace corbin::fl

@@ -1,0 +1,41 @@
+#pragma once
+// The paper's noise baselines: a client adds N(0, σ²) (the analytic Gaussian, at the budget's ε
+// and δ) or Laplace(b) noise to each clipped weight, calibrated per layer at sensitivity 2r
+// (privacy/baselines.hpp) and sent as a float. Continuous laws: no exact law or PLDP ratio here;
+// the live check takes E X² = σ², E X⁴ = 3σ⁴ (Gaussian) or 2b², 24b⁴ (Laplace).
+
+#include <memory>
+
+#include "corbin/fl/registry.hpp"
+
+namespace corbin::fl {
+
+class NoiseMechanism : public Mechanism {
+ public:
+  explicit NoiseMechanism(bool gaussian) : gaussian_(gaussian) {}
+  std::string name() const override { return gaussian_ ? "gaussian" : "laplace"; }
+  std::string summary() const override;
+  DeviceKernel device_kernel() const override {
+    return gaussian_ ? DeviceKernel::gaussian_noise : DeviceKernel::laplace_noise;
+  }
+  std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
+  std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
+  /// σ² or 2b² at sensitivity 2r, whatever w (the noise is unbiased and does not depend on it).
+  std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
+  /// Continuous noise has no finite PLDP ratio over outputs; its guarantee is (ε, δ)-DP
+  /// (Gaussian) or ε-DP (Laplace) at sensitivity 2r.
+  std::optional<PldpSummary> pldp(const CoordinateSetting&) const override { return std::nullopt; }
+  /// The noise's scale for a layer (σ or b), rounded up.
+  double scale(const MechanismConfig& config, const Geometry& g) const;
+  std::optional<double> noise_scale(const MechanismConfig& config, const Geometry& g) const override {
+    return scale(config, g);
+  }
+
+ private:
+  bool gaussian_;
+};
+
+std::unique_ptr<Mechanism> make_gaussian();
+std::unique_ptr<Mechanism> make_laplace();
+
+}  // namespace corbin::fl

@@ -1,0 +1,163 @@
+#include "corbin/fl/registry.hpp"
+
+#include <algorithm>
+
+#include "corbin/fl/mechanism.hpp"
+#include "corbin/fl/mechanisms/corbin.hpp"
+#include "corbin/fl/mechanisms/cq.hpp"
+#include "corbin/fl/mechanisms/ldp.hpp"
+#include "corbin/fl/mechanisms/noise.hpp"
+#include "corbin/fl/mechanisms/vanilla.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/quantizer/ldpq.hpp"
+
+namespace corbin::fl {
+
+void LayerSampler::pair(const PairChannel&, const float*, const float*, float*, float*) const {
+  throw invalid_argument("pairing", "a pair", "a mechanism whose clients quantize in pairs");
+}
+
+ErrorMoments error_moments(const std::vector<Atom>& law_minus_input) {
+  ErrorMoments m{Rational(0), Rational(0), Rational(0)};
+  for (const Atom& a : law_minus_input) {
+    const Rational x2 = a.value * a.value;
+    m.mean += a.probability * a.value;
+    m.m2 += a.probability * x2;
+    m.m4 += a.probability * x2 * x2;
+  }
+  return m;
+}
+
+CoordinateCheck combine(const std::vector<ErrorMoments>& parts, std::size_t survivors) {
+  // e = (1/k) Σ X_j: E e² = (Σ E X_j² − Σ μ_j² + (Σ μ_j)²)/k², exactly; Var(e²) from the
+  // centred fourth moments (the means are ~2^−32 of the level and are neglected there).
+  const Rational k{BigInt(survivors)};
+  Rational m2_sum(0), mu_sum(0), mu2_sum(0), m4_sum(0), m2_squares(0);
+  for (const ErrorMoments& m : parts) {
+    m2_sum += m.m2;
+    mu_sum += m.mean;
+    mu2_sum += m.mean * m.mean;
+    m4_sum += m.m4;
+    m2_squares += m.m2 * m.m2;
+  }
+  const Rational expected = (m2_sum - mu2_sum + mu_sum * mu_sum) / (k * k);
+  const Rational fourth = (m4_sum + 3 * (m2_sum * m2_sum - m2_squares)) / (k * k * k * k);
+  CoordinateCheck c;
+  c.expected = to_double(expected);
+  c.variance = std::max(0.0, to_double(Rational(fourth - expected * expected)));
+  return c;
+}
+
+std::unique_ptr<LayerCheck> Mechanism::check(const MechanismConfig&, const Geometry&) const { return nullptr; }
+
+std::optional<std::vector<Atom>> Mechanism::law(const CoordinateSetting&, const Rational&) const {
+  return std::nullopt;
+}
+
+std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rational& w) const {
+  const auto l = law(s, w);
+  if (!l) return std::nullopt;
+  Rational out(0);
+  for (const Atom& a : *l) out += a.probability * (a.value - w) * (a.value - w);
+  return interval_from(out);
+}
+
+Interval Mechanism::claimed_exp_eps(const CoordinateSetting& s) const {
+  if (s.budget.exact()) return interval_from(s.budget.exp_eps_exact());
+  return Interval(exp(s.budget.eps_interval()));
+}
+
+std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {
+  if (!takes_budget()) return std::nullopt;
+  if (!law_affine_in_w())
+    throw invalid_argument("mechanism", quote(name()), "one whose PLDP ratio is known (its room defines it)");
+  check_radius(s.radius);
+  const Rational lo = s.center - s.radius, hi = s.center + s.radius;
+  const auto at_lo = law(s, lo), at_hi = law(s, hi);
+  if (!at_lo || !at_hi) throw invalid_argument("mechanism", quote(name()), "one with a finite law");
+  // Affine probabilities: each ratio P(o | w)/P(o | w') is largest at the range's ends.
+  PldpSummary out;
+  out.bound = claimed_exp_eps(s);
+  if (s.budget.exact()) out.bound_exact = s.budget.exp_eps_exact();
+  Rational best(0);
+  for (const auto& [num, den, num_w, den_w] :
+       {std::tuple{&*at_hi, &*at_lo, hi, lo}, std::tuple{&*at_lo, &*at_hi, lo, hi}}) {
+    for (const Atom& a : *num) {
+      const auto match = std::find_if(den->begin(), den->end(), [&](const Atom& b) { return b.value == a.value; });
+      const Rational q = match == den->end() ? Rational(0) : match->probability;
+      if (a.probability == 0) continue;
+      if (q == 0) {
+        out.unbounded = true;
+        out.output = to_string(a.value);
+        out.w_high = num_w;
+        out.w_low = den_w;
+        return out;
+      }
+      const Rational ratio = a.probability / q;
+      if (ratio > best) {
+        best = ratio;
+        out.output = to_string(a.value);
+        out.w_high = num_w;
+        out.w_low = den_w;
+      }
+    }
+  }
+  out.ratio_exact = best;
+  out.ratio = interval_from(best);
+  return out;
+}
+
+std::optional<Rational> Mechanism::accountant_gamma(const MechanismConfig&, std::string& why_not) const {
+  why_not = "used with a mechanism that has a certified accountant (augcorbin, or corbin with dropout)";
+  return std::nullopt;
+}
+
+Registry::Registry() {
+  add(make_vanilla());
+  add(make_ldp());
+  add(make_corbin());
+  add(make_augcorbin());
+  add(make_gaussian());
+  add(make_laplace());
+  add(make_cq());
+}
+
+Registry& Registry::global() {
+  static Registry registry;
+  return registry;
+}
+
+void Registry::add(std::unique_ptr<Mechanism> mechanism) {
+  const std::string name = mechanism->name();
+  const bool word = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+  });
+  if (!word) throw invalid_argument("mechanism", quote(name), "a lower-case word (letters, digits, _)");
+  if (find_if(name)) throw invalid_argument("mechanism", quote(name), "a name not yet registered");
+  mechanisms_.push_back(std::move(mechanism));
+}
+
+const Mechanism* Registry::find_if(const std::string& name) const {
+  for (const auto& m : mechanisms_)
+    if (m->name() == name) return m.get();
+  return nullptr;
+}
+
+const Mechanism& Registry::find(const std::string& name) const {
+  if (const Mechanism* m = find_if(name)) return *m;
+  throw invalid_argument("mechanism", quote(name), "one of " + names());
+}
+
+std::vector<const Mechanism*> Registry::all() const {
+  std::vector<const Mechanism*> out;
+  for (const auto& m : mechanisms_) out.push_back(m.get());
+  return out;
+}
+
+std::string Registry::names() const {
+  std::string out;
+  for (const auto& m : mechanisms_) out += (out.empty() ? "" : ", ") + m->name();
+  return out;
+}
+
+}  // namespace corbin::fl

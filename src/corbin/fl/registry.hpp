@@ -1,0 +1,180 @@
+#pragma once
+// One room per mechanism. A mechanism (LDPQ's LDP-FL, CorBin-FL, the Gaussian, ...) is one class
+// in fl/mechanisms/<name>.{hpp,cpp} that says everything the toolkit asks of it:
+//   - who quantizes alone and who in pairs, whether it takes a budget and clips, its bits on the
+//     wire (the round's plan and byte counts);
+//   - its sampler for one layer of a round (the CPU round; a device kernel where it has one);
+//   - its exact per-coordinate law where finite, and its exact MSE (sweeps, Python, B1);
+//   - its PLDP ratio (`corbin pldp`, sweeps);
+//   - the exact moments of the round's error at a coordinate (the live MSE check);
+//   - the LDPQ share its accountant needs, where it has one (`corbin fl`'s ε per round).
+// The registry names every mechanism; the round, the live check, the CLI, the sweeps and the
+// Python module look mechanisms up there and never switch on a name. A new mechanism is one
+// new room and one `Registry::add` (README, "Adding a mechanism"); a test registers a toy one.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "corbin/fl/geometry.hpp"
+#include "corbin/fl/protocol.hpp"
+#include "corbin/number/interval.hpp"
+#include "corbin/quantizer/budget.hpp"
+#include "corbin/quantizer/corbinq.hpp"
+
+namespace corbin::fl {
+
+struct MechanismConfig;
+
+/// Who quantizes alone and who in pairs each round (fl/mechanism: plan_round).
+enum class Pairing {
+  alone,      ///< every survivor alone
+  pairs,      ///< every drawn pair (an odd one out alone)
+  augmented,  ///< the first ⌊γn⌋ of the shuffled order alone, the rest in pairs
+};
+
+/// How a mechanism's round runs on a device (fl/device_round): the host's round on copied rows,
+/// the weights as they are, or one of the device's kernels (fl/round_kernels.hpp).
+enum class DeviceKernel { host, identity, quantizer, gaussian_noise, laplace_noise };
+
+/// One output value of a coordinate and its probability, exactly.
+struct Atom {
+  Rational value, probability;
+};
+
+/// One layer of a round, as a mechanism's sampler sees it.
+struct LayerRound {
+  const MechanismConfig& config;
+  Geometry g;
+  std::uint32_t stream;  ///< the layer's index: its keystreams' stream
+  std::uint64_t round;
+  std::size_t size;  ///< coordinates in the layer
+};
+
+/// A mechanism's sampler for one layer of a round (built once per layer: calibration and
+/// fixed-point laws are per layer). Inputs are the clients' raw weights; clipping is the
+/// mechanism's own business.
+class LayerSampler {
+ public:
+  virtual ~LayerSampler() = default;
+  /// The lone clients' outputs: `clients[k]`'s layer is `inputs[k]`, its output goes to
+  /// `outputs[k]`. All at once, as CQ's clients share randomness.
+  virtual void alone(std::span<const std::size_t> clients, std::span<const float* const> inputs,
+                     std::span<float* const> outputs) const = 0;
+  /// A pair's outputs (mechanisms whose pairing is not `alone`).
+  virtual void pair(const PairChannel& channel, const float* leader, const float* follower, float* out_leader,
+                    float* out_follower) const;
+};
+
+/// A coordinate's share of the live check: E e² and Var e² of e = aggregate − clipped mean
+/// (exact where the law is finite), and the paper's bound on E e² where it has one.
+struct CoordinateCheck {
+  double expected = 0, variance = 0;
+  std::optional<double> bound;
+};
+
+/// The live check's per-layer terms of a mechanism.
+class LayerCheck {
+ public:
+  virtual ~LayerCheck() = default;
+  /// At one coordinate: the lone survivors' raw weights and the pairs' (leader, follower).
+  virtual CoordinateCheck coordinate(std::span<const float> alone,
+                                     std::span<const std::pair<float, float>> pairs) const = 0;
+};
+
+/// The exact moments of an independent part of the error (a client's or a pair's output minus
+/// its clipped weights).
+struct ErrorMoments {
+  Rational mean, m2, m4;
+};
+ErrorMoments error_moments(const std::vector<Atom>& law_minus_input);
+/// e = (1/k) Σ X_j over independent parts: E e² exactly, Var e² from the fourth moments.
+CoordinateCheck combine(const std::vector<ErrorMoments>& parts, std::size_t k);
+
+/// A PLDP ratio (condition C5): sup over outputs and inputs in [c − r, c + r] of
+/// P(Q(w) = o)/P(Q(w') = o), against the mechanism's claimed e^ε.
+struct PldpSummary {
+  bool unbounded = false;          ///< some output has probability 0 at one input and not at another
+  std::optional<Rational> ratio_exact, bound_exact;
+  Interval ratio, bound;           ///< enclosures (points when exact)
+  Rational w_high, w_low;          ///< inputs reaching the ratio (their midpoints when not exact)
+  std::optional<Rational> w_partner;  ///< a paired client's partner's input there
+  std::string output;              ///< the output that reaches it
+  std::string client = "alone";    ///< "alone", "leader (Q1)" or "follower (Q2)"
+  bool attained = true;            ///< false when the supremum is approached, not reached
+};
+
+/// The parameters a mechanism's per-coordinate questions take (beyond the weight).
+struct CoordinateSetting {
+  Budget budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  Rational center{0}, radius{1};
+  unsigned bits = 5;
+  Variant variant = Variant::corrected;
+  Rational delta{1, 100000};
+};
+
+class Mechanism {
+ public:
+  virtual ~Mechanism() = default;
+  virtual std::string name() const = 0;
+  virtual std::string summary() const = 0;
+  virtual Pairing pairing() const { return Pairing::alone; }
+  virtual bool takes_budget() const { return true; }
+  /// Whether its output is random (the live check has something to check).
+  virtual bool randomised() const { return true; }
+  /// Whether clients clip their weights to [c − r, c + r] first (the live check's reference is
+  /// the clipped mean).
+  virtual bool clips() const { return true; }
+  /// The scale of the noise a client adds to a layer's coordinates (σ, b), for mechanisms that add
+  /// noise (the device's noise kernels take it).
+  virtual std::optional<double> noise_scale(const MechanismConfig&, const Geometry&) const { return std::nullopt; }
+  /// Bits a client sends per coordinate (1 for the one-bit quantizers, 32 for a float).
+  virtual unsigned bits_per_coordinate() const { return 32; }
+  virtual DeviceKernel device_kernel() const { return DeviceKernel::host; }
+
+  /// The round's sampler for a layer.
+  virtual std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const = 0;
+  /// The live check's terms for a layer, or none (a mechanism without randomness).
+  virtual std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const;
+
+  /// A lone client's exact output law at w in [c − r, c + r], where it is finite and per client.
+  virtual std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const;
+  /// E[(Q(w) − w)²] of a lone client, enclosed (exact when the law is); none where undefined.
+  /// The default is the law's.
+  virtual std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const;
+  /// The PLDP ratio, or none for a mechanism that claims no local privacy. The default takes the
+  /// law at c − r and c + r, which is the supremum when every probability is affine in w
+  /// (`law_affine_in_w`), and refuses otherwise.
+  virtual std::optional<PldpSummary> pldp(const CoordinateSetting& s) const;
+  virtual bool law_affine_in_w() const { return false; }
+  /// e^ε the mechanism claims at the setting's budget (the PLDP default compares with it).
+  virtual Interval claimed_exp_eps(const CoordinateSetting& s) const;
+
+  /// The LDPQ share for the run's accountant (privacy/run_accountant.hpp), or none where the
+  /// mechanism has no certified accountant at this configuration; `why_not` then says why.
+  virtual std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const;
+};
+
+/// Every mechanism by name. The built-in ones are there from the start; `add` registers more
+/// (a test's toy mechanism, a user's own) for the rest of the process.
+class Registry {
+ public:
+  static Registry& global();
+  /// Raises invalid_argument("mechanism") for a name already taken or not a lower-case word.
+  void add(std::unique_ptr<Mechanism> mechanism);
+  /// Raises invalid_argument("mechanism") naming the known ones.
+  const Mechanism& find(const std::string& name) const;
+  const Mechanism* find_if(const std::string& name) const;
+  std::vector<const Mechanism*> all() const;
+  std::string names() const;  ///< "vanilla, ldp, ..." in registration order
+
+ private:
+  Registry();
+  std::vector<std::unique_ptr<Mechanism>> mechanisms_;
+};
+
+}  // namespace corbin::fl
