@@ -156,6 +156,8 @@ Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.mechanism = &fl::parse_mechanism(a.mechanism);
+  if (!mech.mechanism->federated())
+    throw invalid_argument("--mechanism", a.mechanism, "one with an averaging round (" + mech.mechanism->summary() + ")");
   const bool private_mechanism = mech.mechanism->takes_budget();
   // Every budget option given is validated, even where the mechanism does not use it.
   if (private_mechanism || a.budget.given()) mech.budget = a.budget.budget();
@@ -475,7 +477,7 @@ void add_fl(CLI::App& app) {
   args->budget.add(*cmd);
   cmd->add_option("--data", args->data, "MNIST-format directory (default: Debian's Fashion-MNIST)");
   cmd->add_option("--out", args->out, "output directory (default fl-run)");
-  cmd->add_option("--mechanism", args->mechanism, "vanilla | ldp | corbin | augcorbin | gaussian | laplace | cq");
+  cmd->add_option("--mechanism", args->mechanism, "a registered mechanism: " + fl::Registry::global().names() + " (`corbin mechanisms`)");
   cmd->add_option("--z-transport", args->z_transport,
                   "encrypted (the leader sends Z, ChaCha20-Poly1305; default) | derived (from the X25519 key)");
   cmd->add_option("--entropy", args->entropy,

@@ -7,6 +7,9 @@
 #include "corbin/fl/mechanisms/cq.hpp"
 #include "corbin/fl/mechanisms/ldp.hpp"
 #include "corbin/fl/mechanisms/noise.hpp"
+#include "corbin/fl/mechanisms/pbm.hpp"
+#include "corbin/fl/mechanisms/rqm.hpp"
+#include "corbin/fl/mechanisms/signsgd.hpp"
 #include "corbin/fl/mechanisms/vanilla.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/ldpq.hpp"
@@ -21,9 +24,9 @@ ErrorMoments error_moments(const std::vector<Atom>& law_minus_input) {
   ErrorMoments m{Rational(0), Rational(0), Rational(0)};
   for (const Atom& a : law_minus_input) {
     const Rational x2 = a.value * a.value;
-    m.mean += a.probability * a.value;
-    m.m2 += a.probability * x2;
-    m.m4 += a.probability * x2 * x2;
+    m.mean += a.prob * a.value;
+    m.m2 += a.prob * x2;
+    m.m4 += a.prob * x2 * x2;
   }
   return m;
 }
@@ -48,6 +51,44 @@ CoordinateCheck combine(const std::vector<ErrorMoments>& parts, std::size_t surv
   return c;
 }
 
+template <class T>
+PldpSummary summary_of(const LawPldp<T>& p) {
+  using N = NumTraits<T>;
+  PldpSummary out;
+  out.unbounded = p.unbounded;
+  if constexpr (N::kExact) {
+    if (!p.unbounded) {
+      out.ratio_exact = p.ratio;
+      out.ratio = interval_from(p.ratio);
+    }
+    out.bound_exact = p.bound;
+    out.bound = interval_from(p.bound);
+    out.w_high = p.w_high;
+    out.w_low = p.w_low;
+    out.output = to_string(p.output_value);
+  } else {
+    if (!p.unbounded) out.ratio = p.ratio;
+    out.bound = p.bound;
+    out.w_high = to_rational(midpoint_of(p.w_high));
+    out.w_low = to_rational(midpoint_of(p.w_low));
+    out.output = to_decimal(midpoint_of(p.output_value), 17);
+  }
+  return out;
+}
+template PldpSummary summary_of(const LawPldp<Rational>&);
+template PldpSummary summary_of(const LawPldp<Interval>&);
+
+CoordinateCheck AloneLawCheck::coordinate(std::span<const float> alone, std::span<const std::pair<float, float>>) const {
+  std::vector<ErrorMoments> parts;
+  for (float w : alone) {
+    std::vector<Atom> error = law_(w);
+    const Rational x = to_rational(clip(g_, w));
+    for (Atom& a : error) a.value -= x;
+    parts.push_back(error_moments(error));
+  }
+  return combine(parts, alone.size());
+}
+
 std::unique_ptr<LayerCheck> Mechanism::check(const MechanismConfig&, const Geometry&) const { return nullptr; }
 
 std::optional<std::vector<Atom>> Mechanism::law(const CoordinateSetting&, const Rational&) const {
@@ -58,7 +99,7 @@ std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rationa
   const auto l = law(s, w);
   if (!l) return std::nullopt;
   Rational out(0);
-  for (const Atom& a : *l) out += a.probability * (a.value - w) * (a.value - w);
+  for (const Atom& a : *l) out += a.prob * (a.value - w) * (a.value - w);
   return interval_from(out);
 }
 
@@ -84,8 +125,8 @@ std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {
        {std::tuple{&*at_hi, &*at_lo, hi, lo}, std::tuple{&*at_lo, &*at_hi, lo, hi}}) {
     for (const Atom& a : *num) {
       const auto match = std::find_if(den->begin(), den->end(), [&](const Atom& b) { return b.value == a.value; });
-      const Rational q = match == den->end() ? Rational(0) : match->probability;
-      if (a.probability == 0) continue;
+      const Rational q = match == den->end() ? Rational(0) : match->prob;
+      if (a.prob == 0) continue;
       if (q == 0) {
         out.unbounded = true;
         out.output = to_string(a.value);
@@ -93,7 +134,7 @@ std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {
         out.w_low = den_w;
         return out;
       }
-      const Rational ratio = a.probability / q;
+      const Rational ratio = a.prob / q;
       if (ratio > best) {
         best = ratio;
         out.output = to_string(a.value);
@@ -120,6 +161,11 @@ Registry::Registry() {
   add(make_gaussian());
   add(make_laplace());
   add(make_cq());
+  add(make_pbm(1));
+  add(make_pbm(2));
+  add(make_rqm(2));
+  add(make_rqm(3));
+  add(make_signsgd());
 }
 
 Registry& Registry::global() {

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -25,6 +26,7 @@
 #include "corbin/number/interval.hpp"
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
+#include "corbin/quantizer/scalar_law.hpp"
 
 namespace corbin::fl {
 
@@ -41,10 +43,8 @@ enum class Pairing {
 /// the weights as they are, or one of the device's kernels (fl/round_kernels.hpp).
 enum class DeviceKernel { host, identity, quantizer, gaussian_noise, laplace_noise };
 
-/// One output value of a coordinate and its probability, exactly.
-struct Atom {
-  Rational value, probability;
-};
+/// One output value of a coordinate and its probability, exactly (quantizer/scalar_law.hpp).
+using Atom = corbin::Atom<Rational>;
 
 /// One layer of a round, as a mechanism's sampler sees it.
 struct LayerRound {
@@ -108,6 +108,23 @@ struct PldpSummary {
   bool attained = true;            ///< false when the supremum is approached, not reached
 };
 
+/// A scalar law's PLDP (quantizer/scalar_law.hpp) as the registry's summary.
+template <class T>
+PldpSummary summary_of(const LawPldp<T>& p);
+
+/// The live check of a mechanism whose lone clients draw independently from a finite law known
+/// exactly at each raw weight (the law its fixed-point sampler realises); no paper bound.
+class AloneLawCheck : public LayerCheck {
+ public:
+  using LawAt = std::function<std::vector<Atom>(float w)>;
+  AloneLawCheck(const Geometry& g, LawAt law) : g_(g), law_(std::move(law)) {}
+  CoordinateCheck coordinate(std::span<const float> alone, std::span<const std::pair<float, float>>) const override;
+
+ private:
+  Geometry g_;
+  LawAt law_;
+};
+
 /// The parameters a mechanism's per-coordinate questions take (beyond the weight).
 struct CoordinateSetting {
   Budget budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
@@ -124,6 +141,8 @@ class Mechanism {
   virtual std::string summary() const = 0;
   virtual Pairing pairing() const { return Pairing::alone; }
   virtual bool takes_budget() const { return true; }
+  /// Whether it has a round of `corbin fl` (clients obfuscate, the server averages).
+  virtual bool federated() const { return true; }
   /// Whether its output is random (the live check has something to check).
   virtual bool randomised() const { return true; }
   /// Whether clients clip their weights to [c − r, c + r] first (the live check's reference is

@@ -1,0 +1,31 @@
+#pragma once
+// PBM, the Poisson binomial mechanism (Chen, Özgür, Kairouz 2022) as the authors' repository runs
+// it (REFERENCES.md, "Baselines of the authors' repository"; quantizer/pbm.hpp): Z ~ Binomial(m,
+// p(w)) with p = 1/2 + (θ/r)(w − c), θ = tanh(ε/(2m))/2, decoded to c + (r/θ)(Z/m − 1/2) and sent
+// as a float. Registered as pbm1 and pbm2 (m = 1, 2, the repository's choices). θ is exact when
+// e^(ε/m) is rational, an enclosure otherwise (the sampler's thresholds are then certified inward).
+
+#include <memory>
+
+#include "corbin/fl/registry.hpp"
+
+namespace corbin::fl {
+
+class PbmMechanism : public Mechanism {
+ public:
+  explicit PbmMechanism(unsigned m) : m_(m) {}
+  std::string name() const override { return "pbm" + std::to_string(m_); }
+  std::string summary() const override;
+  std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
+  std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
+  std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
+  std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
+  std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+
+ private:
+  unsigned m_;
+};
+
+std::unique_ptr<Mechanism> make_pbm(unsigned m);
+
+}  // namespace corbin::fl
