@@ -12,6 +12,7 @@ namespace corbin::cli {
 void add_joint(CLI::App& app);  // joint, mse
 void add_gap(CLI::App& app);
 void add_pldp(CLI::App& app);
+void add_mechanisms(CLI::App& app);
 void add_ucdp(CLI::App& app);
 void add_account(CLI::App& app);
 void add_calibrate(CLI::App& app);

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_joint(app);
   corbin::cli::add_gap(app);
   corbin::cli::add_pldp(app);
+  corbin::cli::add_mechanisms(app);
   corbin::cli::add_ucdp(app);
   corbin::cli::add_account(app);
   corbin::cli::add_calibrate(app);

@@ -56,12 +56,13 @@ PldpSummary summary_of(const LawPldp<T>& p) {
   using N = NumTraits<T>;
   PldpSummary out;
   out.unbounded = p.unbounded;
+  out.claimed = p.meets != Meets::not_claimed;
   if constexpr (N::kExact) {
     if (!p.unbounded) {
       out.ratio_exact = p.ratio;
       out.ratio = interval_from(p.ratio);
     }
-    out.bound_exact = p.bound;
+    if (out.claimed) out.bound_exact = p.bound;
     out.bound = interval_from(p.bound);
     out.w_high = p.w_high;
     out.w_low = p.w_low;

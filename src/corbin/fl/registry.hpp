@@ -106,6 +106,7 @@ struct PldpSummary {
   std::string output;              ///< the output that reaches it
   std::string client = "alone";    ///< "alone", "leader (Q1)" or "follower (Q2)"
   bool attained = true;            ///< false when the supremum is approached, not reached
+  bool claimed = true;             ///< false for a mechanism that claims no ε (no bound to meet)
 };
 
 /// A scalar law's PLDP (quantizer/scalar_law.hpp) as the registry's summary.
