@@ -77,16 +77,8 @@ unsigned RqmSampler::decide(double w, std::uint64_t word) const {
 }
 
 void RqmSampler::sample(const float* w, float* out, std::size_t count, std::uint64_t first) const {
-  check_chunk_start(first);
-  check_no_nan_input(w, count, first);
-  thread_local const std::unique_ptr<std::uint64_t[]> words(new std::uint64_t[kBaselineChunk]);
-  for (std::size_t start = 0; start < count; start += kBaselineChunk) {
-    const std::size_t n = std::min(kBaselineChunk, count - start);
-    keystream(key_, stream_, (first + start) / kBaselineChunk,
-              reinterpret_cast<std::uint8_t*>(words.get()), n * sizeof(std::uint64_t));
-    for (std::size_t i = 0; i < n; ++i)
-      out[start + i] = static_cast<float>(sample(static_cast<double>(w[start + i]), words[i]));
-  }
+  sample_by_words(key_, stream_, w, out, count, first,
+                  [this](double x, std::uint64_t word) { return sample(x, word); });
 }
 
 ScalarLaw<Rational> RqmSampler::fixed_point_law(double w) const {

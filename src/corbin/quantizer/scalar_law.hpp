@@ -8,13 +8,16 @@
 // output. Templates on the number type, as in ldpq.hpp: exact for Rational, enclosures for
 // Interval, plain for double.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "corbin/number/error.hpp"
 #include "corbin/number/traits.hpp"
 #include "corbin/quantizer/fixed_point.hpp"
+#include "corbin/quantizer/keystream.hpp"
 
 namespace corbin {
 
@@ -172,6 +175,23 @@ void check_chunk_start(std::uint64_t first);
 /// Raises invalid_argument naming "w[i]" (global index) for the first NaN of w: a NaN has no
 /// output law, and the fixed-point rule would silently map it somewhere.
 void check_no_nan_input(const float* w, std::size_t count, std::uint64_t first);
+
+/// out[i] = draw(w[i], word of coordinate first + i) for count coordinates, chunk by chunk of
+/// (key, stream): the baseline samplers' common loop (their `draw` is the per-word rule).
+/// Checks `first` and the inputs as above.
+template <class Draw>
+void sample_by_words(const Key& key, std::uint32_t stream, const float* w, float* out, std::size_t count,
+                     std::uint64_t first, Draw draw) {
+  check_chunk_start(first);
+  check_no_nan_input(w, count, first);
+  thread_local const std::unique_ptr<std::uint64_t[]> words(new std::uint64_t[kBaselineChunk]);
+  for (std::size_t start = 0; start < count; start += kBaselineChunk) {
+    const std::size_t n = std::min(kBaselineChunk, count - start);
+    keystream(key, stream, (first + start) / kBaselineChunk, reinterpret_cast<std::uint8_t*>(words.get()),
+              n * sizeof(std::uint64_t));
+    for (std::size_t i = 0; i < n; ++i) out[start + i] = static_cast<float>(draw(static_cast<double>(w[start + i]), words[i]));
+  }
+}
 
 /// e^x as an enclosure at the working precision; x = ε must be > 0 (raises invalid_argument("eps")).
 Interval exp_eps_interval(const Rational& eps);
