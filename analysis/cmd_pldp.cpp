@@ -53,25 +53,20 @@ void run_pldp(const PldpArgs& a) {
     emit(std::cout, out, a.json);
     return;
   }
-  if (!p->claimed) {
-    if (p->unbounded) out["ratio"] = "unbounded";
-    else put(out, "ratio", *p->ratio_exact);
-    out["verdict"] = "no ε claimed";
-  } else if (p->bound_exact) {
-    put(out, "bound", *p->bound_exact);
-  } else {
-    put(out, "bound", p->bound);
+  if (p->claimed) {
+    if (p->bound_exact) put(out, "bound", *p->bound_exact);
+    else put(out, "bound", p->bound);
   }
+  if (p->unbounded) out["ratio"] = "unbounded";
+  else if (p->ratio_exact) put(out, "ratio", *p->ratio_exact);
+  else put(out, "ratio", p->ratio);
   if (!p->claimed) {
+    out["verdict"] = "no ε claimed";
   } else if (p->unbounded) {
-    out["ratio"] = "unbounded";
     out["verdict"] = "fails";
   } else if (p->ratio_exact && p->bound_exact) {
-    put(out, "ratio", *p->ratio_exact);
     out["verdict"] = *p->bound_exact < *p->ratio_exact ? "fails" : "holds";
   } else {
-    if (p->ratio_exact) put(out, "ratio", *p->ratio_exact);
-    else put(out, "ratio", p->ratio);
     // ratio <= bound is certified only when the enclosures separate; equal values never do.
     if (upper_of(p->ratio) <= lower_of(p->bound)) out["verdict"] = "holds";
     else if (lower_of(p->ratio) > upper_of(p->bound)) out["verdict"] = "fails";

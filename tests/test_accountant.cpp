@@ -50,6 +50,17 @@ AccountSetting setting(unsigned long n, const Rational& gamma, TargetClient::Rol
   return s;
 }
 
+/// f() raises invalid_argument naming `parameter`.
+template <class F>
+void names(F f, const char* parameter) {
+  try {
+    f();
+    FAIL("no error");
+  } catch (const invalid_argument& e) {
+    CHECK(e.parameter() == parameter);
+  }
+}
+
 ExactUcdpSetting exact_setting(const AccountSetting& s) {
   ExactUcdpSetting e;
   e.n = s.n;
@@ -255,14 +266,6 @@ TEST_CASE("the RDP bound is never below ε_upper, and the bracket stays narrow f
 TEST_CASE("the accountant's inputs are checked and named", "[accountant][unit]") {
   const AccountSetting s = setting(20, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
   const Accountant a(s);
-  auto names = [](auto f, const char* parameter) {
-    try {
-      f();
-      FAIL("no error");
-    } catch (const invalid_argument& e) {
-      CHECK(e.parameter() == parameter);
-    }
-  };
   names([&] { a.epsilon(Rational(0)); }, "delta");
   names([&] { a.epsilon(Rational(1)); }, "delta");
   names([&] { a.delta(Rational(-1)); }, "eps");
@@ -419,14 +422,6 @@ TEST_CASE("an accountant over explicit survivors is the population of the same c
 }
 
 TEST_CASE("dropout floors' and explicit counts' inputs are checked and named", "[accountant][unit]") {
-  auto names = [](auto f, const char* parameter) {
-    try {
-      f();
-      FAIL("no error");
-    } catch (const invalid_argument& e) {
-      CHECK(e.parameter() == parameter);
-    }
-  };
   names([] { dropout_floor(1, Rational(0), Rational(1, 2), 1e-3); }, "n");
   names([] { dropout_floor(50, Rational(2), Rational(1, 2), 1e-3); }, "gamma");
   names([] { dropout_floor(50, Rational(0), Rational(0), 1e-3); }, "dropout");

@@ -5,8 +5,6 @@
 
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
-#include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
 namespace corbin::fl {

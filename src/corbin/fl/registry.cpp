@@ -105,8 +105,7 @@ std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rationa
 }
 
 Interval Mechanism::claimed_exp_eps(const CoordinateSetting& s) const {
-  if (s.budget.exact()) return interval_from(s.budget.exp_eps_exact());
-  return Interval(exp(s.budget.eps_interval()));
+  return s.budget.exp_eps_interval();
 }
 
 std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {

@@ -57,6 +57,11 @@ Rational Budget::exp_eps_exact() const {
   return Rational((a + 1) / (a - 1));
 }
 
+Interval Budget::exp_eps_interval() const {
+  if (exact()) return interval_from(exp_eps_exact());
+  return exp(interval_from(value));
+}
+
 Interval Budget::alpha_interval() const {
   if (exact()) return interval_from(alpha_exact());
   const Interval x = exp(interval_from(value));

@@ -35,6 +35,8 @@ struct Budget {
   Interval eps_interval() const;
   /// e^ε exactly; only for exact budgets.
   Rational exp_eps_exact() const;
+  /// Enclosure of e^ε (a point interval's enclosure for exact budgets).
+  Interval exp_eps_interval() const;
   /// The option that set the budget, for messages ("--alpha 3").
   std::string describe() const;
 };

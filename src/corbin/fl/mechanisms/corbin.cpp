@@ -9,31 +9,18 @@
 namespace corbin::fl {
 namespace {
 
-class CorbinSampler : public LayerSampler {
+class CorbinSampler : public LdpqLayerSampler {
  public:
-  explicit CorbinSampler(const LayerRound& layer)
-      : layer_(layer), law_(layer.config.budget, to_rational(layer.g.c), to_rational(layer.g.r)) {}
-  void alone(std::span<const std::size_t> clients, std::span<const float* const> inputs,
-             std::span<float* const> outputs) const override {
-    for (std::size_t k = 0; k < clients.size(); ++k)
-      LdpqSampler(law_, secret(clients[k]), layer_.stream).sample(inputs[k], outputs[k], layer_.size);
-  }
+  using LdpqLayerSampler::LdpqLayerSampler;
   void pair(const PairChannel& c, const float* leader, const float* follower, float* out_leader,
             float* out_follower) const override {
-    const CorbinqPairSampler sampler(law_, layer_.config.bits, c.z_key, secret(c.leader), secret(c.follower),
+    const CorbinqPairSampler sampler(law_, layer_.config.bits, c.z_key, coins(c.leader), coins(c.follower),
                                      layer_.stream);
     if (layer_.config.protocol.transport == ZTransport::derived)
       sampler.sample(leader, follower, out_leader, out_follower, layer_.size);
     else
       sampler.sample_with_z(c.z[layer_.stream].data(), leader, follower, out_leader, out_follower, layer_.size);
   }
-
- private:
-  Key secret(std::size_t client) const {
-    return round_secret(layer_.config, layer_.round, client, "private coins");
-  }
-  LayerRound layer_;
-  FixedPointLaw law_;
 };
 
 class CorbinCheck : public LayerCheck {

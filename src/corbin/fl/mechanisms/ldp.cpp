@@ -7,22 +7,6 @@
 namespace corbin::fl {
 namespace {
 
-class LdpSampler : public LayerSampler {
- public:
-  explicit LdpSampler(const LayerRound& layer)
-      : layer_(layer), law_(layer.config.budget, to_rational(layer.g.c), to_rational(layer.g.r)) {}
-  void alone(std::span<const std::size_t> clients, std::span<const float* const> inputs,
-             std::span<float* const> outputs) const override {
-    for (std::size_t k = 0; k < clients.size(); ++k)
-      LdpqSampler(law_, round_secret(layer_.config, layer_.round, clients[k], "private coins"), layer_.stream)
-          .sample(inputs[k], outputs[k], layer_.size);
-  }
-
- protected:
-  LayerRound layer_;
-  FixedPointLaw law_;
-};
-
 class LdpCheck : public LayerCheck {
  public:
   LdpCheck(const MechanismConfig& config, const Geometry& g) : ldpq_(config, g) {}
@@ -41,6 +25,19 @@ class LdpCheck : public LayerCheck {
 };
 
 }  // namespace
+
+LdpqLayerSampler::LdpqLayerSampler(const LayerRound& layer)
+    : layer_(layer), law_(layer.config.budget, to_rational(layer.g.c), to_rational(layer.g.r)) {}
+
+Key LdpqLayerSampler::coins(std::size_t client) const {
+  return round_secret(layer_.config, layer_.round, client, "private coins");
+}
+
+void LdpqLayerSampler::alone(std::span<const std::size_t> clients, std::span<const float* const> inputs,
+                             std::span<float* const> outputs) const {
+  for (std::size_t k = 0; k < clients.size(); ++k)
+    LdpqSampler(law_, coins(clients[k]), layer_.stream).sample(inputs[k], outputs[k], layer_.size);
+}
 
 LdpqLayer::LdpqLayer(const MechanismConfig& config, const Geometry& geometry)
     : law(config.budget, to_rational(geometry.c), to_rational(geometry.r)), g(geometry) {
@@ -87,7 +84,7 @@ template PldpSummary summary_of(const PldpResult<Rational>&);
 template PldpSummary summary_of(const PldpResult<Interval>&);
 
 std::unique_ptr<LayerSampler> LdpMechanism::sampler(const LayerRound& layer) const {
-  return std::make_unique<LdpSampler>(layer);
+  return std::make_unique<LdpqLayerSampler>(layer);
 }
 
 std::unique_ptr<LayerCheck> LdpMechanism::check(const MechanismConfig& config, const Geometry& g) const {

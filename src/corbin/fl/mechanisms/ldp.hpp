@@ -25,6 +25,20 @@ class LdpMechanism : public Mechanism {
 
 std::unique_ptr<Mechanism> make_ldp();
 
+/// LDPQ's sampler for a layer: each lone client samples the fixed-point law with its own coins.
+/// CorBin-FL's sampler extends it with pairs.
+class LdpqLayerSampler : public LayerSampler {
+ public:
+  explicit LdpqLayerSampler(const LayerRound& layer);
+  void alone(std::span<const std::size_t> clients, std::span<const float* const> inputs,
+             std::span<float* const> outputs) const override;
+
+ protected:
+  Key coins(std::size_t client) const;
+  LayerRound layer_;
+  FixedPointLaw law_;
+};
+
 /// The LDPQ part shared with the pair mechanisms: the sampler's law for the layer, and one lone
 /// client's error moments at a raw weight under it.
 struct LdpqLayer {

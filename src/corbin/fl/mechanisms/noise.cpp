@@ -50,6 +50,14 @@ class NoiseCheck : public LayerCheck {
   double var_, m4_;
 };
 
+/// ε as a rational for the calibration: given, or the lower end of its enclosure (a smaller ε
+/// asks for more noise, so the calibration never understates the privacy loss).
+Rational calibration_eps(const Budget& budget) {
+  if (budget.kind == Budget::Kind::eps) return budget.value;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  return to_rational(lower_of(budget.eps_interval()));
+}
+
 }  // namespace
 
 std::string NoiseMechanism::summary() const {
@@ -58,11 +66,7 @@ std::string NoiseMechanism::summary() const {
 }
 
 double NoiseMechanism::scale(const MechanismConfig& config, const Geometry& g) const {
-  // ε as a rational for the calibration: given, or the lower end of its enclosure (a smaller ε
-  // asks for more noise, so the calibration never understates the privacy loss).
-  PrecisionScope scope(128);
-  const Rational eps = config.budget.kind == Budget::Kind::eps ? config.budget.value
-                                                               : to_rational(lower_of(config.budget.eps_interval()));
+  const Rational eps = calibration_eps(config.budget);
   const Rational sensitivity = to_rational(2 * g.r);
   if (gaussian_) return agm_sigma_double(eps, config.delta, sensitivity);
   // b = Δ/ε rounded up.
@@ -81,8 +85,7 @@ std::unique_ptr<LayerCheck> NoiseMechanism::check(const MechanismConfig& config,
 
 std::optional<Interval> NoiseMechanism::mse(const CoordinateSetting& s, const Rational& w) const {
   check_weight("w", w, s.center, s.radius);
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const Rational eps = s.budget.kind == Budget::Kind::eps ? s.budget.value : to_rational(lower_of(s.budget.eps_interval()));
+  const Rational eps = calibration_eps(s.budget);
   const Rational sensitivity = 2 * s.radius;
   if (gaussian_) {
     const Real sigma = agm_sigma(eps, s.delta, sensitivity);

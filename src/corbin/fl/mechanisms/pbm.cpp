@@ -17,12 +17,7 @@ std::optional<Rational> exact_theta(const Budget& budget, unsigned m) {
 }
 
 Interval theta_interval(const Budget& budget, unsigned m) {
-  const Interval exp_eps = budget.exact() ? interval_from(budget.exp_eps_exact()) : Interval(exp(budget.eps_interval()));
-  return pbm_theta_from_root(Interval(exp(log(exp_eps) / interval_from(BigInt(m)))));
-}
-
-Interval exp_eps_of(const Budget& budget) {
-  return budget.exact() ? interval_from(budget.exp_eps_exact()) : Interval(exp(budget.eps_interval()));
+  return pbm_theta_from_root(Interval(exp(log(budget.exp_eps_interval()) / interval_from(BigInt(m)))));
 }
 
 class PbmLayer : public LayerSampler {
@@ -85,7 +80,7 @@ std::optional<PldpSummary> PbmMechanism::pldp(const CoordinateSetting& s) const 
   if (const auto theta = exact_theta(s.budget, m_))
     return summary_of(pbm_pldp(*theta, m_, s.center, s.radius, s.budget.exp_eps_exact()));
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  return summary_of(pbm_pldp(theta_interval(s.budget, m_), m_, s.center, s.radius, exp_eps_of(s.budget)));
+  return summary_of(pbm_pldp(theta_interval(s.budget, m_), m_, s.center, s.radius, s.budget.exp_eps_interval()));
 }
 
 std::unique_ptr<Mechanism> make_pbm(unsigned m) { return std::make_unique<PbmMechanism>(m); }

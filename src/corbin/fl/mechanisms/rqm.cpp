@@ -6,10 +6,6 @@
 namespace corbin::fl {
 namespace {
 
-Interval exp_eps_interval(const Budget& budget) {
-  return budget.exact() ? interval_from(budget.exp_eps_exact()) : Interval(exp(budget.eps_interval()));
-}
-
 /// The sampler of a layer: D exact for an exact budget, an enclosure otherwise.
 std::shared_ptr<RqmSampler> make_sampler(unsigned m, const Budget& budget, const Geometry& g, const Key& key,
                                          std::uint32_t stream) {
@@ -18,7 +14,7 @@ std::shared_ptr<RqmSampler> make_sampler(unsigned m, const Budget& budget, const
     return std::make_shared<RqmSampler>(m, kRqmKeep, rqm_delta_ratio(budget.exp_eps_exact(), m, kRqmKeep), c, r, key,
                                         stream);
   PrecisionScope scope(128);
-  return std::make_shared<RqmSampler>(m, kRqmKeep, rqm_delta_ratio(exp_eps_interval(budget), m, kRqmKeep), c, r, key,
+  return std::make_shared<RqmSampler>(m, kRqmKeep, rqm_delta_ratio(budget.exp_eps_interval(), m, kRqmKeep), c, r, key,
                                       stream);
 }
 
@@ -65,7 +61,7 @@ std::optional<Interval> RqmMechanism::mse(const CoordinateSetting& s, const Rati
     return interval_from(rqm_mse(m_, kRqmKeep, rqm_delta_ratio(s.budget.exp_eps_exact(), m_, kRqmKeep), s.center,
                                  s.radius, w));
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  return rqm_mse(m_, kRqmKeep, rqm_delta_ratio(exp_eps_interval(s.budget), m_, kRqmKeep), s.center, s.radius, w);
+  return rqm_mse(m_, kRqmKeep, rqm_delta_ratio(s.budget.exp_eps_interval(), m_, kRqmKeep), s.center, s.radius, w);
 }
 
 std::optional<PldpSummary> RqmMechanism::pldp(const CoordinateSetting& s) const {
@@ -74,7 +70,7 @@ std::optional<PldpSummary> RqmMechanism::pldp(const CoordinateSetting& s) const 
     return summary_of(rqm_pldp(m_, kRqmKeep, rqm_delta_ratio(x, m_, kRqmKeep), s.center, s.radius, x));
   }
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const Interval x = exp_eps_interval(s.budget);
+  const Interval x = s.budget.exp_eps_interval();
   return summary_of(rqm_pldp(m_, kRqmKeep, rqm_delta_ratio(x, m_, kRqmKeep), s.center, s.radius, x));
 }
 
