@@ -16,16 +16,20 @@ namespace corbin::fl {
 std::vector<std::size_t> permutation(std::size_t n, const Key& key) {
   std::vector<std::size_t> p(n);
   for (std::size_t i = 0; i < n; ++i) p[i] = i;
-  // Words in blocks; block b of the stream serves draws until it runs out.
-  std::vector<std::uint64_t> words(512);
-  std::size_t used = words.size();
+  // Words in blocks; block b of the stream serves draws until it runs out. Each word is its 8
+  // bytes little-endian, assembled byte by byte: the same permutation on a big-endian machine.
+  std::vector<std::uint8_t> bytes(512 * 8);
+  std::size_t used = bytes.size();
   std::uint64_t block = 0;
   const auto next = [&] {
-    if (used == words.size()) {
-      keystream(key, 0, block++, reinterpret_cast<std::uint8_t*>(words.data()), words.size() * 8);
+    if (used == bytes.size()) {
+      keystream(key, 0, block++, bytes.data(), bytes.size());
       used = 0;
     }
-    return words[used++];
+    std::uint64_t x = 0;
+    for (int b = 7; b >= 0; --b) x = x << 8 | bytes[used + static_cast<std::size_t>(b)];
+    used += 8;
+    return x;
   };
   for (std::size_t i = n; i > 1; --i) {
     // Uniform j in [0, i): reject the top partial range of 2^64.
