@@ -365,8 +365,8 @@ def report(results, out):
              "threads. Accuracies are test accuracies of the model with the best validation accuracy "
              "(the paper's checkpoint), in %. They are *not* comparable in level with the paper's: other "
              "data, far fewer rounds and examples. What can be compared is the ordering the paper claims."
-             .format(lams=", ".join(SCALE["lambdas"]), lam7=", ".join(SCALE["lambdas_exp7"]), seeds=", ".join(str(s) for s in sorted({r["seed"] for r in results})),
-                     **SCALE), ""]
+             .format(**dict(SCALE, lams=", ".join(SCALE["lambdas"]), lam7=", ".join(SCALE["lambdas_exp7"]),
+                            seeds=", ".join(str(s) for s in sorted({r["seed"] for r in results})))), ""]
 
     def acc(prefix):
         return accuracy(best_over_lambda(results, prefix) or [r for r in results if r["name"] == prefix])
