@@ -1,6 +1,6 @@
 // `corbin fl` end to end on a tiny MNIST-format directory (8×8 images): 4 clients, 2 rounds,
-// the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, and the certified
-// ε per round with the --target-eps stop.
+// the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, the certified
+// ε per round with the --target-eps stop, and the Dirichlet split (--split, --beta).
 
 #include <sys/wait.h>
 

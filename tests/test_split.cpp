@@ -99,6 +99,10 @@ TEST_CASE("the Dirichlet split partitions the client pool and is reproducible fr
   }
   CHECK(parameter_of([&] { split_dirichlet(labels, 1, 0.5, 7); }) == "clients");
   CHECK(parameter_of([&] { split_dirichlet(labels, 641, 0.5, 7); }) == "clients");
+  CHECK(parse_split("iid") == SplitKind::iid);
+  CHECK(parse_split("dirichlet") == SplitKind::dirichlet);
+  CHECK(to_string(SplitKind::dirichlet) == "dirichlet");
+  CHECK(parameter_of([] { parse_split("non-iid"); }) == "split");
 }
 
 TEST_CASE("a client the cuts leave empty takes one example from the largest client", "[fl][split][unit]") {
@@ -127,10 +131,6 @@ TEST_CASE("a client the cuts leave empty takes one example from the largest clie
     const Split s = split_dirichlet(labels, 640, beta, 7);
     CHECK(std::all_of(s.clients.begin(), s.clients.end(), [](const auto& c) { return c.size() == 1; }));
   }
-  CHECK(parse_split("iid") == SplitKind::iid);
-  CHECK(parse_split("dirichlet") == SplitKind::dirichlet);
-  CHECK(to_string(SplitKind::dirichlet) == "dirichlet");
-  CHECK(parameter_of([] { parse_split("non-iid"); }) == "split");
 }
 
 TEST_CASE("each client's shard is in random order, so a prefix (--per-client) keeps its labels' mix",
