@@ -20,9 +20,14 @@
 // round mechanism runs where its weights are (device_round.hpp). To run on a GPU, build with
 // CORBIN_WITH_CUDA against a CUDA libtorch (README, "On a GPU") and pass --device cuda; Debian's
 // libtorch is CPU-only and --device cuda then stops with an error.
+//
+// Data: --split iid (the paper's equal shares) or --split dirichlet --beta B (non-IID labels,
+// fl/split.hpp). A Dirichlet split's shards are unequal, so its clients train one at a time (the
+// stack needs equal shards); the server still averages them equally, as Alg. 3.
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -57,10 +62,11 @@ struct FlArgs {
   BudgetOptions budget;
   std::string data = "/usr/share/datasets/fashion-mnist", out = "fl-run", mechanism = "corbin", device = "cpu",
               z_transport = "encrypted", entropy = "seeded", python = "/usr/bin/python3", model = "cnn",
-              training = "auto", normalisation = "half", stacked_conv = "grouped";
+              training = "auto", normalisation = "half", stacked_conv = "grouped", split = "iid";
   std::string clients = "50", rounds = "10", bits = "5", gamma = "1/2", delta = "1e-5", dropout = "0",
               lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0", batch = "64";
   std::string target_eps;  ///< empty: no budget stop
+  std::string beta;        ///< empty: not given (--split dirichlet requires it)
   bool resume = false, no_figures = false;
 };
 
@@ -88,6 +94,12 @@ Json settings_of(const FlArgs& a) {
   s["z_transport"] = a.z_transport;
   s["entropy"] = a.entropy;
   s["normalisation"] = a.normalisation;
+  // Only a non-IID split is recorded, so that runs (and checkpoints) from before --split existed
+  // keep their settings; load_checkpoint compares keys both ways, so neither side can hide one.
+  if (a.split != "iid") {
+    s["split"] = a.split;
+    s["beta"] = exact(a.beta, "--beta");
+  }
   return s;
 }
 
@@ -153,6 +165,40 @@ void synchronize(const torch::Device& device) {
 /// same double), or "infinite" where no finite ε is certified.
 Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
 
+/// --beta for the split: β > 0 (a double) with --split dirichlet, refused with --split iid.
+double split_beta(const FlArgs& a, fl::SplitKind kind) {
+  if (kind == fl::SplitKind::iid) {
+    if (!a.beta.empty()) throw invalid_argument("--beta", a.beta, "given only with --split dirichlet");
+    return 0;
+  }
+  if (a.beta.empty()) throw invalid_argument("--beta", "missing", "given with --split dirichlet (a number > 0)");
+  const Rational exact = parse_rational(a.beta, "--beta");
+  const double beta = to_double(exact);
+  if (exact <= 0 || beta == 0 || std::isinf(beta))
+    throw invalid_argument("--beta", a.beta, "> 0 and within the range of a double");
+  return beta;
+}
+
+/// summary.json's "split": the kind, β, the clients the Dirichlet split filled, the pool's size,
+/// and per client the examples trained on (after --per-client) and their label counts.
+Json split_json(const FlArgs& a, fl::SplitKind kind, const fl::Split& split, const std::vector<std::uint8_t>& labels,
+                std::size_t pool) {
+  const bool iid = kind == fl::SplitKind::iid;
+  Json out = {{"kind", fl::to_string(kind)},
+              {"beta", iid ? Json(nullptr) : Json(to_string(parse_rational(a.beta, "--beta")))},
+              {"filled", iid ? Json(nullptr) : Json(split.filled)},
+              {"pool_examples", pool}};
+  const std::size_t classes = 1 + *std::max_element(labels.begin(), labels.end());
+  Json sizes = Json::array(), counts = Json::array();
+  for (const auto& shard : split.clients) {
+    sizes.push_back(shard.size());
+    counts.push_back(fl::label_counts(shard, labels, classes));
+  }
+  out["client_sizes"] = sizes;
+  out["client_label_counts"] = counts;
+  return out;
+}
+
 void run_fl(const FlArgs& a) {
   fl::MechanismConfig mech;
   mech.mechanism = &fl::parse_mechanism(a.mechanism);
@@ -200,7 +246,8 @@ void run_fl(const FlArgs& a) {
   fl::keep_freed_memory();
   if (a.training != "auto" && a.training != "stacked" && a.training != "one-at-a-time")
     throw invalid_argument("--training", quote(a.training), "auto, stacked or one-at-a-time");
-  const bool stacked = a.training == "stacked" || (a.training == "auto" && device.is_cuda());
+  const fl::SplitKind split_kind = fl::parse_split(a.split);
+  const double beta = split_beta(a, split_kind);
   fl::LocalTraining local;
   local.batch = static_cast<std::int64_t>(parse_count(a.batch, "--batch", 1u << 20));
   if (local.batch == 0) throw invalid_argument("--batch", "0", "at least 1");
@@ -228,9 +275,21 @@ void run_fl(const FlArgs& a) {
                                std::to_string(files.train.images.cols) + ")",
                            "square images (the models take side × side)");
   const std::size_t total = files.train.images.count + files.test.images.count;
-  fl::Split split = fl::split_iid(total, n, mech.seed);
+  const std::vector<std::uint8_t> labels = fl::pooled_labels(files);
+  fl::Split split = split_kind == fl::SplitKind::iid ? fl::split_iid(total, n, mech.seed)
+                                                     : fl::split_dirichlet(labels, n, beta, mech.seed);
+  const std::size_t pool = total - split.test.size() - split.validation.size();
+  // A shard's order is random (split.hpp), so the cap keeps a uniform sample of each client's data.
   if (per_client > 0)
     for (auto& shard : split.clients) shard.resize(std::min(shard.size(), per_client));
+  const Json split_summary = split_json(a, split_kind, split, labels, pool);
+  // The stack trains equal shards only (client_stack.hpp).
+  const bool equal_shards = std::all_of(split.clients.begin(), split.clients.end(),
+                                        [&](const auto& shard) { return shard.size() == split.clients[0].size(); });
+  if (a.training == "stacked" && !equal_shards)
+    throw invalid_argument("--training", "stacked with --split " + a.split,
+                           "one-at-a-time or auto (the stack trains equal shards; these are unequal)");
+  const bool stacked = a.training == "stacked" || (a.training == "auto" && device.is_cuda() && equal_shards);
   if (eval_limit > 0) {
     split.test.resize(std::min(split.test.size(), eval_limit));
     split.validation.resize(std::min(split.validation.size(), eval_limit));
@@ -456,6 +515,7 @@ void run_fl(const FlArgs& a) {
   summary["stopped_by_target_eps"] = stopped_by_target;
   summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
   summary["dropout_accounting"] = dropout_accounting;
+  summary["split"] = split_summary;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
   summary["settings"] = state.settings;
@@ -494,6 +554,10 @@ void add_fl(CLI::App& app) {
                   "or corbin with dropout)");
   cmd->add_option("--lambda", args->lambda, "global smoothing λ in (0, 1] (default 1)");
   cmd->add_option("--seed", args->seed, "seed (default 0)");
+  cmd->add_option("--split", args->split,
+                  "the clients' data: iid (equal shares of the shuffled pool, the paper's; default) | dirichlet "
+                  "(each class shared out by proportions ~ Dir(β·1), β from --beta)");
+  cmd->add_option("--beta", args->beta, "the Dirichlet split's concentration β > 0 (small: few labels per client)");
   cmd->add_option("--per-client", args->per_client, "cap on examples per client (0: all)");
   cmd->add_option("--patience", args->patience,
                   "rounds without a validation gain before the best model is reloaded (default 5)");

@@ -148,6 +148,12 @@ FlCheckpoint load_checkpoint(const fs::path& out, const Json& settings, std::siz
     if (!saved.contains(key) || saved[key] != value)
       throw invalid_argument("--resume", "a run with " + key + " = " + saved.value(key, Json()).dump(),
                              "the same " + key + " as this one (" + value.dump() + ")");
+  // Both ways: a setting recorded only when it is not the default (the split) must not be
+  // dropped by a run that leaves it at the default.
+  for (const auto& [key, value] : saved.items())
+    if (!settings.contains(key))
+      throw invalid_argument("--resume", "a run with " + key + " = " + value.dump(),
+                             "the same " + key + " as this one (none: the default)");
   FlCheckpoint state;
   state.settings = saved;
   state.next_round = field<unsigned long>(j, "next_round", path);

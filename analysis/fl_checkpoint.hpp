@@ -36,7 +36,8 @@ constexpr std::array<const char*, 5> kCheckpointSteps = {"made", "models", "stat
 void save_checkpoint(const std::filesystem::path& out, const FlCheckpoint& state);
 
 /// Raises invalid_argument naming --resume when DIR has no readable checkpoint, or when its
-/// settings differ from `settings` (the message names the first differing option).
+/// settings differ from `settings` (the message names the first differing option; a key that
+/// only one side has differs too).
 FlCheckpoint load_checkpoint(const std::filesystem::path& out, const Json& settings, std::size_t parameters);
 
 /// The checksum of rounds.jsonl's lines: the previous checksum extended by `line` and a newline.

@@ -6,10 +6,13 @@ two scales:
   full: Exps 1-4 and 7 at the paper's scale on a GPU (50 clients, Exp. 4: 50-500, all data, 100
       rounds, seeds 0, 42, 100), writing reports/fl-full.md, reports/fl-full/results.csv,
       reports/fl-full/runs/ and plots. The audit's claims E1-E5 are decided from that CSV.
+  Both scales also have "niid" (not in the paper): vanilla, LDP-FL and CorBin-FL at eps_p = 5 on
+      non-IID data, a Dirichlet label split with beta in {0.1, 0.5} (`corbin fl --split dirichlet
+      --beta B`), beside Exp. 1's IID runs; it runs last.
 
 Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out reports]
            [--corbin build/analysis/corbin] [--device cpu|cuda] [--jobs K] [--deadline SECONDS]
-           [--only EXP ...] [--seeds 0 42 ...] [--runs-only | --report-only]
+           [--only EXP ...] [--seeds 0 42 ...] [--runs-only | --report-only]   (EXP: 1 2 3 4 5 7 niid)
 Progress goes to the terminal; a finished run (summary.json present with the same command) is not
 run again, so an interrupted sweep resumes where it stopped. --jobs runs K processes side by side
 (on a GPU they share it); --deadline starts no run it expects to outlast, and stops the sweep then.
@@ -79,6 +82,23 @@ PAPER_TABLE1 = {("corbin", "0.1"): 93.34, ("corbin", "0.3"): 97.00, ("corbin", "
                 ("ldp", "0.1"): 26.93, ("ldp", "0.3"): 88.27, ("ldp", "1"): 87.22, ("ldp", "3"): 97.02}
 PAPER_FEDAVG = 98.43
 
+# The non-IID axis: the Dirichlet label split's concentrations (small: few labels per client), the
+# mechanisms compared, and the budget (Exp. 1's, whose IID runs at lambda = 1 are the reference).
+NIID_BETAS = ("0.5", "0.1")
+NIID_MECHANISMS = ("vanilla", "ldp", "corbin")
+NIID_EPS = "5"
+
+
+def add_niid(add, **extra):
+    """The non-IID runs. A run's identity is its command line (settings_key), and only these runs
+    pass --split and --beta, so every IID run keeps the identity it had before the axis existed."""
+    for beta in NIID_BETAS:
+        for mech in NIID_MECHANISMS:
+            opts = dict(extra, mechanism=mech, split="dirichlet", beta=beta)
+            if mech != "vanilla":
+                opts["eps"] = NIID_EPS
+            add("niid", "niid-{}-beta{}".format(mech, beta), **opts)
+
 
 def experiments():
     """(experiment, run name, corbin fl options) for every run."""
@@ -112,6 +132,7 @@ def experiments():
         for eps in ("0.1", "0.3", "0.5", "1", "3"):
             for mech in ("ldp", "corbin"):
                 add("7", "exp7-{}-eps{}-l{}".format(mech, eps, lam), mechanism=mech, eps=eps, **{"lambda": lam})
+    add_niid(add, **{"lambda": "1"})
     return runs
 
 
@@ -144,6 +165,7 @@ def experiments_full():
     for n in sc["exp4_clients"]:
         for mech in ("corbin", "ldp"):
             add("4", "exp4-n{}-{}".format(n, mech), mechanism=mech, eps="5", clients=str(n), batch=sc["exp4_batch"])
+    add_niid(add)
     return runs
 
 
@@ -154,7 +176,7 @@ def command(args, out_dir, opts, seed):
            "--rounds", str(sc["rounds"]), "--eval-limit", str(sc["eval_limit"]),
            "--patience", str(sc["patience"]), "--bits", opts.get("bits", str(sc["bits"])),
            "--gamma", sc["gamma"], "--mechanism", opts["mechanism"], "--lambda", opts["lambda"]]
-    for key in ("eps", "dropout", "batch"):
+    for key in ("eps", "dropout", "batch", "split", "beta"):
         if key in opts:
             cmd += ["--" + key, opts[key]]
     if args.device != "cpu":
@@ -318,7 +340,7 @@ def write_csv(results, path):
         w.writerow(["experiment", "run", "seed", "mechanism", "eps", "bits", "dropout", "clients", "lambda",
                     "test_accuracy_at_best_round", "final_test_accuracy", "best_round", "reloads",
                     "mean_abs_mse_z", "mean_bytes_per_client", "mean_seconds_per_round", "batch", "rounds_run",
-                    "stopped", "max_abs_mse_z"])
+                    "stopped", "max_abs_mse_z", "split", "beta"])
         for r in results:
             rows = r["rows"]
             zs = [abs(x["mse_z"]) for x in rows if x.get("mse_z") is not None]
@@ -329,7 +351,8 @@ def write_csv(results, path):
                         r["summary"]["test_accuracy_at_best_round"], "" if final is None else final,
                         r["summary"]["best_round"], r["summary"]["reloads"],
                         sum(zs) / len(zs) if zs else "", mean_of(rows, "bytes_per_client"), mean_of(rows, "seconds"),
-                        r["opts"].get("batch", "64"), len(rows), r.get("failure") or "", max(zs) if zs else ""])
+                        r["opts"].get("batch", "64"), len(rows), r.get("failure") or "", max(zs) if zs else "",
+                        r["opts"].get("split", "iid"), r["opts"].get("beta", "")])
 
 
 def overlay(results, names, labels, title, path):
@@ -350,6 +373,34 @@ def fmt(x):
     return "—" if x is None else "{:.2f}".format(x)
 
 
+def top_label_share(summary):
+    """Mean over clients of the share of its examples that its most frequent label holds, from the
+    client_label_counts `corbin fl` writes into summary.json (None for runs from before it did)."""
+    counts = (summary.get("split") or {}).get("client_label_counts")
+    shares = [max(c) / sum(c) for c in counts or [] if sum(c)]
+    return sum(shares) / len(shares) if shares else None
+
+
+def niid_section(setting, cell, first_run, iid_name):
+    """The non-IID table: one row per split (IID is Exp. 1's run at lambda = 1), one column per
+    mechanism (cell(name) formats a run's accuracy), and the clients' mean top-label share (the
+    split depends on the seed only, so it is read from one run of the row)."""
+    lines = ["## Non-IID data: the Dirichlet label split at ε_p = {} (not in the paper)".format(NIID_EPS), "",
+             "Each class's examples are shared out over the clients by proportions drawn from Dir(β·1) (`corbin fl "
+             "--split dirichlet --beta β`, Hsu et al. 2019; small β: few labels per client; a client left empty "
+             "takes one example from the largest), " + setting + "λ = 1. IID is Experiment 1's run at λ = 1. The last column is the "
+             "mean over clients of the share of its data its most frequent label holds (0.1 for balanced labels).", "",
+             "| split | " + " | ".join({"vanilla": "vanilla", "ldp": "LDP-FL", "corbin": "CorBin-FL"}[m]
+                                       for m in NIID_MECHANISMS) + " | top-label share |",
+             "|---|" + "---|" * (len(NIID_MECHANISMS) + 1)]
+    for label, beta in [("IID", None)] + [("Dirichlet β = " + b, b) for b in NIID_BETAS]:
+        names = [iid_name.format(m) if beta is None else "niid-{}-beta{}".format(m, beta) for m in NIID_MECHANISMS]
+        shares = [top_label_share(first_run[n]["summary"]) for n in names if n in first_run]
+        share = next((x for x in shares if x is not None), None)
+        lines.append("| {} | {} | {} |".format(label, " | ".join(cell(n) for n in names), fmt(share)))
+    return lines + [""]
+
+
 def report(results, out):
     fig_dir = os.path.join(out, "fl")
     lines = ["# Federated experiments (Fashion-MNIST, reduced scale)", "",
@@ -365,8 +416,8 @@ def report(results, out):
              "threads. Accuracies are test accuracies of the model with the best validation accuracy "
              "(the paper's checkpoint), in %. They are *not* comparable in level with the paper's: other "
              "data, far fewer rounds and examples. What can be compared is the ordering the paper claims."
-             .format(lams=", ".join(SCALE["lambdas"]), lam7=", ".join(SCALE["lambdas_exp7"]), seeds=", ".join(str(s) for s in sorted({r["seed"] for r in results})),
-                     **SCALE), ""]
+             .format(**dict(SCALE, lams=", ".join(SCALE["lambdas"]), lam7=", ".join(SCALE["lambdas_exp7"]),
+                            seeds=", ".join(str(s) for s in sorted({r["seed"] for r in results})))), ""]
 
     def acc(prefix):
         return accuracy(best_over_lambda(results, prefix) or [r for r in results if r["name"] == prefix])
@@ -446,6 +497,11 @@ def report(results, out):
     overlay(results, ["exp7-vanilla", "exp7-ldp-eps0.5", "exp7-corbin-eps0.5"], ["vanilla", "LDP-FL", "CorBin-FL"],
             "Experiment 7 (ε_p = 0.5)", os.path.join(fig_dir, "exp7.png"))
     lines += ["![Experiment 7](fl/exp7.png)", ""]
+    # Non-IID data.
+    first_seed = min((r["seed"] for r in results), default=None)
+    lines += niid_section("capped at {} examples per client; ".format(SCALE["per_client"]),
+                          lambda name: fmt(acc(name)[0]), {r["name"]: r for r in results if r["seed"] == first_seed},
+                          "exp1-{}-l1")
     # The live check and the cost, over every run.
     zs = [abs(x["mse_z"]) for r in results for x in r["rows"] if x.get("mse_z") is not None]
     over = [z for z in zs if z > 4]
@@ -731,6 +787,10 @@ def report_full(results, out):
             "each client sends c ± rα with α ≈ 20, so the aggregate's spread — and next round's r — grows by a "
             "large factor every round (`mse_empirical` in its rounds.jsonl passes 1e18) until the weights overflow. "
             "The paper's λ grid would damp this; a smaller λ is the lever.", ""]
+    # Non-IID data (its runs come last; a missing one is said here, not under "Not run").
+    lines += niid_section("all data; trained one client at a time (unequal shards); ",
+                          lambda name: spread(named.get(name, []))[0], {n: rs[0] for n, rs in named.items()},
+                          "exp1-{}")
     # Accuracy after 100 rounds vs at the checkpoint.
     lines += ["**Final against checkpointed accuracy.** Where the final model is far below the checkpointed one (e.g. "
               "dropout p = 1/2, small ε_p), training degraded after its best round and the checkpoint's reloads did not "
@@ -799,7 +859,7 @@ def main():
     p.add_argument("--data", help="MNIST-format directory (default: corbin fl's)")
     p.add_argument("--jobs", type=int, default=1, help="runs side by side (default 1)")
     p.add_argument("--deadline", type=float, help="seconds: start no run expected to end later, stop then")
-    p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7); default all")
+    p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7 niid); default all")
     p.add_argument("--seeds", nargs="*", type=int, help="default: the scale's")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--runs-only", action="store_true", help="run, and write no report")

@@ -1,6 +1,6 @@
 // `corbin fl` end to end on a tiny MNIST-format directory (8×8 images): 4 clients, 2 rounds,
-// the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, and the certified
-// ε per round with the --target-eps stop.
+// the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, the certified
+// ε per round with the --target-eps stop, and the Dirichlet split (--split, --beta).
 
 #include <sys/wait.h>
 
@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <iomanip>
+#include <numeric>
 #include <sstream>
 
+#include "corbin/fl/split.hpp"
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/run_accountant.hpp"
 #include "idx_writer.hpp"
@@ -240,6 +242,93 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
     CHECK(r.status == 2);
     CHECK(r.err.find("--target-eps") != std::string::npos);
   }
+  fs::remove_all(data);
+  fs::remove_all(out);
+}
+
+TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.json, --beta checked", "[fl][unit]") {
+  const fs::path data = tiny_dir("flsplit", 60, true, 8, 8);
+  const fs::path out = fs::temp_directory_path() / ("corbin_fl_split" + std::to_string(getpid()));
+  const std::string common = "--data " + data.string() + " --clients 4 --rounds 1 --patience 10 --threads 1 " +
+                             "--no-figures --exp-eps 3 --seed 3 --out " + out.string() + " ";
+  const auto summary_of = [&] {
+    nlohmann::json s;
+    std::ifstream(out / "summary.json") >> s;
+    return s;
+  };
+  // 120 pooled images: 24 test, 96 train of which 19 validation, so the client pool holds 77.
+  constexpr std::size_t kPool = 77;
+  std::vector<std::uint8_t> labels;
+  for (int file = 0; file < 2; ++file)
+    for (std::uint8_t i = 0; i < 60; ++i) labels.push_back(i % 10);  // tiny_dir's labels
+  REQUIRE(run(common + "--split dirichlet --beta 0.5").status == 0);
+  const auto log = rounds(out);
+  REQUIRE(log.size() == 1);
+  CHECK(std::abs(log[0]["mse_z"].get<double>()) < 5);  // the live check holds on unequal shards
+  nlohmann::json split = summary_of()["split"];
+  CHECK(split["kind"] == "dirichlet");
+  CHECK(split["beta"] == "1/2");
+  CHECK(split["pool_examples"] == kPool);
+  const auto sizes = split["client_sizes"].get<std::vector<std::size_t>>();
+  REQUIRE(sizes.size() == 4);
+  CHECK(std::accumulate(sizes.begin(), sizes.end(), std::size_t{0}) == kPool);  // a partition of the pool
+  const corbin::fl::Split expected = corbin::fl::split_dirichlet(labels, 4, 0.5, 3);
+  CHECK(split["filled"] == expected.filled);
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO("client " << i);
+    CHECK(sizes[i] == expected.clients[i].size());
+    const auto counts = split["client_label_counts"][i].get<std::vector<std::size_t>>();
+    CHECK(counts == corbin::fl::label_counts(expected.clients[i], labels, 10));
+  }
+  // --per-client caps each client's shard; the sizes are the ones trained on.
+  REQUIRE(run(common + "--split dirichlet --beta 0.5 --per-client 10").status == 0);
+  split = summary_of()["split"];
+  for (std::size_t i = 0; i < 4; ++i) CHECK(split["client_sizes"][i] == std::min<std::size_t>(sizes[i], 10));
+  // --resume refuses another split or β, and continues the same one.
+  std::string two = common + "--split dirichlet --beta 0.5";
+  two.replace(two.find("--rounds 1"), 10, "--rounds 2");
+  const std::string iid_two = two.substr(0, two.find("--split"));
+  REQUIRE(run(common + "--split dirichlet --beta 0.5").status == 0);
+  const Result other_split = run(iid_two + " --resume");
+  CHECK(other_split.status == 2);
+  CHECK(other_split.err.find("--resume") != std::string::npos);
+  CHECK(other_split.err.find("split") != std::string::npos);
+  std::string other_beta = two;
+  other_beta.replace(other_beta.find("0.5"), 3, "1/4");
+  CHECK(run(other_beta + " --resume").err.find("beta") != std::string::npos);
+  REQUIRE(run(two + " --resume").status == 0);
+  CHECK(rounds(out).size() == 2);
+  // The IID split is the default: equal shares of the pool, no β.
+  REQUIRE(run(common).status == 0);
+  split = summary_of()["split"];
+  CHECK(split["kind"] == "iid");
+  CHECK(split["beta"].is_null());
+  CHECK(split["filled"].is_null());
+  CHECK(split["client_sizes"] == nlohmann::json({19, 19, 19, 19}));
+  // And an IID run resumed as a Dirichlet one.
+  const Result as_dirichlet = run(two + " --resume");
+  CHECK(as_dirichlet.status == 2);
+  CHECK(as_dirichlet.err.find("split") != std::string::npos);
+  // The stack trains equal shards only.
+  CHECK(run(common + "--split dirichlet --beta 0.5 --training stacked").err.find("--training") != std::string::npos);
+  // Bad input: exit 2, one line naming the option.
+  for (const std::string bad : {"0", "-1", "nan", "inf", "abc", "1e-400", "1e400", "-0"}) {
+    INFO("--beta " << bad);
+    const Result r = run(common + "--split dirichlet --beta " + bad);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--beta") != std::string::npos);
+  }
+  const Result missing = run(common + "--split dirichlet");
+  CHECK(missing.status == 2);
+  CHECK(missing.err.find("--beta") != std::string::npos);
+  for (const std::string iid : {"", "--split iid "}) {
+    const Result with_iid = run(common + iid + "--beta 0.5");
+    CHECK(with_iid.status == 2);
+    CHECK(with_iid.err.find("--beta") != std::string::npos);
+  }
+  const Result unknown = run(common + "--split noniid --beta 0.5");
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.find("--split") != std::string::npos);
   fs::remove_all(data);
   fs::remove_all(out);
 }
