@@ -3,17 +3,13 @@
 // aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
 // DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
-// Privacy accounting (AugCorBin-FL, and CorBin-FL or AugCorBin-FL with dropout): each row carries
-// the certified ε_upper(δ) after the rounds so far, per coordinate and over the model
-// (privacy/run_accountant.hpp), and --target-eps stops the run before a round would take the
-// model's past the target. Neighbours are replace-one: the server counts the clients it averages,
-// so the participant set is public, and under remove-one the two sums have different numbers of
-// terms and disjoint supports (aggregate_law.hpp), an infinite ε that says nothing about the
-// mechanism. With dropout the survivors of a round are random: δ is split in halves, one for the
-// mechanism at the survivors every round is guaranteed except with probability β, and one for
-// those failures, β = δ / (2 · --rounds) a round (privacy/dropout_floor.hpp); the floors and β go
-// into summary.json. CorBin-FL without dropout has no LDPQ client, outside Theorem 3's
-// configuration, and is not accounted.
+// The server's loop (rounds, λ smoothing, the checkpoint and patience, the accountant's hook) is
+// fl/server.hpp; the clients' training fl/clients.hpp; the accounting of AugCorBin-FL, and of
+// CorBin-FL or AugCorBin-FL with dropout, fl/accounting.hpp: each row carries the certified
+// ε_upper(δ) after the rounds so far, per coordinate and over the model, and --target-eps stops the
+// run before a round would take the model's past the target; with dropout, how δ is split and the
+// survivors' floors go into summary.json. CorBin-FL without dropout has no LDPQ client, outside
+// Theorem 3's configuration, and is not accounted. This file parses, runs and prints.
 //
 // Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
 // all clients at once as one stack (client_stack.hpp; the default on a GPU), and the stack's
@@ -40,18 +36,12 @@
 #include <tuple>
 
 #include "commands.hpp"
-#include "fl_checkpoint.hpp"
-#include "corbin/fl/client_stack.hpp"
-#include "corbin/fl/device_round.hpp"
-#include "corbin/fl/live_check.hpp"
-#include "corbin/fl/model.hpp"
+#include "corbin/fl/accounting.hpp"
+#include "corbin/fl/server.hpp"
 #include "corbin/fl/split.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/number/directed.hpp"
-#include "corbin/privacy/dropout_floor.hpp"
-#include "corbin/privacy/run_accountant.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -73,32 +63,32 @@ struct FlArgs {
 /// The options that determine a run's rounds, in canonical form (numbers as exact "p/q", so
 /// that `--exp-eps 3.0` resumes a run started with `3`): a resumed run must repeat them
 /// (--rounds may grow).
-Json settings_of(const FlArgs& a) {
-  Json s = Json::object();
-  s["data"] = std::filesystem::absolute(a.data).lexically_normal().string();
-  s["mechanism"] = a.mechanism;
-  s["model"] = a.model;
+fl::RunSettings settings_of(const FlArgs& a) {
+  fl::RunSettings s;
+  s.emplace_back("data", std::filesystem::absolute(a.data).lexically_normal().string());
+  s.emplace_back("mechanism", a.mechanism);
+  s.emplace_back("model", a.model);
   const auto exact = [](const std::string& text, const char* option) {
     return text.empty() ? std::string() : to_string(parse_rational(text, option));
   };
-  s["alpha"] = exact(a.budget.alpha, "--alpha");
-  s["exp_eps"] = exact(a.budget.exp_eps, "--exp-eps");
-  s["eps"] = exact(a.budget.eps, "--eps");
+  s.emplace_back("alpha", exact(a.budget.alpha, "--alpha"));
+  s.emplace_back("exp_eps", exact(a.budget.exp_eps, "--exp-eps"));
+  s.emplace_back("eps", exact(a.budget.eps, "--eps"));
   for (const auto& [key, value, option] :
        {std::tuple{"clients", a.clients, "--clients"}, {"bits", a.bits, "--bits"}, {"gamma", a.gamma, "--gamma"},
         {"delta", a.delta, "--delta"}, {"dropout", a.dropout, "--dropout"}, {"lambda", a.lambda, "--lambda"},
         {"seed", a.seed, "--seed"}, {"per_client", a.per_client, "--per-client"},
         {"patience", a.patience, "--patience"}, {"eval_limit", a.eval_limit, "--eval-limit"},
         {"batch", a.batch, "--batch"}})
-    s[key] = exact(value, option);
-  s["z_transport"] = a.z_transport;
-  s["entropy"] = a.entropy;
-  s["normalisation"] = a.normalisation;
+    s.emplace_back(key, exact(value, option));
+  s.emplace_back("z_transport", a.z_transport);
+  s.emplace_back("entropy", a.entropy);
+  s.emplace_back("normalisation", a.normalisation);
   // Only a non-IID split is recorded, so that runs (and checkpoints) from before --split existed
   // keep their settings; load_checkpoint compares keys both ways, so neither side can hide one.
   if (a.split != "iid") {
-    s["split"] = a.split;
-    s["beta"] = exact(a.beta, "--beta");
+    s.emplace_back("split", a.split);
+    s.emplace_back("beta", exact(a.beta, "--beta"));
   }
   return s;
 }
@@ -128,21 +118,21 @@ void put_traffic(Json& row, const std::vector<fl::Traffic>& traffic) {
 /// Keeps the first `count` lines of DIR/rounds.jsonl (the rounds a checkpoint covers; a kill may
 /// have left one more, or a part of one), after checking them against the checkpoint's checksum:
 /// a log edited or damaged inside those lines is refused, not silently cut.
-void restore_log(const std::filesystem::path& path, const FlCheckpoint& state) {
+void restore_log(const std::filesystem::path& path, const fl::Checkpoint& state) {
   std::vector<std::string> lines;
   {
     std::ifstream f(path);
-    for (std::string line; lines.size() < state.next_round && std::getline(f, line);) lines.push_back(line);
+    for (std::string line; lines.size() < state.server.next_round && std::getline(f, line);) lines.push_back(line);
   }
-  std::uint64_t checksum = kEmptyLogChecksum;
+  std::uint64_t checksum = fl::kEmptyLogChecksum;
   std::string kept;
   for (const auto& line : lines) {
-    checksum = extend_log_checksum(checksum, line);
+    checksum = fl::extend_log_checksum(checksum, line);
     kept += line + "\n";
   }
-  if (lines.size() < state.next_round || checksum != state.log_checksum)
+  if (lines.size() < state.server.next_round || checksum != state.log_checksum)
     throw invalid_argument("--resume", quote(path.string()),
-                           "the " + std::to_string(state.next_round) + " rounds its checkpoint recorded, unchanged");
+                           "the " + std::to_string(state.server.next_round) + " rounds its checkpoint recorded, unchanged");
   io::write_atomically(path, kept, "--out");
 }
 
@@ -154,11 +144,6 @@ void progress(unsigned long round, unsigned long rounds, double accuracy, double
             << round + 1 << "/" << rounds << "  test accuracy " << std::fixed << std::setprecision(4) << accuracy
             << "  " << std::setprecision(1) << seconds_per_round << " s/round  ETA " << eta / 60 << "m"
             << std::setw(2) << std::setfill('0') << eta % 60 << "s " << std::setfill(' ') << std::flush;
-}
-
-/// Waits for the device's queued work, so that the host clock measures it.
-void synchronize(const torch::Device& device) {
-  if (device.is_cuda()) torch::cuda::synchronize();
 }
 
 /// A certified bound as JSON: the double itself (exact, and printed so that it reads back to the
@@ -225,14 +210,12 @@ void run_fl(const FlArgs& a) {
   const std::size_t eval_limit = parse_count(a.eval_limit, "--eval-limit", ~0ul);
   const unsigned long patience = parse_count(a.patience, "--patience", 1000000);
   if (patience == 0) throw invalid_argument("--patience", "0", "at least 1");
-  // The LDPQ share of the run's accountant, where the mechanism has one (else why not).
-  std::string unaccounted;
-  const std::optional<Rational> accountant_gamma = mech.mechanism->accountant_gamma(mech, unaccounted);
   std::optional<Rational> target_eps;
   if (!a.target_eps.empty()) {
     target_eps = parse_rational(a.target_eps, "--target-eps");
     if (*target_eps <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
-    if (!accountant_gamma)
+    std::string unaccounted;
+    if (!mech.mechanism->accountant_gamma(mech, unaccounted))
       throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, unaccounted);
   }
   // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
@@ -299,55 +282,30 @@ void run_fl(const FlArgs& a) {
   net->to(device);
   std::vector<fl::Batch> shards;
   for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device, normalisation));
-  const fl::Batch test = fl::gather(files, split.test, device, normalisation),
-                  validation = fl::gather(files, split.validation, device, normalisation);
-  fl::StackedShards stacked_shards;
-  std::optional<fl::ClientStack> stack;
+  std::unique_ptr<fl::Clients> clients;
   if (stacked) {
-    stacked_shards = fl::stack_shards(shards);
-    shards.clear();
-    stack.emplace(a.model, static_cast<std::int64_t>(files.train.images.rows), static_cast<std::int64_t>(n), device,
-                  torch::kFloat, convolution);
+    clients = fl::clients_stacked(a.model, static_cast<std::int64_t>(files.train.images.rows),
+                                  fl::stack_shards(shards), static_cast<std::int64_t>(n), device, convolution, local);
+    shards.clear();  // the stack holds its own copy (on the device)
+  } else {
+    clients = fl::clients_one_at_a_time(net, std::move(shards), device, local);
   }
-  const std::vector<fl::Layer> layers = fl::layers_of(*net);
-  // The run's accountant: its n, γ, budget and d; one round is m compositions (every parameter).
-  std::optional<RunAccountant> accountant;
+  fl::Server server(mech, net, fl::gather(files, split.test, device, normalisation),
+                    fl::gather(files, split.validation, device, normalisation), {to_double(lambda), patience});
+  const std::uint64_t parameters = fl::parameter_count(*net);
+  fl::RunAccounting accounting = fl::account_run(mech, n, parameters, rounds);
+  if (accounting.accountant)
+    server.account([&](std::uint64_t done) { return accounting.accountant->after(done); }, target_eps);
   Json dropout_accounting = nullptr;  // with dropout: how δ is split, and the survivors' floors
-  if (accountant_gamma) {
-    const std::uint64_t m = fl::parameter_count(*net);
-    if (rounds > 0 && m > kMaxCompositions / rounds)
-      throw invalid_argument("--rounds", a.rounds,
-                             "at most " + std::to_string(kMaxCompositions / m) + " for the accountant (m·rounds <= " +
-                                 std::to_string(kMaxCompositions) + ", m = " + std::to_string(m) + ")");
-    AccountSetting population;
-    population.n = n;
-    population.gamma = *accountant_gamma;
-    population.budget = mech.budget;
-    population.bits = mech.bits;
-    population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
-    if (mech.dropout == 0) {
-      accountant.emplace(population, m, mech.delta);
-    } else {
-      // Half of δ for the rounds whose survivors fall below the floors, β a round.
-      const Rational half = Rational(mech.delta / 2);
-      const double beta = directed::div_down(directed::pred(to_double(half)), static_cast<double>(std::max(rounds, 1ul)));
-      const DropoutFloor floor = dropout_floor(n, population.gamma, mech.dropout, beta);
-      std::optional<AccountSetting> alone = population, paired;
-      alone->counts = floor.alone;
-      if (floor.paired) {
-        paired = population;
-        paired->counts = *floor.paired;
-      }
-      accountant.emplace(alone, paired, m, half);
-      dropout_accounting = Json{{"delta_mechanism", to_string(half)},
-                                {"failure_budget_per_round", beta},
-                                {"failure_per_round", floor.failure},
-                                {"floor_ldpq_survivors", floor.ldpq},
-                                {"floor_broken_pairs", floor.broken},
-                                {"floor_complete_pairs", floor.complete}};
-    }
+  if (accounting.dropout) {
+    const fl::DropoutAccounting& d = *accounting.dropout;
+    dropout_accounting = Json{{"delta_mechanism", to_string(d.delta_mechanism)},
+                              {"failure_budget_per_round", d.failure_budget_per_round},
+                              {"failure_per_round", d.floor.failure},
+                              {"floor_ldpq_survivors", d.floor.ldpq},
+                              {"floor_broken_pairs", d.floor.broken},
+                              {"floor_complete_pairs", d.floor.complete}};
   }
-  bool stopped_by_target = false;
 
   // The output directory: checked, created (not for --resume, whose directory must exist) and
   // locked for the run, so that a second run into it stops instead of interleaving.
@@ -355,109 +313,38 @@ void run_fl(const FlArgs& a) {
     throw invalid_argument("--resume", quote(a.out), "a directory holding a checkpoint of a run");
   const std::filesystem::path out = io::prepare_output_directory(a.out, "--out");
   const io::DirectoryLock lock(out, "--out");
-  FlCheckpoint state;
+  fl::Checkpoint state;
   state.settings = settings_of(a);
   if (a.resume) {
-    state = load_checkpoint(out, state.settings, fl::parameter_count(*net));
+    state = fl::load_checkpoint(out, state.settings, parameters);
     restore_log(out / "rounds.jsonl", state);
   } else {
-    state.global = fl::flatten(*net);
-    state.best = state.global;
-    state.log_checksum = kEmptyLogChecksum;
+    state.server.global = fl::flatten(*net);
+    state.server.best = state.server.global;
   }
   io::LineFile log(out / "rounds.jsonl", !a.resume, "--out");
   const bool tty = isatty(2);
-  const double lam = to_double(lambda);
   const auto start = std::chrono::steady_clock::now();
   double seconds_sum = 0;
-  const unsigned long first_round = state.next_round;
-  unsigned long round = first_round;
-  for (; round < rounds; ++round) {
-    const auto t0 = std::chrono::steady_clock::now();
-    // The privacy spent once this round is done, known before it runs (it depends on no data).
-    std::optional<RunAccountant::Bounds> spent;
-    if (accountant) spent = accountant->after(round + 1);
-    if (target_eps && (std::isinf(spent->model) || Rational(spent->model) > *target_eps)) {
-      if (tty) std::cerr << "\n";
-      std::cerr << "corbin fl: stopped before round " << round << " (0-based): after it the model's certified "
-                << "eps_upper at delta = " << to_string(mech.delta) << " would be "
-                << (std::isinf(spent->model) ? std::string("infinite") : std::to_string(spent->model))
-                << ", past --target-eps " << a.target_eps << "\n";
-      stopped_by_target = true;
-      break;
-    }
-    std::vector<std::uint64_t> seeds(n);
-    for (std::size_t i = 0; i < n; ++i)
-      seeds[i] = derive_seed(mech.seed, "round " + std::to_string(round) + " client " + std::to_string(i) + " training");
-    // Train, obfuscate and aggregate; keep the clients' weights at the live check's coordinates.
-    const bool checked = mech.mechanism->randomised();
-    fl::SampledWeights sampled;
-    if (checked) sampled.coordinates = fl::live_check_coordinates(layers, mech.seed, round);
-    fl::RoundResult r;
-    auto t1 = t0;
-    if (stacked) {
-      stack->load(state.global);
-      stack->train_epoch(stacked_shards, seeds, local);
-      synchronize(device);
-      t1 = std::chrono::steady_clock::now();
-      const torch::Tensor rows = stack->rows();
-      r = fl::obfuscated_mean_rows(rows, state.global, layers, mech, round);
-      if (checked) {
-        const std::vector<std::int64_t> at(sampled.coordinates.begin(), sampled.coordinates.end());
-        const torch::Tensor index = torch::tensor(at, torch::kLong).to(device);
-        const torch::Tensor picked = rows.index_select(1, index).cpu().contiguous();
-        sampled.values.assign(picked.data_ptr<float>(), picked.data_ptr<float>() + picked.numel());
-      }
-    } else {
-      std::vector<std::vector<float>> params;
-      for (std::size_t i = 0; i < n; ++i) {
-        fl::assign(*net, state.global);
-        fl::train_epoch(*net, shards[i], seeds[i], device, local);
-        params.push_back(fl::flatten(*net));
-      }
-      t1 = std::chrono::steady_clock::now();
-      r = fl::obfuscated_mean(params, state.global, layers, mech, round);
-      if (checked) sampled = fl::sample_weights(params, std::move(sampled.coordinates));
-    }
-    const auto t2 = std::chrono::steady_clock::now();
-    // The theorems checked live on a sample of coordinates (not counted as mechanism time).
-    std::optional<fl::LiveCheck> check;
-    if (checked && r.survivors() > 0) check = fl::live_check(sampled, state.global, layers, mech, r);
-    const auto t3 = std::chrono::steady_clock::now();
-    for (std::size_t t = 0; t < state.global.size(); ++t)
-      state.global[t] = static_cast<float>((1 - lam) * state.global[t] + lam * r.aggregate[t]);
-    fl::assign(*net, state.global);
-    const fl::Evaluation te = fl::evaluate(*net, test), va = fl::evaluate(*net, validation);
-    const auto t4 = std::chrono::steady_clock::now();
-    // The paper's checkpoint: keep the best model on validation accuracy, and reload it after
-    // `patience` rounds without a gain.
-    bool reloaded = false;
-    if (va.accuracy > state.best_validation) {
-      state.best_validation = va.accuracy;
-      state.best_round = round;
-      state.best = state.global;
-      state.since_best = 0;
-    } else if (++state.since_best >= patience) {
-      state.global = state.best;
-      state.since_best = 0;
-      ++state.reloads;
-      reloaded = true;
-    }
+  const unsigned long first_round = state.server.next_round;
+  const fl::RunEnd end = server.run(*clients, state, rounds, out, [&](const fl::RoundReport& report) {
+    const fl::RoundResult& r = report.result;
+    const std::optional<fl::LiveCheck>& check = report.check;
     Json row = Json::object();
-    row["round"] = round;
+    row["round"] = report.round;
     row["mechanism"] = a.mechanism;
     row["eps"] = private_mechanism ? Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>()) : Json(nullptr);
-    row["eps_upper_coordinate"] = spent ? bound_json(spent->coordinate) : Json(nullptr);
-    row["eps_upper_model"] = spent ? bound_json(spent->model) : Json(nullptr);
+    row["eps_upper_coordinate"] = report.spent ? bound_json(report.spent->coordinate) : Json(nullptr);
+    row["eps_upper_model"] = report.spent ? bound_json(report.spent->model) : Json(nullptr);
     row["bits"] = mech.bits;
     row["gamma"] = to_double(mech.gamma);
-    row["lambda"] = lam;
+    row["lambda"] = to_double(lambda);
     row["dropout"] = to_double(mech.dropout);
     row["clients"] = n;
-    row["test_accuracy"] = te.accuracy;
-    row["test_loss"] = te.loss;
-    row["validation_accuracy"] = va.accuracy;
-    row["reloaded_best"] = reloaded;
+    row["test_accuracy"] = report.test.accuracy;
+    row["test_loss"] = report.test.loss;
+    row["validation_accuracy"] = report.validation.accuracy;
+    row["reloaded_best"] = report.reloaded;
     row["mse_empirical"] = r.mse_empirical;
     row["mse_expected"] = check ? Json(check->mse_expected) : Json(nullptr);
     row["mse_empirical_sampled"] = check ? Json(check->mse_empirical) : Json(nullptr);
@@ -470,23 +357,29 @@ void run_fl(const FlArgs& a) {
     row["survivors"] = r.survivors();
     row["alone"] = r.alone();
     row["pairs"] = r.pairs();
-    row["seconds_training"] = std::chrono::duration<double>(t1 - t0).count();
-    row["seconds_mechanism"] = std::chrono::duration<double>(t2 - t1).count();
-    row["seconds_live_check"] = std::chrono::duration<double>(t3 - t2).count();
-    row["seconds_evaluation"] = std::chrono::duration<double>(t4 - t3).count();
+    row["seconds_training"] = report.seconds_training;
+    row["seconds_mechanism"] = report.seconds_mechanism;
+    row["seconds_live_check"] = report.seconds_live_check;
+    row["seconds_evaluation"] = report.seconds_evaluation;
     row["device"] = a.device;
     row["training"] = stacked ? "stacked" : "one-at-a-time";
     row["batch"] = local.batch;
-    row["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    row["seconds"] = report.seconds;
     row["threads"] = torch::get_num_threads();
     row["seed"] = mech.seed;
     const std::string line = row.dump();
     log.append(line);
-    state.log_checksum = extend_log_checksum(state.log_checksum, line);
-    state.next_round = round + 1;
-    save_checkpoint(out, state);
-    seconds_sum += row["seconds"].get<double>();
-    if (tty) progress(round, rounds, te.accuracy, seconds_sum / static_cast<double>(round + 1 - first_round));
+    seconds_sum += report.seconds;
+    if (tty)
+      progress(report.round, rounds, report.test.accuracy, seconds_sum / static_cast<double>(report.round + 1 - first_round));
+    return line;
+  });
+  if (end.stopped_by_target) {
+    if (tty) std::cerr << "\n";
+    std::cerr << "corbin fl: stopped before round " << end.round << " (0-based): after it the model's certified "
+              << "eps_upper at delta = " << to_string(mech.delta) << " would be "
+              << (std::isinf(end.spent.model) ? std::string("infinite") : std::to_string(end.spent.model))
+              << ", past --target-eps " << a.target_eps << "\n";
   }
   if (tty) std::cerr << "\n";
   // The summary reads the whole log, so that a resumed run reports every round.
@@ -505,20 +398,22 @@ void run_fl(const FlArgs& a) {
   summary["mechanism"] = a.mechanism;
   summary["clients"] = n;
   summary["rounds_run"] = all.size();
-  summary["parameters"] = state.global.size();
+  summary["parameters"] = state.server.global.size();
   summary["final_test_accuracy"] = all.empty() ? Json(nullptr) : all.back()["test_accuracy"];
-  summary["best_validation_accuracy"] = state.best_validation;
-  summary["best_round"] = state.best_round;
+  summary["best_validation_accuracy"] = state.server.best_validation;
+  summary["best_round"] = state.server.best_round;
   summary["test_accuracy_at_best_round"] =
-      state.best_round < all.size() ? all[state.best_round]["test_accuracy"] : Json(nullptr);
-  summary["reloads"] = state.reloads;
-  summary["stopped_by_target_eps"] = stopped_by_target;
+      state.server.best_round < all.size() ? all[state.server.best_round]["test_accuracy"] : Json(nullptr);
+  summary["reloads"] = state.server.reloads;
+  summary["stopped_by_target_eps"] = end.stopped_by_target;
   summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
   summary["dropout_accounting"] = dropout_accounting;
   summary["split"] = split_summary;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;
-  summary["settings"] = state.settings;
+  Json settings = Json::object();
+  for (const auto& [key, value] : state.settings) settings[key] = value;
+  summary["settings"] = settings;
   io::write_atomically(out / "summary.json", summary.dump(1) + "\n", "--out");
   if (!a.no_figures) {
     // Started with an argument vector, never through a shell: --python and --out stay values.

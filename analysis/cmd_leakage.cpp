@@ -35,7 +35,7 @@ Json leakage_json(const LeakageResult& r, bool pair) {
 void run_leakage(const LeakageArgs& a) {
   const Budget budget = a.budget.budget();
   if (!budget.exact())
-    throw invalid_argument("--eps", budget.describe(),
+    throw invalid_argument("--eps", to_string(budget.value),
                            "replaced by --alpha or --exp-eps (the leakage search is exact)");
   const Rational alpha = budget.alpha_exact(), c = a.geometry.c(), r = a.geometry.r();
   const unsigned long bits = a.geometry.d();

@@ -95,7 +95,7 @@ void run_ucdp(const UcdpArgs& a) {
   out["cpsgd"] = cpsgd;
   if (a.exact) {
     if (!budget.exact())
-      throw invalid_argument("--eps", budget.describe(),
+      throw invalid_argument("--eps", to_string(budget.value),
                              "replaced by --alpha or --exp-eps for --exact (the exact law needs a rational α)");
     ExactUcdpSetting e;
     e.n = s.n;

@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "run_app.hpp"
+
 namespace corbin::cli {
 namespace {
 
@@ -83,7 +85,7 @@ void put(Json& object, const std::string& key, const Interval& value) {
 void put(Json& object, const std::string& key, double value) { object[key] = value; }
 
 void put_budget(Json& object, const Budget& budget) {
-  object["budget"] = budget.describe();
+  object["budget"] = option_for(budget.parameter()) + " " + to_string(budget.value);  // as it was given
   if (budget.exact()) {
     put(object, "alpha", budget.alpha_exact());
     put(object, "exp_eps", budget.exp_eps_exact());

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corbin/io/files.hpp"
-#include "fl_checkpoint.hpp"
+#include "corbin/fl/checkpoint.hpp"
 #include "idx_writer.hpp"
 #include "process.hpp"
 
@@ -83,7 +83,7 @@ TEST_CASE("a kill at any step of a checkpoint leaves one that resumes exactly", 
   REQUIRE(fl(f.args(straight)).status == 0);
   const auto expected = rounds(straight);
   REQUIRE(expected.size() == 3);
-  for (const char* step : corbin::cli::kCheckpointSteps) {
+  for (const char* step : corbin::fl::kCheckpointSteps) {
     INFO(step);
     const fs::path out = f.work / step;
     // Killed while writing the checkpoint after round 2 (was: the model renamed before

@@ -1,11 +1,11 @@
 // The federated run's checkpoint loader: any state.json either loads or raises invalid_argument
-// naming --resume (never a JSON library exception, a wrapped integer or a crash).
+// naming the checkpoint (never a JSON library exception, a wrapped integer or a crash).
 
 #include <cstdint>
 #include <filesystem>
 
 #include "corbin/number/error.hpp"
-#include "fl_checkpoint.hpp"
+#include "corbin/fl/checkpoint.hpp"
 #include "scratch.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -22,12 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   (void)made;
   write_bytes(dir / "state.json", data, size);
-  const corbin::cli::Json settings = {{"seed", "1"}};
+  const corbin::fl::RunSettings settings = {{"seed", "1"}};
   try {
-    const corbin::cli::FlCheckpoint state = corbin::cli::load_checkpoint(out, settings, 4);
-    if (state.global.size() != 4 || state.best.size() != 4) __builtin_trap();
+    const corbin::fl::Checkpoint state = corbin::fl::load_checkpoint(out, settings, 4);
+    if (state.server.global.size() != 4 || state.server.best.size() != 4) __builtin_trap();
   } catch (const corbin::invalid_argument& e) {
-    if (e.parameter() != "--resume") __builtin_trap();
+    if (e.parameter() != "checkpoint") __builtin_trap();
   }
   return 0;
 }

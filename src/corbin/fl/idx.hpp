@@ -1,7 +1,7 @@
 #pragma once
 // MNIST-format (IDX) files: big-endian header, magic 0x00000803 for images (count, rows, cols)
 // and 0x00000801 for labels (count), then unsigned bytes. Files may be gzipped or not (zlib
-// reads both). Errors name the option that supplied the directory (--data) and the file.
+// reads both). Errors name the directory (data) and the file.
 
 #include <cstddef>
 #include <cstdint>

@@ -42,7 +42,7 @@ struct Mlp : ModelImpl {
   torch::nn::Linear fc1{nullptr}, fc2{nullptr}, fc3{nullptr};
 };
 
-/// "cnn" (the authors' model, the default) or "mlp"; raises invalid_argument(--model).
+/// "cnn" (the authors' model, the default) or "mlp"; raises invalid_argument(model).
 Model make_model(const std::string& name, std::int64_t side = 28);
 
 /// Keeps freed heap memory in the process. libtorch frees every activation after each step;
@@ -93,7 +93,7 @@ struct LocalTraining {
 };
 
 /// One local epoch: the examples in epoch_order(seed), in batches, with dropout_keep(seed)'s
-/// masks, and a fresh Adam, so that a round can be recomputed on its own (--resume).
+/// masks, and a fresh Adam, so that a round can be recomputed on its own (a resumed run).
 void train_epoch(ModelImpl& net, const Batch& data, std::uint64_t seed, torch::Device device,
                  const LocalTraining& settings = {});
 

@@ -36,11 +36,11 @@
 namespace corbin::fl {
 
 enum class ZTransport { encrypted, derived };
-ZTransport parse_z_transport(const std::string& text);  ///< raises invalid_argument(--z-transport)
+ZTransport parse_z_transport(const std::string& text);  ///< raises invalid_argument(z_transport)
 const char* to_string(ZTransport t);
 
 enum class Entropy { seeded, os };
-Entropy parse_entropy(const std::string& text);  ///< raises invalid_argument(--entropy)
+Entropy parse_entropy(const std::string& text);  ///< raises invalid_argument(entropy)
 const char* to_string(Entropy e);
 
 /// Bytes one client sent (up) and received (down) in a round, by purpose.

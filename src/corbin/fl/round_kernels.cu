@@ -1,6 +1,6 @@
 // The CUDA backend of round_kernels.hpp. Each kernel maps the shared steps
 // (round_kernel_steps.hpp) onto threads; only CorBinQ's tie ranks need cooperation, which a
-// block-wide prefix sum gives. Built with --fmad=false as well as with the explicit roundings
+// block-wide prefix sum gives. Built without fused multiply-add (nvcc -fmad=false) as well as with the explicit roundings
 // in the steps, so that no multiply-add is fused and the device computes what the host does.
 
 #include <cuda_runtime.h>

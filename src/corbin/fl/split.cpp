@@ -26,12 +26,11 @@ std::vector<std::size_t> permutation(std::size_t n, const Key& key) {
       keystream(key, 0, block++, bytes.data(), bytes.size());
       used = 0;
     }
-    std::uint64_t x = 0;
-    for (int b = 7; b >= 0; --b) x = x << 8 | bytes[used + static_cast<std::size_t>(b)];
+    const std::uint64_t x = little_endian_word(bytes.data() + used);
     used += 8;
     return x;
   };
-  for (std::size_t i = n; i > 1; --i) {
+  for (std::size_t i = n; i > 1; i -= 1) {
     // Uniform j in [0, i): reject the top partial range of 2^64.
     const std::uint64_t bound = i, limit = UINT64_MAX - UINT64_MAX % bound;
     std::uint64_t x;
@@ -103,11 +102,7 @@ class Uniforms {
     // a draw that needs more than 2^32 refills does not happen.
     std::array<std::uint8_t, kWords * 8> bytes;
     keystream(key_, stream_++, index_, bytes.data(), bytes.size());
-    for (std::size_t w = 0; w < kWords; ++w) {
-      std::uint64_t x = 0;
-      for (int b = 7; b >= 0; --b) x = x << 8 | bytes[8 * w + static_cast<std::size_t>(b)];
-      words_[w] = x;
-    }
+    for (std::size_t w = 0; w < kWords; ++w) words_[w] = little_endian_word(bytes.data() + 8 * w);
     used_ = 0;
   }
   const Key& key_;

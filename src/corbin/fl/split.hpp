@@ -28,7 +28,7 @@ std::string to_string(SplitKind kind);
 struct Split {
   std::vector<std::size_t> test, validation;
   /// Indices into the pooled data (pooled_labels' order), each client's in a uniformly random
-  /// order, so that a prefix of a shard (--per-client) is a uniform sample of that client's data.
+  /// order, so that a prefix of a shard (a cap on examples per client) is a uniform sample of that client's data.
   /// IID: equal shares, the remainder of the pool unused. Dirichlet: a partition of the pool.
   std::vector<std::vector<std::size_t>> clients;
   /// Dirichlet: how many clients the cuts left empty, each given one example (split_dirichlet);

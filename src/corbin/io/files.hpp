@@ -3,7 +3,7 @@
 // sees the old content or the new, never a part), lines appended durably, output directories
 // checked before use and locked against a second run, and every write error reported. These are
 // the only places the toolkit writes files; each raises corbin::invalid_argument naming `what`
-// (the caller's name for the file: the CLI passes its option, e.g. "--out") and the path.
+// (the caller's name for the file: a parameter's name, e.g. "out", which the CLI maps to its option) and the path.
 
 #include <cstddef>
 #include <filesystem>

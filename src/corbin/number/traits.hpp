@@ -1,7 +1,7 @@
 #pragma once
 // One interface over the three number types every formula is instantiated for:
 //   Rational  exact (inputs and α rational),
-//   Interval  certified enclosures (α transcendental, from --eps),
+//   Interval  certified enclosures (α transcendental, from a given ε),
 //   double    fast path, tested against the other two.
 // Formulas are written once against NumTraits<T>; branch decisions go through `floor` and
 // `less`, which are exact for Rational, certified for Interval and plain for double.

@@ -7,8 +7,8 @@
 
 namespace corbin {
 
-/// Raises invalid_argument for ε <= 0 (--eps), δ outside (0, 1) (--delta), Δ <= 0
-/// (--sensitivity).
+/// Raises invalid_argument for ε <= 0 (eps), δ outside (0, 1) (delta), Δ <= 0
+/// (sensitivity).
 void check_calibration(const Rational& eps, const Rational& delta, const Rational& sensitivity);
 
 /// The AGM privacy curve of N(0, σ²) at sensitivity Δ:

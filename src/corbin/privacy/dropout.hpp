@@ -20,8 +20,8 @@ struct DropoutSetting {
   Budget budget;
 };
 
-/// Raises invalid_argument: n odd or < 2 (--n; clients are paired), p outside (0, 1) (--p),
-/// δ outside (0, 1) (--delta), δ1 outside (0, δ) (--delta1), m < 1 (--m), r <= 0 (--radius).
+/// Raises invalid_argument: n odd or < 2 (n; clients are paired), p outside (0, 1) (p),
+/// δ outside (0, 1) (delta), δ1 outside (0, δ) (delta1), m < 1 (m), r <= 0 (radius).
 void check_dropout_setting(const DropoutSetting& s);
 
 /// A probability: exact when the binomial is small enough to sum in rationals (trials <=

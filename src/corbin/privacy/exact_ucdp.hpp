@@ -22,7 +22,7 @@ namespace corbin {
 constexpr unsigned long kMaxExactClients = 5000;
 
 enum class Neighbour { remove_one, replace_one };
-Neighbour parse_neighbour(const std::string& text);  ///< "remove" | "replace", else --relation
+Neighbour parse_neighbour(const std::string& text);  ///< "remove" | "replace", else invalid_argument(relation)
 const char* to_string(Neighbour n);
 
 /// LDPQ clients and CorBin pairs of the population, client 1 included: the first ⌊γn⌋ clients

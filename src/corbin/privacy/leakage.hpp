@@ -27,7 +27,7 @@ struct LeakageResult {
   std::optional<BigInt> z; ///< the shared value (Z holder)
 };
 
-/// Raises invalid_argument(--bits) for d > kMaxLeakageBits.
+/// Raises invalid_argument(bits) for d > kMaxLeakageBits.
 LeakageResult pair_eavesdropper_leakage(const Rational& alpha, const Rational& center,
                                         const Rational& radius, unsigned long bits,
                                         Variant variant);

@@ -127,7 +127,7 @@ void cap_at_one(UpperPld& a) {
 void trim(UpperPld& a, const PldLimits& limits) {
   std::size_t top = a.mass.size();
   double moved = 0;
-  while (top > 0 && add_up(moved, a.mass[top - 1]) <= limits.tail / 2) moved = add_up(moved, a.mass[--top]);
+  while (top > 0 && add_up(moved, a.mass[top - 1]) <= limits.tail / 2) moved = add_up(moved, a.mass[top -= 1]);
   a.infinite = std::min(1.0, add_up(a.infinite, moved));
   std::size_t bottom = 0;
   double below = 0;
@@ -146,7 +146,7 @@ void trim(UpperPld& a, const PldLimits& limits) {
 void trim(LowerPld& a, const PldLimits& limits) {
   std::size_t top = a.p.size(), bottom = 0;
   double dropped = 0;
-  while (top > 1 && dropped + a.p[top - 1] <= limits.tail / 2) dropped += a.p[--top];
+  while (top > 1 && dropped + a.p[top - 1] <= limits.tail / 2) dropped += a.p[top -= 1];
   dropped = 0;
   while (bottom + 1 < top && dropped + a.p[bottom] <= limits.tail / 2) dropped += a.p[bottom++];
   auto cut = [&](std::vector<double>& v) {

@@ -24,9 +24,9 @@ struct UcdpSetting {
   Budget budget;
 };
 
-/// Raises invalid_argument for m < 1 (--m), n < 2 (--n), γ outside (0, 1] (--gamma), nγ < 2
-/// (--gamma: the proof's N = nγ − 1 must be at least 1), δ outside (0, 1) (--delta), r <= 0
-/// (--radius).
+/// Raises invalid_argument for m < 1 (m), n < 2 (n), γ outside (0, 1] (gamma), nγ < 2
+/// (gamma: the proof's N = nγ − 1 must be at least 1), δ outside (0, 1) (delta), r <= 0
+/// (radius).
 void check_ucdp_setting(const UcdpSetting& s);
 
 struct NamedValue {

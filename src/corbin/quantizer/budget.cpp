@@ -11,16 +11,16 @@ std::string describe_value(const Rational& v) {
   return exact.size() <= 40 ? exact : to_string(v).substr(0, 20) + "… (" + std::to_string(exact.size()) + " characters)";
 }
 
-const char* option_name(Budget::Kind kind) {
-  switch (kind) {
-    case Budget::Kind::alpha: return "--alpha";
-    case Budget::Kind::exp_eps: return "--exp-eps";
-    case Budget::Kind::eps: return "--eps";
-  }
-  return "--eps";
-}
-
 }  // namespace
+
+const char* Budget::parameter() const {
+  switch (kind) {
+    case Kind::alpha: return "alpha";
+    case Kind::exp_eps: return "exp_eps";
+    case Kind::eps: return "eps";
+  }
+  return "eps";
+}
 
 Budget Budget::make(Kind kind, const Rational& value) {
   switch (kind) {
@@ -73,6 +73,6 @@ Interval Budget::eps_interval() const {
   return Interval(log(interval_from(exp_eps_exact())));
 }
 
-std::string Budget::describe() const { return std::string(option_name(kind)) + " " + to_string(value); }
+std::string Budget::describe() const { return std::string(parameter()) + " = " + to_string(value); }
 
 }  // namespace corbin

@@ -23,7 +23,7 @@ struct Budget {
   Rational value;
 
   /// Validates the value for its kind (α > 1, e^ε > 1, 0 < ε <= kMaxEps); raises
-  /// invalid_argument naming --alpha, --exp-eps or --eps.
+  /// invalid_argument naming alpha, exp_eps or eps.
   static Budget make(Kind kind, const Rational& value);
 
   bool exact() const { return kind != Kind::eps; }
@@ -37,7 +37,9 @@ struct Budget {
   Rational exp_eps_exact() const;
   /// Enclosure of e^ε (a point interval's enclosure for exact budgets).
   Interval exp_eps_interval() const;
-  /// The option that set the budget, for messages ("--alpha 3").
+  /// The parameter that sets the budget: "alpha", "exp_eps" or "eps".
+  const char* parameter() const;
+  /// The parameter and its value, for messages ("exp_eps = 3").
   std::string describe() const;
 };
 

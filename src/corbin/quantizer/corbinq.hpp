@@ -26,7 +26,7 @@ namespace corbin {
 
 enum class Variant { corrected, as_printed, reference_code };
 
-/// "corrected", "as-printed", "reference-code"; anything else raises invalid_argument(--variant).
+/// "corrected", "as-printed", "reference-code"; anything else raises invalid_argument(variant).
 Variant parse_variant(std::string_view text);
 const char* to_string(Variant v);
 
@@ -37,10 +37,10 @@ constexpr unsigned long kMaxBitsDouble = 40;
 /// Largest d the brute-force enumerator accepts (2^d iterations).
 constexpr unsigned long kMaxBitsEnumerator = 24;
 
-/// Raises invalid_argument(--bits) unless 0 <= bits <= limit.
+/// Raises invalid_argument(bits) unless 0 <= bits <= limit.
 void check_bits(long long bits, unsigned long limit = kMaxBits);
 
-/// Working precision for certified (--eps) evaluation at d shared bits: the floors of 2^d q need
+/// Working precision for certified (transcendental ε) evaluation at d shared bits: the floors of 2^d q need
 /// about d bits of q, so the default carries d + 128 bits.
 unsigned default_precision_bits(unsigned long bits);
 

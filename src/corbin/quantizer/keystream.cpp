@@ -36,9 +36,7 @@ Key derive_key(std::uint64_t seed, std::string_view label) {
 
 std::uint64_t derive_seed(std::uint64_t seed, std::string_view label) {
   const Key key = derive_key(seed, label);
-  std::uint64_t out = 0;
-  for (int i = 7; i >= 0; --i) out = out << 8 | key[static_cast<std::size_t>(i)];
-  return out;
+  return little_endian_word(key.data());
 }
 
 void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::uint8_t* out,

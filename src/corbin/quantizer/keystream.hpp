@@ -32,6 +32,14 @@ std::uint64_t derive_seed(std::uint64_t seed, std::string_view label);
 void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::uint8_t* out,
                std::size_t bytes);
 
+/// The 64-bit word of 8 bytes read little-endian, whatever the host's byte order (streams of
+/// words are then the same on every machine).
+inline std::uint64_t little_endian_word(const std::uint8_t* bytes) {
+  std::uint64_t x = 0;
+  for (int b = 0; b < 8; ++b) x |= static_cast<std::uint64_t>(bytes[b]) << (8 * b);
+  return x;
+}
+
 /// The key as the block function's words (chacha20.hpp): bytes 4i to 4i + 3, little-endian.
 inline chacha20::KeyWords key_words(const Key& key) {
   chacha20::KeyWords words{};

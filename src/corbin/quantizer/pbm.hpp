@@ -27,7 +27,7 @@
 namespace corbin {
 
 /// Largest number of trials the exact paths accept (binomial coefficients stay small; the authors
-/// run m = 1 and 2, main.py's --pbm_m choices).
+/// run m = 1 and 2, the choices of main.py's pbm_m flag).
 constexpr unsigned kPbmMaxTrials = 64;
 
 /// Raises invalid_argument("m") unless 1 <= m <= kPbmMaxTrials.

@@ -4,7 +4,7 @@
 // Probabilities are fixed point: q̂ = n / 2^K with K = 32 and n an integer, so every decision is
 // an integer comparison and the sampler's law is known exactly (no floating-point threshold
 // drift). n is clamped to [ceil(2^K q(c − r)), floor(2^K q(c + r))], computed exactly (or with
-// certified bounds for --eps): the realised probabilities then stay inside the LDPQ range and the
+// certified bounds for a transcendental ε): the realised probabilities then stay inside the LDPQ range and the
 // sampler is ε-PLDP for its own rounded law, never slightly above e^ε.
 //
 // CorBinQ on integers (Alg. 2, corrected): with F = K − d, the leader's threshold is
@@ -86,7 +86,7 @@ class CorbinqPairSampler {
   static constexpr std::size_t kChunk = 32768;
   static constexpr unsigned kMaxBits = 32;
 
-  /// Raises invalid_argument(--bits) unless 0 <= bits <= 32.
+  /// Raises invalid_argument(bits) unless 0 <= bits <= 32.
   CorbinqPairSampler(const FixedPointLaw& law, unsigned bits, const Key& shared,
                      const Key& private_leader, const Key& private_follower,
                      std::uint32_t stream);

@@ -21,10 +21,10 @@ using Pairing = std::vector<std::pair<std::size_t, std::size_t>>;
 /// (0,1), (2,3), ...; with odd n the last client is left to LDPQ.
 Pairing consecutive_pairing(std::size_t n);
 
-/// Parses "0-1,2-3" into a pairing; raises invalid_argument(--pairing).
+/// Parses "0-1,2-3" into a pairing; raises invalid_argument(pairing).
 Pairing parse_pairing(const std::string& text);
 
-/// Raises invalid_argument(--pairing) for an index >= n or one used twice.
+/// Raises invalid_argument(pairing) for an index >= n or one used twice.
 void check_pairing(const Pairing& pairing, std::size_t n);
 
 template <class T>

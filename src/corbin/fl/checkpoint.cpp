@@ -1,7 +1,8 @@
-#include "fl_checkpoint.hpp"
+#include "corbin/fl/checkpoint.hpp"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -9,11 +10,14 @@
 #include <sstream>
 #include <type_traits>
 
+#include <nlohmann/json.hpp>
+
 #include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
 
-namespace corbin::cli {
+namespace corbin::fl {
 namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
 namespace {
 
 constexpr const char* kFormat = "corbin fl checkpoint 2";
@@ -42,16 +46,16 @@ std::vector<float> read_floats(const fs::path& path, std::size_t count) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
   if (ec || size != 4 * count)
-    throw invalid_argument("--resume", quote(path.string()) + (ec ? "" : " (" + std::to_string(size) + " bytes)"),
+    throw invalid_argument("checkpoint", quote(path.string()) + (ec ? "" : " (" + std::to_string(size) + " bytes)"),
                            std::to_string(4 * count) + " bytes, the model's float32 parameters");
   std::ifstream f(path, std::ios::binary);
   std::string bytes(4 * count, '\0');
   if (!f.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-    throw invalid_argument("--resume", quote(path.string()), "a readable checkpoint file");
+    throw invalid_argument("checkpoint", quote(path.string()), "a readable checkpoint file");
   std::vector<float> out(count);
   for (std::size_t i = 0; i < count; ++i) {
     std::uint32_t u = 0;
-    for (int b = 3; b >= 0; --b) u = u << 8 | static_cast<unsigned char>(bytes[4 * i + b]);
+    for (int b = 0; b < 4; ++b) u |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + b])) << (8 * b);
     std::memcpy(&out[i], &u, 4);
   }
   return out;
@@ -63,17 +67,17 @@ std::string directory_name(unsigned long round) {
   return s.str();
 }
 
-/// state.json's field as T, or invalid_argument naming --resume and the field.
+/// state.json's field as T, or invalid_argument naming the checkpoint and the field.
 template <class T>
 T field(const Json& j, const char* key, const fs::path& path) {
-  if (!j.contains(key)) throw invalid_argument("--resume", quote(path.string()), std::string("a field ") + key);
+  if (!j.contains(key)) throw invalid_argument("checkpoint", quote(path.string()), std::string("a field ") + key);
   const Json& v = j[key];
   bool typed = true;
   if constexpr (std::is_same_v<T, unsigned long>) typed = v.is_number_unsigned();
   else if constexpr (std::is_same_v<T, double>) typed = v.is_number();
   else if constexpr (std::is_same_v<T, std::string>) typed = v.is_string();
   if (!typed)
-    throw invalid_argument("--resume", quote(path.string()) + " field " + key + " = " + v.dump(),
+    throw invalid_argument("checkpoint", quote(path.string()) + " field " + key + " = " + v.dump(),
                            "a value of the type a checkpoint writes");
   return v.get<T>();
 }
@@ -84,39 +88,41 @@ std::uint64_t extend_log_checksum(std::uint64_t checksum, const std::string& lin
   return io::fnv1a("\n", io::fnv1a(line, checksum));
 }
 
-void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
-  const std::string name = directory_name(state.next_round);
+void save_checkpoint(const fs::path& out, const Checkpoint& state) {
+  const std::string name = directory_name(state.server.next_round);
   const fs::path partial = out / (name + ".partial"), final_dir = out / name, link = out / "checkpoint";
-  io::remove_tree(partial, "--out");
+  io::remove_tree(partial, "out");
   fs::create_directory(partial);
-  abort_point("made", state.next_round);
-  io::write_atomically(partial / "global.f32", float_bytes(state.global), "--out");
-  io::write_atomically(partial / "best.f32", float_bytes(state.best), "--out");
-  abort_point("models", state.next_round);
+  abort_point("made", state.server.next_round);
+  io::write_atomically(partial / "global.f32", float_bytes(state.server.global), "out");
+  io::write_atomically(partial / "best.f32", float_bytes(state.server.best), "out");
+  abort_point("models", state.server.next_round);
   Json j = Json::object();
   j["format"] = kFormat;
-  j["settings"] = state.settings;
-  j["next_round"] = state.next_round;
-  j["best_validation"] = state.best_validation;
-  j["best_round"] = state.best_round;
-  j["since_best"] = state.since_best;
-  j["reloads"] = state.reloads;
+  Json settings = Json::object();
+  for (const auto& [key, value] : state.settings) settings[key] = value;
+  j["settings"] = settings;
+  j["next_round"] = state.server.next_round;
+  j["best_validation"] = state.server.best_validation;
+  j["best_round"] = state.server.best_round;
+  j["since_best"] = state.server.since_best;
+  j["reloads"] = state.server.reloads;
   j["log_checksum"] = std::to_string(state.log_checksum);
-  io::write_atomically(partial / "state.json", j.dump(1) + "\n", "--out");
-  abort_point("state", state.next_round);
-  io::remove_tree(final_dir, "--out");  // a leftover of an earlier attempt at this round, never the live one
+  io::write_atomically(partial / "state.json", j.dump(1) + "\n", "out");
+  abort_point("state", state.server.next_round);
+  io::remove_tree(final_dir, "out");  // a leftover of an earlier attempt at this round, never the live one
   fs::rename(partial, final_dir);
-  io::sync_directory(out, "--out");
-  abort_point("renamed", state.next_round);
+  io::sync_directory(out, "out");
+  abort_point("renamed", state.server.next_round);
   // Point DIR/checkpoint at the new directory in one rename (a run from before this format may
   // have left a real directory there; it is replaced once the new checkpoint is complete).
   const fs::path next_link = out / "checkpoint.link";
   fs::remove(next_link);
   fs::create_directory_symlink(name, next_link);
-  if (fs::is_directory(fs::symlink_status(link))) io::remove_tree(link, "--out");
+  if (fs::is_directory(fs::symlink_status(link))) io::remove_tree(link, "out");
   fs::rename(next_link, link);
-  io::sync_directory(out, "--out");
-  abort_point("linked", state.next_round);
+  io::sync_directory(out, "out");
+  abort_point("linked", state.server.next_round);
   // Older checkpoints (and any attempt a kill left behind) are no longer needed.
   // Listed first, removed after: removing entries while a directory_iterator reads the same
   // directory is unspecified (std::filesystem leaves it to readdir).
@@ -127,48 +133,48 @@ void save_checkpoint(const fs::path& out, const FlCheckpoint& state) {
         !entry.is_symlink())
       stale.push_back(entry.path());
   }
-  for (const auto& path : stale) io::remove_tree(path, "--out");
+  for (const auto& path : stale) io::remove_tree(path, "out");
 }
 
-FlCheckpoint load_checkpoint(const fs::path& out, const Json& settings, std::size_t parameters) {
+Checkpoint load_checkpoint(const fs::path& out, const RunSettings& settings, std::size_t parameters) {
   const fs::path dir = out / "checkpoint", path = dir / "state.json";
   std::ifstream f(path);
-  if (!f) throw invalid_argument("--resume", quote(path.string()), "an existing checkpoint of a run");
+  if (!f) throw invalid_argument("checkpoint", quote(path.string()), "an existing checkpoint of a run");
   Json j;
   try {
     j = Json::parse(f);
   } catch (const nlohmann::json::exception&) {
-    throw invalid_argument("--resume", quote(path.string()), "valid JSON");
+    throw invalid_argument("checkpoint", quote(path.string()), "valid JSON");
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
-    throw invalid_argument("--resume", quote(path.string()), std::string("a checkpoint in the format '") + kFormat + "'");
+    throw invalid_argument("checkpoint", quote(path.string()), std::string("a checkpoint in the format '") + kFormat + "'");
   const Json saved = field<Json>(j, "settings", path);
-  if (!saved.is_object()) throw invalid_argument("--resume", quote(path.string()), "a settings object");
-  for (const auto& [key, value] : settings.items())
+  if (!saved.is_object()) throw invalid_argument("checkpoint", quote(path.string()), "a settings object");
+  for (const auto& [key, value] : settings)
     if (!saved.contains(key) || saved[key] != value)
-      throw invalid_argument("--resume", "a run with " + key + " = " + saved.value(key, Json()).dump(),
-                             "the same " + key + " as this one (" + value.dump() + ")");
+      throw invalid_argument("checkpoint", "a run with " + key + " = " + saved.value(key, Json()).dump(),
+                             "the same " + key + " as this one (" + Json(value).dump() + ")");
   // Both ways: a setting recorded only when it is not the default (the split) must not be
   // dropped by a run that leaves it at the default.
   for (const auto& [key, value] : saved.items())
-    if (!settings.contains(key))
-      throw invalid_argument("--resume", "a run with " + key + " = " + value.dump(),
+    if (std::none_of(settings.begin(), settings.end(), [&](const auto& s) { return s.first == key; }))
+      throw invalid_argument("checkpoint", "a run with " + key + " = " + value.dump(),
                              "the same " + key + " as this one (none: the default)");
-  FlCheckpoint state;
-  state.settings = saved;
-  state.next_round = field<unsigned long>(j, "next_round", path);
-  state.best_validation = field<double>(j, "best_validation", path);
-  state.best_round = field<unsigned long>(j, "best_round", path);
-  state.since_best = field<unsigned long>(j, "since_best", path);
-  state.reloads = field<unsigned long>(j, "reloads", path);
+  Checkpoint state;
+  state.settings = settings;
+  state.server.next_round = field<unsigned long>(j, "next_round", path);
+  state.server.best_validation = field<double>(j, "best_validation", path);
+  state.server.best_round = field<unsigned long>(j, "best_round", path);
+  state.server.since_best = field<unsigned long>(j, "since_best", path);
+  state.server.reloads = field<unsigned long>(j, "reloads", path);
   try {
     state.log_checksum = std::stoull(field<std::string>(j, "log_checksum", path));
   } catch (const std::logic_error&) {
-    throw invalid_argument("--resume", quote(path.string()) + " field log_checksum", "a decimal checksum");
+    throw invalid_argument("checkpoint", quote(path.string()) + " field log_checksum", "a decimal checksum");
   }
-  state.global = read_floats(dir / "global.f32", parameters);
-  state.best = read_floats(dir / "best.f32", parameters);
+  state.server.global = read_floats(dir / "global.f32", parameters);
+  state.server.best = read_floats(dir / "best.f32", parameters);
   return state;
 }
 
-}  // namespace corbin::cli
+}  // namespace corbin::fl

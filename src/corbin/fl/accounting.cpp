@@ -1,0 +1,49 @@
+#include "corbin/fl/accounting.hpp"
+
+#include <algorithm>
+
+#include "corbin/fl/registry.hpp"
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+
+namespace corbin::fl {
+
+RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint64_t coordinates,
+                          unsigned long rounds) {
+  RunAccounting out;
+  const std::optional<Rational> gamma = mech.mechanism->accountant_gamma(mech, out.why_not);
+  if (!gamma) return out;
+  // One round is m compositions, one per parameter.
+  if (rounds > 0 && coordinates > kMaxCompositions / rounds)
+    throw invalid_argument("rounds", std::to_string(rounds),
+                           "at most " + std::to_string(kMaxCompositions / coordinates) +
+                               " for the accountant (m·rounds <= " + std::to_string(kMaxCompositions) +
+                               ", m = " + std::to_string(coordinates) + ")");
+  AccountSetting population;
+  population.n = n;
+  population.gamma = *gamma;
+  population.budget = mech.budget;
+  population.bits = mech.bits;
+  population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
+  if (mech.dropout == 0) {
+    out.accountant.emplace(population, coordinates, mech.delta);
+    return out;
+  }
+  DropoutAccounting d;
+  d.delta_mechanism = Rational(mech.delta / 2);
+  // β rounded down: the floors' certified failure must fit the half of δ set aside for them.
+  d.failure_budget_per_round =
+      directed::div_down(directed::pred(to_double(d.delta_mechanism)), static_cast<double>(std::max(rounds, 1ul)));
+  d.floor = dropout_floor(n, population.gamma, mech.dropout, d.failure_budget_per_round);
+  std::optional<AccountSetting> alone = population, paired;
+  alone->counts = d.floor.alone;
+  if (d.floor.paired) {
+    paired = population;
+    paired->counts = *d.floor.paired;
+  }
+  out.accountant.emplace(alone, paired, coordinates, d.delta_mechanism);
+  out.dropout = std::move(d);
+  return out;
+}
+
+}  // namespace corbin::fl
