@@ -6,6 +6,7 @@
 // carries every input compared with both laws there, so that the rechecker decides it again.
 
 #include <cmath>
+#include <stdexcept>
 
 #include "claims.hpp"
 #include "corbin/quantizer/baseline_identity.hpp"
