@@ -120,6 +120,7 @@ ClaimResult check_d1(const Grid&);
 ClaimResult check_x1(const Grid&);
 ClaimResult check_g1(const Grid&);
 ClaimResult check_x8(const Grid&);
+ClaimResult check_b1(const Grid&);
 ClaimResult check_e1(const Grid&);
 ClaimResult check_e2(const Grid&);
 ClaimResult check_e3(const Grid&);

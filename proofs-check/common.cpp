@@ -79,7 +79,7 @@ const std::vector<NamedCheck>& all_checks() {
       {"T2c", check_t2c}, {"T3", check_t3},   {"T3m", check_t3m}, {"T4", check_t4},
       {"T4u", check_t4u}, {"T4m", check_t4m}, {"S1", check_s1},   {"D0", check_d0},
       {"D1", check_d1},   {"C1", check_c1},   {"R1", check_r1},   {"X1", check_x1},
-      {"L1", check_l1},   {"G1", check_g1},   {"X8", check_x8},   {"E1", check_e1}, {"E2", check_e2},
+      {"L1", check_l1},   {"G1", check_g1},   {"X8", check_x8},   {"B1", check_b1},   {"E1", check_e1}, {"E2", check_e2},
       {"E3", check_e3},   {"E4", check_e4},   {"E5", check_e5}};
   return checks;
 }

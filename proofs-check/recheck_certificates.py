@@ -41,7 +41,7 @@ from fractions import Fraction as F
 
 CLAIM_IDS = ("P1", "A2", "T1a", "T1b", "T1c", "T1u", "T2a", "T2b", "T2c", "T3", "T3m", "T4", "T4u", "T4m", "S1", "D0",
              "D1", "C1", "R1", "X1", "G1", "X8",
-             "L1", "E1", "E2", "E3", "E4", "E5")
+             "L1", "B1", "E1", "E2", "E3", "E4", "E5")
 VARIANTS = ("corrected", "as-printed", "reference-code")
 JOINT_KEYS = ("++", "+-", "-+", "--")
 
@@ -427,8 +427,14 @@ def r1_row_rule(value, path):
     approx_when_exact("ratio")(value, path)
 
 WITNESS_KINDS = ("free_levels_pair", "aggregate_mean", "printed_q2", "reference_top_cell", "given_z", "gaussian_ratio",
-                 "aug_mse_rule", "t3_replace_one", "t3_remove_one")
+                 "aug_mse_rule", "t3_replace_one", "t3_remove_one", "baseline_law")
 WITNESS = obj({"kind": one_of(*WITNESS_KINDS), "reading": text, "refutes": boolean})
+# B1: a baseline's law and LDPQ's, as atoms (value, probability) in the mechanism's output order.
+B1_ATOMS = list_of(list_of(rational, lengths=(2,)))
+BASELINE_LAW = obj({"mechanism": one_of("pbm", "rqm", "signsgd"), **put("exp_eps", spec=EXP_EPS),
+                    "center": rational, "radius": rational, **put("alpha", spec=ALPHA), "same_as_ldpq": boolean,
+                    "compared": list_of(obj({"w": rational, "baseline": B1_ATOMS, "ldpq": B1_ATOMS}))},
+                   {"m": one_of(1, 2, 3), "q": rational, **put("theta"), **put("delta_ratio")})
 
 DATA_SCHEMA = {
     "P1": obj({"levels": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
@@ -512,6 +518,7 @@ DATA_SCHEMA = {
     "X1": obj({"witnesses": list_of(WITNESS)}),
     "G1": obj({"witnesses": list_of(WITNESS)}),
     "X8": obj({"points": nat, "gap_shrinks_as_eps_decreases": nat}),
+    "B1": obj({"rqm_q": rational, "cases": nat, "witnesses": list_of(WITNESS)}),
     **{claim: experiment_schema(claim) for claim in EXPERIMENT_PARTS},
 }
 
@@ -1282,10 +1289,112 @@ def witness_t3_remove(report, w, path):
     return (not meet) and pre
 
 
+def rational_sqrt(x):
+    """√x when x is the square of a rational, else None (a Fraction is in lowest terms, and so is
+    its square root's)."""
+    if x < 0:
+        return None
+    n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
+    return F(n, d) if n * n == x.numerator and d * d == x.denominator else None
+
+
+def b1_ldpq_law(alpha, c, r, w):
+    """Alg. 1: c − rα with 1 − q, c + rα with q."""
+    q = ldpq_q(alpha, c, r, w)
+    return [(c - r * alpha, 1 - q), (c + r * alpha, q)]
+
+
+def b1_pbm_law(theta, m, c, r, w):
+    """PBM_PLDP.py: p = 1/2 + (θ/r)(w − c), Z ~ Binomial(m, p), decoded c + (r/θ)(Z/m − 1/2)."""
+    p = F(1, 2) + theta / r * (w - c)
+    return [(c + r / theta * (F(k, m) - F(1, 2)), math.comb(m, k) * p ** k * (1 - p) ** (m - k)) for k in range(m + 1)]
+
+
+def b1_rqm_law(delta, m, q, c, r, w):
+    """RQM_FL.py: X = r(1 + D), x = w − c; m = 2 rounds between c ± X; m = 3 keeps c with probability
+    q and then rounds between c and the outer level on x's side."""
+    big, x = r * (1 + delta), w - c
+    if m == 2:
+        return [(c - big, (big - x) / (2 * big)), (c + big, (big + x) / (2 * big))]
+    out_lo, out_hi = (1 - q) * (big - x) / (2 * big), (1 - q) * (big + x) / (2 * big)
+    if x >= 0:
+        return [(c - big, out_lo), (c, q * (big - x) / big), (c + big, out_hi + q * x / big)]
+    return [(c - big, out_lo + q * (-x) / big), (c, q * (big + x) / big), (c + big, out_hi)]
+
+
+def b1_signsgd_law(v):
+    """signsgd.py: sign(v) with probability 1 (torch.sign: −1, 0, +1)."""
+    return [(F(-1), F(int(v < 0))), (F(0), F(int(v == 0))), (F(1), F(int(v > 0)))]
+
+
+def measure(law):
+    """The law as a measure: equal values merged, zero atoms dropped."""
+    total = {}
+    for value, p in law:
+        total[value] = total.get(value, 0) + p
+    return {value: p for value, p in total.items() if p != 0}
+
+
+def witness_baseline_law(report, w, path):
+    """B1: a baseline calibrated as the authors' code does, against LDPQ at the same e^ε and range.
+    The laws are recomputed at every input listed; "same as LDPQ" needs equal measures at each and
+    inputs that decide every w: on each open piece between the breakpoints (RQM m = 3: c; SignSGD:
+    0) the probabilities are polynomials in w of degree <= D (PBM: m; RQM and LDPQ: 1; SignSGD: 0),
+    so D' + 1 points per piece (D' = max(D, 1), LDPQ's degree 1 included), the ends and the
+    breakpoints decide it. Refutes the reading "distinct" iff the laws are the same."""
+    BASELINE_LAW(w, path)
+    mech, x, c, r = w["mechanism"], rat(w["exp_eps"]), rat(w["center"]), rat(w["radius"])
+    m = w.get("m", 0)
+    report.expect(r > 0, f"{path}/radius", "r must be positive")
+    report.equal(f"{path}/reading", w["reading"], mech + (str(m) if mech != "signsgd" else ""))
+    alpha = alpha_of(x)
+    report.equal(f"{path}/alpha", rat(w["alpha"]), alpha, w["alpha"])
+    if mech == "pbm":
+        report.expect(m in (1, 2), f"{path}/m", f"PBM runs with m = 1 or 2, not {m}")
+        s = x if m == 1 else rational_sqrt(x)
+        if not report.expect(s is not None, f"{path}/exp_eps", f"e^(ε/2) is irrational at e^ε = {x}"):
+            return w["refutes"]
+        theta = (s - 1) / (2 * (s + 1))
+        report.equal(f"{path}/theta", rat(w["theta"]), theta, w["theta"])
+        law, degree, breaks = (lambda v: b1_pbm_law(theta, m, c, r, v)), m, []
+    elif mech == "rqm":
+        report.expect(m in (2, 3), f"{path}/m", f"RQM has m = 2 or 3 levels, not {m}")
+        q = rat(w["q"]) if m == 3 else F(0)
+        report.expect(0 <= q < 1, f"{path}/q", f"q = {q} is outside [0, 1)")
+        delta = 2 / ((1 - q) * (x - 1))
+        report.equal(f"{path}/delta_ratio", rat(w["delta_ratio"]), delta, w["delta_ratio"])
+        law, degree, breaks = (lambda v: b1_rqm_law(delta, m, q, c, r, v)), 1, ([c] if m == 3 else [])
+    else:
+        law, degree, breaks = b1_signsgd_law, 0, [F(0)]
+    lo, hi = c - r, c + r
+    equal_at, points = [], set()
+    for i, item in enumerate(w["compared"]):
+        v = rat(item["w"])
+        report.expect(lo <= v <= hi, f"{path}/compared/{i}/w", f"{v} is outside [c − r, c + r]")
+        mine, ldpq = law(v), b1_ldpq_law(alpha, c, r, v)
+        for key, recomputed in (("baseline", mine), ("ldpq", ldpq)):
+            listed = [tuple(rat(a) for a in atom) for atom in item[key]]
+            report.equal(f"{path}/compared/{i}/{key}", listed, recomputed, item[key])
+        equal_at.append(measure(mine) == measure(ldpq))
+        points.add(v)
+    ends = sorted({lo, hi} | {b for b in breaks if lo < b < hi})
+    need = max(degree, 1) + 1
+    decides = all(e in points for e in ends) and all(
+        len([v for v in points if a < v < b]) >= need for a, b in zip(ends, ends[1:]))
+    same = all(equal_at) and decides
+    if w["same_as_ldpq"]:
+        report.expect(same, f"{path}/same_as_ldpq", "the laws differ at an input listed, or the inputs listed do "
+                                                    "not decide every w")
+    else:
+        report.expect(not all(equal_at), f"{path}/same_as_ldpq", "the laws agree at every input listed")
+    return same
+
+
 WITNESS_RECHECKS = {"free_levels_pair": witness_free_levels, "aggregate_mean": witness_aggregate_mean,
                     "printed_q2": witness_printed_q2, "reference_top_cell": witness_reference_top,
                     "given_z": witness_given_z, "gaussian_ratio": witness_gaussian, "aug_mse_rule": witness_aug_mse,
-                    "t3_replace_one": witness_t3_replace, "t3_remove_one": witness_t3_remove}
+                    "t3_replace_one": witness_t3_replace, "t3_remove_one": witness_t3_remove,
+                    "baseline_law": witness_baseline_law}
 
 
 def recheck_witnesses(report, cert):
@@ -2329,12 +2438,31 @@ def recheck_grids(certs, reports):
                               f"e^ε grid {short(exp_eps)} differs from {reference[0]}.json's {short(reference[1])}")
 
 
+B1_READINGS = ("pbm1", "pbm2", "rqm2", "rqm3", "signsgd")
+
+
+def recheck_b1(cert, report):
+    """B1: every (e^ε, range) case has one witness per baseline, RQM m = 3 at the certificate's q;
+    each reading's outcome is its witnesses' (recheck_readings) and some reading carries the check's."""
+    data = cert["data"]
+    cases = {}
+    for i, w in enumerate(data["witnesses"]):
+        cases.setdefault(tuple(str(w.get(k)) for k in ("exp_eps", "center", "radius")), []).append(w["reading"])
+        if w["reading"] == "rqm3":
+            report.equal(f"data/witnesses/{i}/q", w.get("q"), data["rqm_q"])
+    report.equal("data/cases", data["cases"], len(cases))
+    for key, readings in cases.items():
+        report.expect(sorted(readings) == sorted(B1_READINGS), "data/witnesses",
+                      f"the case e^ε = {key[0]}, c = {key[1]}, r = {key[2]} has witnesses for {readings}")
+    recheck_witnessed(cert, report)
+
+
 CLAIM_RECHECKS = {"P1": recheck_p1, "A2": recheck_a2, "T1a": recheck_t1a, "T1b": recheck_t1b, "T1c": recheck_t1c,
                   "T2a": recheck_t2a, "T2b": recheck_t2b, "T2c": recheck_t2c, "T3": recheck_t3, "T4": recheck_t4,
                   "D0": recheck_d0, "C1": recheck_c1, "R1": recheck_r1, "L1": recheck_l1,
                   "T1u": recheck_t1u, "T3m": recheck_witnessed,
                   "D1": lambda cert, report: recheck_counted(cert, report, "points", "marginal_differs_from_ldpq"), "X1": recheck_witnessed,
-                  "G1": recheck_witnessed, "T4u": recheck_t4u, "T4m": recheck_t4m, "S1": recheck_s1,
+                  "G1": recheck_witnessed, "B1": recheck_b1, "T4u": recheck_t4u, "T4m": recheck_t4m, "S1": recheck_s1,
                   "X8": lambda cert, report: recheck_counted(cert, report, "points", "gap_shrinks_as_eps_decreases")}
 
 

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 python, checker, audit, work = sys.argv[1:5]
 CLAIMS = ("P1", "A2", "T1a", "T1b", "T1c", "T1u", "T2a", "T2b", "T2c", "T3", "T3m", "T4", "T4u", "T4m", "S1", "D0",
-          "D1", "C1", "R1", "X1", "L1", "G1", "X8", "E1", "E2", "E3", "E4", "E5")
+          "D1", "C1", "R1", "X1", "L1", "G1", "X8", "B1", "E1", "E2", "E3", "E4", "E5")
 
 # Per claim: values the rechecker recomputes (the first path present is changed; several lists
 # give several cases), a nested required field to delete, and a row list to empty (None: the
@@ -84,6 +84,10 @@ SPEC = {
     "G1": {"value": [["data/witnesses/0/log_density_ratio"], ["data/witnesses/0/y"]],
            "delete": "data/witnesses/0/sigma", "empty": None},
     "X8": {"value": [["data/gap_shrinks_as_eps_decreases"]], "delete": "data/points", "empty": None},
+    # B1: a probability of PBM m = 1's law (same as LDPQ), PBM m = 2's θ, an input compared, RQM's D.
+    "B1": {"value": [["data/witnesses/0/compared/0/baseline/0/1"], ["data/witnesses/1/theta"],
+                     ["data/witnesses/0/compared/-1/w"], ["data/witnesses/2/delta_ratio"]],
+           "delete": "data/witnesses/0/compared", "empty": "data/witnesses"},
     **{claim: EXPERIMENT for claim in ("E1", "E2", "E3", "E4", "E5")},
 }
 TOP_LEVEL = ("id", "verdict", "finding", "grid", "data", "readings", "check_verdict", "coq_checked")

@@ -427,7 +427,14 @@ TEST_CASE("baselines: B1's comparison finds a difference that vanishes at c and 
   const auto self = b1_compare("LDPQ", [&](const Rational& w) { return ldpq_law(alpha, kZero, kOne, w); },
                                1, {}, alpha, kZero, kOne);
   CHECK(self.same_as_ldpq);
-  CHECK(self.points_compared == 5);
+  CHECK(self.compared.size() == 5);
+  CHECK(self.compared.front().w == 0);  // c first, then both ends and the interior points
+  CHECK(self.compared[1].w == -1);
+  CHECK(self.compared[2].w == 1);
+  CHECK(self.compared[3].w == q_(-1, 3));
+  CHECK(self.compared[4].w == q_(1, 3));
+  CHECK(r.compared.back().w == r.witness);
+  CHECK_FALSE(same_law(r.compared.back().baseline, r.compared.back().ldpq));
 }
 
 TEST_CASE("baselines: with eps given, the enclosures hold the calibrated values and the ratio meets e^eps",

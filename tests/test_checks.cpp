@@ -36,6 +36,13 @@ Rational pair_bound_too_small(const Rational& alpha, const Rational& r) {
   return r * r * alpha * alpha / 2;
 }
 
+/// What a check's computation found for one reading (its own, or one of `also`).
+Verdict verdict_of(const ClaimResult& r, const std::string& key) {
+  for (const auto& [k, v] : r.also)
+    if (k == key) return v;
+  return r.reading == key ? r.verdict : Verdict::undecided;
+}
+
 }  // namespace
 
 TEST_CASE("bound_verdict separates tight, slack and broken bounds", "[audit][unit]") {
@@ -76,7 +83,7 @@ TEST_CASE("the grid's e^ε are rational and at most 1e-6 above exp(ε)", "[audit
 
 TEST_CASE("every claim of CLAIMS.md has a check and the quick audit decides each", "[audit][unit]") {
   const char* ids[] = {"P1", "A2", "T1a", "T1b", "T1c", "T1u", "T2a", "T2b", "T2c", "T3", "T3m", "T4", "T4u", "T4m",
-                       "S1", "D0", "D1", "C1", "R1", "X1", "L1", "G1", "X8", "E1", "E2", "E3", "E4", "E5"};
+                       "S1", "D0", "D1", "C1", "R1", "X1", "L1", "G1", "X8", "B1", "E1", "E2", "E3", "E4", "E5"};
   REQUIRE(all_checks().size() == std::size(ids));
   for (std::size_t i = 0; i < std::size(ids); ++i) CHECK(std::string(all_checks()[i].id) == ids[i]);
   const Grid grid = Grid::quick_grid();
@@ -96,11 +103,6 @@ TEST_CASE("every claim of CLAIMS.md has a check and the quick audit decides each
 TEST_CASE("Theorem 4's witnesses meet every precondition and refute the step, the conclusion and the bound",
           "[audit][unit]") {
   const Grid grid = Grid::quick_grid();
-  const auto verdict_of = [](const ClaimResult& r, const std::string& key) {
-    for (const auto& [k, v] : r.also)
-      if (k == key) return v;
-    return r.reading == key ? r.verdict : Verdict::undecided;
-  };
   const ClaimResult t4 = check_t4(grid), t4u = check_t4u(grid), t4m = check_t4m(grid);
   CHECK(t4.certificate["counterexample"]["preconditions_met"] == true);
   CHECK(t4.certificate["counterexample"]["singles_outside_approx"].get<double>() > 0.09);  // δ − δ1
@@ -119,6 +121,52 @@ TEST_CASE("Theorem 4's witnesses meet every precondition and refute the step, th
   CHECK(t4m.certificate["theta_positive"]["printed_bound_approx"].get<double>() < 0.0467);
   CHECK(verdict_of(t4m, "printed") == Verdict::fails);
   CHECK(verdict_of(t4m, "theta_pos") == Verdict::fails);
+}
+
+TEST_CASE("B1: PBM m = 1 and RQM m = 2 are LDPQ in every case, PBM m = 2, RQM m = 3 and SignSGD differ at w = c",
+          "[audit][unit]") {
+  const ClaimResult b1 = check_b1(Grid::quick_grid());
+  CHECK(b1.verdict == Verdict::fails);
+  CHECK(verdict_of(b1, "pbm1") == Verdict::fails);
+  CHECK(verdict_of(b1, "rqm2") == Verdict::fails);
+  CHECK(verdict_of(b1, "pbm2") == Verdict::holds);
+  CHECK(verdict_of(b1, "rqm3") == Verdict::holds);
+  CHECK(verdict_of(b1, "signsgd") == Verdict::holds);
+  const Json& witnesses = b1.certificate["witnesses"];
+  // e^ε = 9 and one per ε of the quick grid, on two ranges; five baselines each.
+  CHECK(b1.certificate["cases"] == 2 * (1 + Grid::quick_grid().eps.size()));
+  REQUIRE(witnesses.size() == 5 * b1.certificate["cases"].get<std::size_t>());
+  // e^ε = 9, c = 0, r = 1 (α = 5/4): PBM m = 1 has θ = 2/5, levels ±5/4 and LDPQ's law at c, both
+  // ends and two interior points; PBM m = 2 (θ = 1/4) puts 1/2 on 0 at w = 0.
+  const Json& pbm1 = witnesses[0];
+  CHECK(pbm1["reading"] == "pbm1");
+  CHECK(pbm1["theta"] == "2/5");
+  CHECK(pbm1["same_as_ldpq"] == true);
+  CHECK(pbm1["refutes"] == true);
+  REQUIRE(pbm1["compared"].size() == 5);
+  for (const Json& at : pbm1["compared"]) CHECK(at["baseline"] == at["ldpq"]);
+  CHECK(pbm1["compared"][1]["baseline"] == Json::parse(R"([["-5/4", "9/10"], ["5/4", "1/10"]])"));
+  const Json& pbm2 = witnesses[1];
+  CHECK(pbm2["reading"] == "pbm2");
+  CHECK(pbm2["theta"] == "1/4");
+  CHECK(pbm2["same_as_ldpq"] == false);
+  REQUIRE(pbm2["compared"].size() == 1);
+  CHECK(pbm2["compared"][0]["w"] == "0");
+  CHECK(pbm2["compared"][0]["baseline"] == Json::parse(R"([["-2", "1/4"], ["0", "1/2"], ["2", "1/4"]])"));
+  // RQM m = 2: D = 2/(9 − 1) = 1/4, X = 5/4 = rα; m = 3, q = 1/2: D = 1/2.
+  CHECK(witnesses[2]["delta_ratio"] == "1/4");
+  CHECK(witnesses[2]["same_as_ldpq"] == true);
+  CHECK(witnesses[3]["delta_ratio"] == "1/2");
+  CHECK(witnesses[3]["compared"][0]["baseline"] == Json::parse(R"([["-3/2", "1/4"], ["0", "1/2"], ["3/2", "1/4"]])"));
+  CHECK(witnesses[4]["compared"][0]["baseline"] == Json::parse(R"([["-1", "0"], ["0", "1"], ["1", "0"]])"));
+  // Every e^ε is a rational square (PBM m = 2 calibrates with e^(ε/2)), within 1e-5 of exp(ε).
+  for (std::size_t i = 1; i <= Grid::quick_grid().eps.size(); ++i) {
+    const Rational x = parse_rational(witnesses[10 * i]["exp_eps"].get<std::string>(), "exp_eps");
+    const double eps = Grid::quick_grid().eps[i - 1];
+    CHECK(to_double(x) >= std::exp(eps));
+    CHECK(to_double(x) - std::exp(eps) <= 1e-5 * std::exp(eps / 2));
+    CHECK(witnesses[10 * i + 1]["same_as_ldpq"] == false);
+  }
 }
 
 namespace {

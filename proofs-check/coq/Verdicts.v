@@ -9,7 +9,7 @@
 
 From Coq Require Import Reals Lra Lia.
 From Corbin Require Defs Alpha Facts P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
-  Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Errata.
+  Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Errata B1.
 Import Corbin.Defs.
 Open Scope R_scope.
 
@@ -95,6 +95,11 @@ Theorem fails__L1__pair_observer : ~ Eavesdrop.L1_claim_pair_observer. Proof. ex
 Theorem fails__L1__z_holder : ~ Eavesdrop.L1_claim_Z_holder. Proof. exact Eavesdrop.L1_Z_holder. Qed.
 Theorem fails__G1__printed : ~ G1_claim. Proof. exact G1_no_sigma. Qed.
 Theorem holds__X8__limit : X8.X8_claim_per_input. Proof. exact X8.X8_per_input. Qed.
+Theorem fails__B1__pbm1 : ~ B1.B1_claim_pbm1. Proof. exact B1.B1_pbm1. Qed.
+Theorem holds__B1__pbm2 : B1.B1_claim_pbm2. Proof. exact B1.B1_pbm2. Qed.
+Theorem fails__B1__rqm2 : ~ B1.B1_claim_rqm2. Proof. exact B1.B1_rqm2. Qed.
+Theorem holds__B1__rqm3 : B1.B1_claim_rqm3. Proof. exact B1.B1_rqm3. Qed.
+Theorem holds__B1__signsgd : B1.B1_claim_signsgd. Proof. exact B1.B1_signsgd. Qed.
 
 (** Every pin in one term, so that one Print Assumptions lists the axioms they rest on together
     (check.sh accepts only the reals' axioms and coq-interval's primitive specifications). *)
@@ -140,7 +145,12 @@ Definition all_pins :=
    fails__L1__pair_observer,
    fails__L1__z_holder,
    fails__G1__printed,
-   holds__X8__limit).
+   holds__X8__limit,
+   fails__B1__pbm1,
+   holds__B1__pbm2,
+   fails__B1__rqm2,
+   holds__B1__rqm3,
+   holds__B1__signsgd).
 Print Assumptions all_pins.
 
 (** The errata's theorems (the report's Errata section cites them), checked the same way. *)

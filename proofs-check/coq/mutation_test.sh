@@ -44,6 +44,8 @@ mutant A2.v    'does not compile' "the counterexample's value 1/16 becomes 1/15"
   's/printed_q2_plus 1 e 1 1 1 \(9 \/ 8\) = 1 \/ 16\./printed_q2_plus 1 e 1 1 1 (9 \/ 8) = 1 \/ 15./'
 mutant P1.v    'does not compile' "C2's budget: e^ε becomes e^ε/2 in the uniqueness theorem" \
   's/Theorem P1_uniqueness \(Q : binary\) : C1 c r Q -> C2 c r e Q/Theorem P1_uniqueness (Q : binary) : C1 c r Q -> C2 c r (e \/ 2) Q/'
+mutant B1.v    'does not compile' "RQM's calibration D = 2/(e^ε − 1) becomes 3/(e^ε − 1): m = 2 is no longer LDPQ" \
+  's/Definition rqm_X \(keep_out e r : R\) : R := r \* \(1 \+ 2 \//Definition rqm_X (keep_out e r : R) : R := r * (1 + 3 \//'
 # Proofs that assume instead of prove.
 mutant T1a.v   'admitted proof or a new axiom' "a proof admitted" 's/Qed\./Admitted./'
 mutant D0.v    'admitted proof or a new axiom' "a new axiom" 's/\nSection D0\./\nAxiom cheat : False.\nSection D0./'

@@ -45,7 +45,7 @@ ScalarLaw<Rational> ldpq_law(const Rational& alpha, const Rational& center, cons
 
 std::string B1Result::describe() const {
   if (same_as_ldpq)
-    return mechanism + ": same as LDPQ (equal exact laws at " + std::to_string(points_compared) +
+    return mechanism + ": same as LDPQ (equal exact laws at " + std::to_string(compared.size()) +
            " inputs, which decides every w; at w = " + to_string(witness) + ": " + to_string(ldpq) + ")";
   return mechanism + ": distinct — at w = " + to_string(witness) + " it gives " + to_string(baseline) +
          ", LDPQ gives " + to_string(ldpq);
@@ -73,19 +73,19 @@ B1Result b1_compare(const std::string& mechanism,
   B1Result result;
   result.mechanism = mechanism;
   for (const Rational& w : points) {
-    ++result.points_compared;
-    ScalarLaw<Rational> mine = law(w), theirs = ldpq_law(alpha, center, radius, w);
-    if (!same_law(mine, theirs)) {
+    result.compared.push_back({w, law(w), ldpq_law(alpha, center, radius, w)});
+    const B1Comparison& at = result.compared.back();
+    if (!same_law(at.baseline, at.ldpq)) {
       result.witness = w;
-      result.baseline = std::move(mine);
-      result.ldpq = std::move(theirs);
+      result.baseline = at.baseline;
+      result.ldpq = at.ldpq;
       return result;
     }
   }
   result.same_as_ldpq = true;
-  result.witness = center;
-  result.baseline = law(center);
-  result.ldpq = ldpq_law(alpha, center, radius, center);
+  result.witness = center;  // compared first
+  result.baseline = result.compared.front().baseline;
+  result.ldpq = result.compared.front().ldpq;
   return result;
 }
 

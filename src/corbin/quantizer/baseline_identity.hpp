@@ -33,12 +33,20 @@ bool same_law(const ScalarLaw<Rational>& a, const ScalarLaw<Rational>& b);
 ScalarLaw<Rational> ldpq_law(const Rational& alpha, const Rational& center, const Rational& radius,
                              const Rational& w);
 
+/// Both laws at one input the comparison looked at.
+struct B1Comparison {
+  Rational w;
+  ScalarLaw<Rational> baseline, ldpq;
+};
+
 struct B1Result {
   std::string mechanism;      ///< e.g. "PBM (m = 2)"
   bool same_as_ldpq = false;  ///< the laws agree at every w in [c − r, c + r]
   Rational witness;           ///< an input where they differ (c when they are the same)
   ScalarLaw<Rational> baseline, ldpq;  ///< both laws at the witness
-  std::size_t points_compared = 0;
+  /// Every input compared, in order, with both laws there: when the laws are the same, the points
+  /// that decide every w (so that a certificate can carry the argument); else up to the witness.
+  std::vector<B1Comparison> compared;
   /// "same as LDPQ" or "distinct".
   std::string verdict() const { return same_as_ldpq ? "same as LDPQ" : "distinct"; }
   /// The verdict with the witness and both laws there.
