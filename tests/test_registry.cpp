@@ -1,6 +1,7 @@
 // The mechanism registry (fl/registry.hpp): a toy mechanism registered here, from a test file,
-// runs through the federated round, the live check, the PLDP ratio and the MSE exactly as the
-// built-in ones do, and the built-in rooms answer the per-coordinate questions.
+// runs through the federated round, the live check, the PLDP ratio, the MSE and the worst
+// aggregate MSE as the built-in ones do, and the built-in rooms answer the per-coordinate
+// questions, their worst aggregate MSE against brute force and the closed forms.
 
 #include <catch2/catch.hpp>
 #include <cmath>

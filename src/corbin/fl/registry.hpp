@@ -5,6 +5,7 @@
 //     wire (the round's plan and byte counts);
 //   - its sampler for one layer of a round (the CPU round; a device kernel where it has one);
 //   - its exact per-coordinate law where finite, and its exact MSE (sweeps, Python, B1);
+//   - the worst case over inputs of n clients' aggregate MSE (the audit's privacy–utility figure);
 //   - its PLDP ratio (`corbin pldp`, sweeps);
 //   - the exact moments of the round's error at a coordinate (the live MSE check);
 //   - the LDPQ share its accountant needs, where it has one (`corbin fl`'s ε per round).
