@@ -13,8 +13,9 @@ import matplotlib.pyplot as plt
 
 
 def read_csv(path):
+    """Numbers by column; an empty cell (no value at that row) is NaN."""
     with open(path) as f:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [{k: float(v) if v != "" else float("nan") for k, v in row.items()} for row in csv.DictReader(f)]
 
 
 def read_certificate(out_dir, claim):
@@ -69,20 +70,34 @@ def gap_vs_d(out_dir, fig_dir):
     plt.close(fig)
 
 
-PRIVACY_UTILITY_CURVES = (("ldp_fl", "LDP-FL"), ("corbin_fl", "CorBin-FL (d → ∞)"),
-                          ("augcorbin_fl_gamma_half", "AugCorBin-FL, γ = 1/2"),
-                          ("gaussian_delta_1e-5", "Gaussian (analytic, δ = 1e-5)"), ("laplace", "Laplace"))
+# The columns are the registry's mechanisms (fl::Mechanism::worst_aggregate_mse), named as the
+# rooms name them; these say how the audit set them up. A mechanism not listed is drawn under its
+# own name, so a new room shows up without a change here.
+PRIVACY_UTILITY_LABELS = {
+    "ldp": "LDP-FL", "corbin": "CorBin-FL (d = 5: the d → ∞ worst case)", "augcorbin": "AugCorBin-FL, γ = 1/2",
+    "gaussian": "Gaussian (analytic, δ = 1e-5)", "laplace": "Laplace", "pbm1": "PBM, m = 1 (= LDP-FL)",
+    "pbm2": "PBM, m = 2", "rqm2": "RQM, m = 2 (= LDP-FL)", "rqm3": "RQM, m = 3",
+}
+# PBM (m = 1) and RQM (m = 2) are LDPQ: drawn dashed and dotted over LDP-FL's line.
+PRIVACY_UTILITY_STYLES = {"pbm1": "--", "rqm2": ":"}
 
 
 def plot_privacy_utility(rows, ax, n=50):
-    """rows: dicts with eps and the keys of PRIVACY_UTILITY_CURVES (worst-case MSE per coordinate)."""
+    """rows: dicts with eps and one key per mechanism (worst-case MSE per coordinate). A column
+    that is zero throughout (vanilla FedAvg) has no place on a log scale and is named in the title."""
     eps = [r["eps"] for r in rows]
-    for key, label in PRIVACY_UTILITY_CURVES:
-        if key in rows[0]:
-            ax.loglog(eps, [r[key] for r in rows], label=label)
+    zero = []
+    for key in rows[0]:
+        if key == "eps":
+            continue
+        values = [r[key] for r in rows]
+        if all(v == 0 for v in values):
+            zero.append(key)
+            continue
+        ax.loglog(eps, values, PRIVACY_UTILITY_STYLES.get(key, "-"), label=PRIVACY_UTILITY_LABELS.get(key, key))
     ax.set_xlabel("ε (PLDP per coordinate)")
     ax.set_ylabel("worst-case aggregate MSE per coordinate")
-    ax.set_title(f"Privacy–utility, n = {n}, r = 1")
+    ax.set_title(f"Privacy–utility, n = {n}, r = 1" + (f" ({', '.join(zero)}: 0)" if zero else ""))
     ax.legend(fontsize=8)
 
 

@@ -1,14 +1,17 @@
 #include "audit.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <vector>
 
+#include "corbin/fl/registry.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
 #include "corbin/utility/pair_mse.hpp"
 
 namespace corbin::audit {
@@ -18,26 +21,47 @@ namespace {
 
 void write_file(const fs::path& path, const std::string& text) { io::write_atomically(path, text, "--out"); }
 
-/// Worst-case per-coordinate aggregate MSE of each mechanism at PLDP ε (r = 1, n clients).
+/// Worst-case per-coordinate aggregate MSE at PLDP ε (c = 0, r = 1, n clients) of every
+/// registered mechanism that has one (fl::Mechanism::worst_aggregate_mse: CQ and SignSGD have
+/// none), one column per mechanism under its name: the upper end of its enclosure (the value
+/// itself where it is exact). All at one budget per row, e^ε rounded up to 6 decimals, and the
+/// setting's other defaults: d = 5 (where α <= 2^5, as on this whole range, CorBin-FL's worst
+/// case is the d → ∞ one), γ = 1/2, δ = 1e-5.
 std::string privacy_utility_csv(const Grid& grid, unsigned long n) {
-  std::ostringstream csv;
-  csv << "eps,ldp_fl,corbin_fl,augcorbin_fl_gamma_half,gaussian_delta_1e-5,laplace\n";
   PrecisionScope scope(128);
   const unsigned steps = grid.quick ? 12 : 40;
+  const std::vector<const fl::Mechanism*> mechanisms = fl::Registry::global().all();
+  std::vector<double> eps_column;
+  std::vector<std::vector<std::optional<double>>> cells(mechanisms.size());
   for (unsigned i = 0; i <= steps; ++i) {
     const double eps = 0.1 * std::pow(70.0, static_cast<double>(i) / steps);  // 0.1 .. 7
-    const Rational x = exp_eps_near(eps), alpha = alpha_of(x);
-    const Rational level2 = alpha * alpha;
-    const Rational pair_sup = sup_optimal_pair_mse(alpha, Rational(0), Rational(1)).value;
-    const Rational nn{BigInt(n)};
-    const Rational ldp = level2 / nn, corbin = pair_sup / (2 * nn);
-    const Rational aug = (level2 / 2 + pair_sup / 4) / nn;
-    const Rational eps_r = Rational(BigInt(static_cast<long long>(std::round(eps * 1e6))), BigInt(1000000));
-    const Real sigma = agm_sigma(eps_r, Rational(1, 100000), Rational(2));
-    const double gaussian = (sigma * sigma).convert_to<double>() / static_cast<double>(n);
-    const Rational b = laplace_scale(eps_r, Rational(2));
-    csv << eps << "," << to_double(ldp) << "," << to_double(corbin) << "," << to_double(aug) << ","
-        << gaussian << "," << to_double(Rational(2 * b * b / nn)) << "\n";
+    fl::CoordinateSetting s;
+    s.budget = Budget::make(Budget::Kind::exp_eps, exp_eps_near(eps));
+    s.center = Rational(0);
+    s.radius = Rational(1);
+    eps_column.push_back(eps);
+    for (std::size_t k = 0; k < mechanisms.size(); ++k) {
+      const std::optional<Interval> worst = mechanisms[k]->worst_aggregate_mse(s, n);
+      // + 0.0: an exact 0 (vanilla) is written 0, not MPFI's −0.
+      cells[k].push_back(worst ? std::optional<double>(upper_of(*worst).convert_to<double>() + 0.0) : std::nullopt);
+    }
+  }
+  std::ostringstream csv;
+  csv << "eps";
+  std::vector<std::size_t> columns;
+  for (std::size_t k = 0; k < mechanisms.size(); ++k)
+    if (std::any_of(cells[k].begin(), cells[k].end(), [](const auto& v) { return v.has_value(); })) {
+      columns.push_back(k);
+      csv << "," << mechanisms[k]->name();
+    }
+  csv << "\n";
+  for (std::size_t i = 0; i < eps_column.size(); ++i) {
+    csv << eps_column[i];
+    for (std::size_t k : columns) {
+      csv << ",";
+      if (cells[k][i]) csv << *cells[k][i];
+    }
+    csv << "\n";
   }
   return csv.str();
 }

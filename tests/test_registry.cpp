@@ -1,6 +1,7 @@
 // The mechanism registry (fl/registry.hpp): a toy mechanism registered here, from a test file,
-// runs through the federated round, the live check, the PLDP ratio and the MSE exactly as the
-// built-in ones do, and the built-in rooms answer the per-coordinate questions.
+// runs through the federated round, the live check, the PLDP ratio, the MSE and the worst
+// aggregate MSE as the built-in ones do, and the built-in rooms answer the per-coordinate
+// questions, their worst aggregate MSE against brute force and the closed forms.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,7 +10,10 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/baselines.hpp"
 #include "corbin/quantizer/ldpq.hpp"
+#include "corbin/utility/pair_mse.hpp"
+#include "corbin/utility/worst_case.hpp"
 
 using namespace corbin;
 using namespace corbin::fl;
@@ -24,6 +28,7 @@ class Toy : public Mechanism {
   std::string summary() const override { return "a test's randomized response to c ± 2r"; }
   unsigned bits_per_coordinate() const override { return 1; }
   bool law_affine_in_w() const override { return true; }
+  bool unbiased() const override { return true; }
   Interval claimed_exp_eps(const CoordinateSetting&) const override { return interval_from(Rational(3)); }
 
   static Rational plus_probability(const Rational& c, const Rational& r, const Rational& w) {
@@ -201,4 +206,259 @@ TEST_CASE("built-in rooms answer the per-coordinate questions exactly", "[regist
   const auto gauss = r.find("gaussian").mse(s, Rational(0));
   REQUIRE(gauss.has_value());
   CHECK(lower_of(*gauss) > 0);
+}
+
+namespace {
+
+/// Whether x holds the rational q and is as tight as 128 bits allow: an exact answer's form (the
+/// rooms enclose their exact rationals at the working precision, at least 128 bits).
+bool encloses_exactly(const std::optional<Interval>& x, const Rational& q) {
+  if (!x) return false;
+  const Rational lo = to_rational(lower_of(*x)), hi = to_rational(upper_of(*x));
+  const Rational magnitude = q < 0 ? Rational(-q) : q;
+  return lo <= q && q <= hi && hi - lo <= magnitude / Rational(pow2(120));
+}
+
+/// α = (e^ε + 1)/(e^ε − 1).
+Rational alpha_at(const Rational& exp_eps) { return Budget::make(Budget::Kind::exp_eps, exp_eps).alpha_exact(); }
+
+CoordinateSetting setting(const Rational& exp_eps, const Rational& c, const Rational& r) {
+  CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::exp_eps, exp_eps);
+  s.center = c;
+  s.radius = r;
+  return s;
+}
+
+/// A randomized response that is not declared unbiased (it is, but the default must not guess).
+class Undeclared : public Toy {
+ public:
+  bool unbiased() const override { return false; }
+};
+
+}  // namespace
+
+TEST_CASE("the worst aggregate MSE of a lone-client room bounds its MSE on a fine grid and comes within the spacing",
+          "[registry][unit]") {
+  // Brute force: every lone room's own mse(s, w) on 97 inputs. With |leading coefficient| <= 1
+  // (−1 for LDPQ, RQM and the toy, −1/m for PBM, 0 for vanilla), the quadratic's supremum on a
+  // piece exceeds its grid maximum by at most h²/4 for spacing h (the vertex is within h/2 of a
+  // grid point), and the supremum is at least every grid value.
+  PrecisionScope scope(128);
+  const std::size_t n = 7;
+  const long steps = 96;
+  for (const Rational& x : {Rational(3, 2), Rational(3), Rational(9)})
+    for (const auto& [c, r] : {std::pair{Rational(0), Rational(1)}, std::pair{Rational(1, 2), Rational(1, 4)}}) {
+      const CoordinateSetting s = setting(x, c, r);
+      const Rational h = 2 * r / steps;
+      for (const char* name : {"vanilla", "ldp", "pbm1", "pbm2", "rqm2", "rqm3", "toy"}) {
+        INFO(name << " at e^eps = " << to_string(x) << ", c = " << to_string(c) << ", r = " << to_string(r));
+        const Mechanism& m = std::string(name) == "toy" ? toy() : Registry::global().find(name);
+        const auto worst = m.worst_aggregate_mse(s, n);
+        REQUIRE(worst.has_value());
+        const Interval sup = Interval(*worst * interval_from(BigInt(n)));
+        Real grid_max = -1;
+        for (long j = 0; j <= steps; ++j) {
+          const auto mse = m.mse(s, Rational(c - r + h * j));
+          REQUIRE(mse.has_value());
+          CHECK(lower_of(*mse) <= upper_of(sup));
+          grid_max = std::max(grid_max, upper_of(*mse));
+        }
+        CHECK(lower_of(sup) <= grid_max + to_double(Rational(h * h / 4)));
+        // As tight as the precision (exact where the law is: the tests below; PBM's θ at m = 2
+        // is rational only for e^ε = 9, enclosed otherwise).
+        CHECK(upper_of(*worst) - lower_of(*worst) <= ldexp(upper_of(*worst), -120));
+      }
+    }
+}
+
+TEST_CASE("the worst aggregate MSE of LDPQ, RQM, vanilla and the toy have their closed forms", "[registry][unit]") {
+  PrecisionScope scope(128);
+  const Registry& reg = Registry::global();
+  const Rational c(1, 2), r(1, 4);
+  const std::size_t n = 7;
+  const CoordinateSetting s = setting(Rational(3), c, r);  // α = 2, so rα = 1/2
+  // LDPQ: (rα)² − (w − c)², largest at w = c: α²r²/n. PBM (m = 1) and RQM (m = 2) are LDPQ (B1).
+  for (const char* name : {"ldp", "pbm1", "rqm2"}) {
+    INFO(name);
+    CHECK(encloses_exactly(reg.find(name).worst_aggregate_mse(s, n), Rational(1, 4 * 7)));
+  }
+  // RQM, m = 3, q = 1/2: D = 4/(e^ε − 1) = 2, X = 3r; MSE = X² − (X/2)(X − |x|) − x², whose vertex
+  // |x| = X/4 = 3r/4 lies inside [0, r]: (9/2 + 9/8 − 9/16) r² = 81r²/16.
+  CHECK(encloses_exactly(reg.find("rqm3").worst_aggregate_mse(s, n), Rational(81, 16) * r * r / 7));
+  CHECK(encloses_exactly(reg.find("vanilla").worst_aggregate_mse(s, n), 0));
+  // The toy (registered from this file): 4r² − (w − c)², through the registry's default.
+  CHECK(encloses_exactly(toy().worst_aggregate_mse(s, n), 4 * r * r / 7));
+  // The default refuses what it cannot sum: a client not declared unbiased, no averaging round
+  // (SignSGD), no per-client law (CQ).
+  CHECK_FALSE(Undeclared().worst_aggregate_mse(s, n).has_value());
+  CHECK_FALSE(reg.find("signsgd").worst_aggregate_mse(s, n).has_value());
+  CHECK_FALSE(reg.find("cq").worst_aggregate_mse(s, n).has_value());
+  CHECK(parameter_of([&] { reg.find("ldp").worst_aggregate_mse(s, 0); }) == "n");
+  // An irrational α (ε given): an enclosure of (rα)²/n as tight as the precision.
+  CoordinateSetting t = s;
+  t.budget = Budget::make(Budget::Kind::eps, Rational(1));
+  const Interval ldp = *reg.find("ldp").worst_aggregate_mse(t, n);
+  const double alpha = (std::exp(1.0) + 1) / (std::exp(1.0) - 1);
+  CHECK(midpoint_of(ldp).convert_to<double>() == Approx(alpha * alpha / 16 / 7).epsilon(1e-14));
+  CHECK(upper_of(ldp) - lower_of(ldp) < 1e-35);
+}
+
+TEST_CASE("the declared unbiasedness and quadratic pieces of the lone rooms hold on their exact laws",
+          "[registry][unit]") {
+  // What the default relies on, checked on the laws themselves: E Q = w, and on each piece the
+  // MSE agrees with the quadratic through its ends and midpoint (Lagrange) at every grid input.
+  const long steps = 24;
+  for (const Rational& x : {Rational(3), Rational(9)}) {
+    const CoordinateSetting s = setting(x, Rational(1, 2), Rational(1, 4));
+    for (const char* name : {"vanilla", "ldp", "pbm1", "pbm2", "rqm2", "rqm3"}) {
+      INFO(name << " at e^eps = " << to_string(x));
+      const Mechanism& m = Registry::global().find(name);
+      REQUIRE(m.unbiased());
+      const auto pieces = m.mse_quadratic_pieces(s);
+      REQUIRE(pieces.has_value());
+      const auto exact_mse = [&](const Rational& w) {
+        const auto law = m.law(s, w);
+        REQUIRE(law.has_value());
+        Rational mean(0), mse(0);
+        for (const fl::Atom& a : *law) {
+          mean += a.prob * a.value;
+          mse += a.prob * (a.value - w) * (a.value - w);
+        }
+        CHECK(mean == w);
+        return mse;
+      };
+      if (std::string(name) == "pbm2" && x != 9) continue;  // θ irrational: no exact law
+      for (std::size_t i = 0; i + 1 < pieces->size(); ++i) {
+        const Rational a = (*pieces)[i], b = (*pieces)[i + 1], mid = (a + b) / 2;
+        const Rational fa = exact_mse(a), fm = exact_mse(mid), fb = exact_mse(b);
+        for (long j = 0; j <= steps; ++j) {
+          const Rational w = a + (b - a) * Rational(j, steps);
+          const Rational lagrange = fa * (w - mid) * (w - b) / ((a - mid) * (a - b)) +
+                                    fm * (w - a) * (w - b) / ((mid - a) * (mid - b)) +
+                                    fb * (w - a) * (w - mid) / ((b - a) * (b - mid));
+          CHECK(exact_mse(w) == lagrange);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("CorBin-FL's worst aggregate MSE is Theorem 2's d → ∞ worst case where α <= 2^d", "[registry][unit]") {
+  PrecisionScope scope(128);
+  const Mechanism& corbin = Registry::global().find("corbin");
+  const Rational c(0), r(1);
+  const std::size_t n = 50;
+  // T2b: sup over inputs of the d → ∞ pair MSE is L² (α <= 2) or 4r²(α − 1) (α > 2); n/2 pairs.
+  const std::vector<std::pair<Rational, Rational>> cases{
+      {Rational(9), Rational(25, 16)}, {Rational(3), Rational(4)}, {Rational(2), Rational(8)},
+      {Rational(11, 10), Rational(80)}};  // e^ε, sup pair MSE (α = 5/4, 2, 3, 21)
+  for (const auto& [x, sup] : cases) {
+    INFO("e^eps = " << to_string(x));
+    CoordinateSetting s = setting(x, c, r);  // d = 5: α <= 32 in every case
+    CHECK(encloses_exactly(corbin.worst_aggregate_mse(s, n), sup / (2 * 50)));
+    // T2b's own worst case, from the function its check uses.
+    CHECK(encloses_exactly(corbin.worst_aggregate_mse(s, n), sup_optimal_pair_mse(alpha_at(x), c, r).value / 100));
+    // An odd n leaves one client on LDPQ ((rα)² at worst): 2 pairs and 1 alone of n = 5.
+    const Rational alpha = alpha_at(x);
+    CHECK(encloses_exactly(corbin.worst_aggregate_mse(s, 5), (2 * sup + alpha * alpha) / 25));
+  }
+  // Brute force at d bits over a grid of pairs (the grid holds the witnesses c + min(L, 2r)/2):
+  // no pair MSE exceeds the d → ∞ supremum when α <= 2^d, at d = 1, 2, 5.
+  const long steps = 24;
+  for (const auto& [x, bits] : {std::pair{Rational(9), 1u}, std::pair{Rational(3), 1u}, std::pair{Rational(2), 2u},
+                                std::pair{Rational(5, 3), 5u}}) {
+    INFO("e^eps = " << to_string(x) << ", d = " << bits);
+    const Rational alpha = alpha_at(x);
+    CoordinateSetting s = setting(x, c, r);
+    s.bits = bits;
+    const auto worst = corbin.worst_aggregate_mse(s, 2);
+    Rational grid_max(0);
+    for (long i = -steps; i <= steps; ++i)
+      for (long j = -steps; j <= steps; ++j)
+        grid_max = std::max(grid_max, pair_utility(alpha, c, r, Rational(i, steps), Rational(j, steps), bits,
+                                                    Variant::corrected).mse);
+    CHECK(encloses_exactly(worst, grid_max / 4));  // one pair of n = 2: sup/n²; the grid holds a maximiser
+  }
+  // Below that d (α = 3 > 2^1): an enclosure, at most sup_gap wider, holding every grid value.
+  {
+    CoordinateSetting s = setting(Rational(2), c, r);
+    s.bits = 1;
+    const Interval worst = *corbin.worst_aggregate_mse(s, 2);
+    const Rational alpha(3);
+    Rational grid_max(0);
+    for (long i = -steps; i <= steps; ++i)
+      for (long j = -steps; j <= steps; ++j)
+        grid_max = std::max(grid_max, pair_utility(alpha, c, r, Rational(i, steps), Rational(j, steps), 1,
+                                                   Variant::corrected).mse);
+    CHECK(to_rational(lower_of(worst)) <= grid_max / 4);
+    CHECK(grid_max / 4 <= to_rational(upper_of(worst)));
+    CHECK(to_rational(upper_of(worst)) == (8 + sup_gap(alpha, c, r, 1).value) / 4);
+    CHECK(lower_of(worst) < upper_of(worst));
+  }
+  // The other variants are not the unbiased CorBinQ, and an irrational α has no exact pair law here.
+  CoordinateSetting s = setting(Rational(3), c, r);
+  s.variant = Variant::as_printed;
+  CHECK_FALSE(corbin.worst_aggregate_mse(s, n).has_value());
+  s = setting(Rational(3), c, r);
+  s.budget = Budget::make(Budget::Kind::eps, Rational(1));
+  CHECK_FALSE(corbin.worst_aggregate_mse(s, n).has_value());
+}
+
+TEST_CASE("AugCorBin-FL's worst aggregate MSE takes ⌊γn⌋ clients alone, as the round does", "[registry][unit]") {
+  PrecisionScope scope(128);
+  const Mechanism& aug = Registry::global().find("augcorbin");
+  const Rational c(0), r(1);
+  for (const Rational& x : {Rational(9), Rational(3), Rational(2)}) {
+    INFO("e^eps = " << to_string(x));
+    const Rational alpha = alpha_at(x), pair_sup = sup_optimal_pair_mse(alpha, c, r).value;
+    CoordinateSetting s = setting(x, c, r);  // γ = 1/2
+    // The formula the audit had inline: (α²/2 + sup/4)/n, exact when 4 divides n.
+    for (std::size_t n : {4ul, 100ul})
+      CHECK(encloses_exactly(aug.worst_aggregate_mse(s, n), (alpha * alpha / 2 + pair_sup / 4) / Rational(BigInt(n))));
+    // n = 50: 25 alone, then 12 pairs and an odd one out alone.
+    CHECK(encloses_exactly(aug.worst_aggregate_mse(s, 50), (26 * alpha * alpha + 12 * pair_sup) / 2500));
+    // γ = 1: everyone alone, LDP-FL's worst case; γ = 0: CorBin-FL's.
+    s.gamma = 1;
+    CHECK(encloses_exactly(aug.worst_aggregate_mse(s, 50), alpha * alpha / 50));
+    s.gamma = 0;
+    CHECK(encloses_exactly(aug.worst_aggregate_mse(s, 50), pair_sup / 100));
+    s.gamma = Rational(3, 2);
+    CHECK(parameter_of([&] { aug.worst_aggregate_mse(s, 50); }) == "gamma");
+  }
+}
+
+TEST_CASE("the noise baselines' worst aggregate MSE is their calibrated variance over n", "[registry][unit]") {
+  PrecisionScope scope(128);
+  CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::eps, Rational(1, 2));
+  s.center = 0;
+  s.radius = 1;
+  // Laplace: b = 2r/ε = 4, variance 2b² = 32, exactly.
+  CHECK(encloses_exactly(Registry::global().find("laplace").worst_aggregate_mse(s, 8), 4));
+  // Gaussian: σ² of the σ the round adds (rounded up to a double), to double precision.
+  const Interval gauss = *Registry::global().find("gaussian").worst_aggregate_mse(s, 8);
+  const double sigma = agm_sigma_double(Rational(1, 2), s.delta, Rational(2));
+  CHECK(upper_of(gauss).convert_to<double>() <= sigma * sigma / 8);
+  CHECK(lower_of(gauss).convert_to<double>() == Approx(sigma * sigma / 8).epsilon(1e-15));
+}
+
+TEST_CASE("quadratic_sup finds the supremum of a quadratic from three values", "[utility][unit]") {
+  // f(t) = 1 + t/2 − t² on [−1, 1]: vertex t = 1/4, value 17/16; f(−1) = −1/2, f(1) = 1/2.
+  CHECK(quadratic_sup(Rational(-1, 2), Rational(1), Rational(1, 2)) == Rational(17, 16));
+  // Convex, or the vertex outside: the larger end.
+  CHECK(quadratic_sup(Rational(2), Rational(0), Rational(1)) == 2);
+  CHECK(quadratic_sup(Rational(0), Rational(3, 4), Rational(1)) == 1);  // 3/4 + t/2 − t²/4: vertex at t = 1
+  CHECK(quadratic_sup(Rational(5), Rational(5), Rational(5)) == 5);
+  PrecisionScope scope(128);
+  const Interval v = quadratic_sup(interval_from(Rational(-1, 2)), interval_from(Rational(1)), interval_from(Rational(1, 2)));
+  CHECK(lower_of(v) == upper_of(v));
+  CHECK(to_rational(lower_of(v)) == Rational(17, 16));
+  // Undecided branch (A's enclosure straddles 0): an enclosure of either answer.
+  const Interval a = interval_hull(Real(-1e-40), Real(1e-40));
+  const Interval u = quadratic_sup(Interval(interval_from(Rational(1)) + a), interval_from(Rational(1)),
+                                   Interval(interval_from(Rational(1)) + a));
+  CHECK(lower_of(u) <= 1);
+  CHECK(upper_of(u) >= 1);
+  CHECK(upper_of(u) - lower_of(u) < 1e-39);
 }

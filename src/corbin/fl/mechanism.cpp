@@ -33,7 +33,7 @@ Geometry layer_geometry(const float* g, std::size_t n) {
 const Mechanism& parse_mechanism(const std::string& text) { return Registry::global().find(text); }
 
 void check_mechanism(const MechanismConfig& c) {
-  if (c.gamma < 0 || c.gamma > 1) throw invalid_argument("gamma", to_string(c.gamma), "in [0, 1]");
+  check_gamma(c.gamma);
   if (c.bits > CorbinqPairSampler::kMaxBits)
     throw invalid_argument("bits", std::to_string(c.bits), "at most 32 in the federated run");
   if (c.dropout < 0 || c.dropout >= 1) throw invalid_argument("dropout", to_string(c.dropout), "in [0, 1)");
@@ -63,14 +63,7 @@ RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const Mech
   for (std::size_t i = 0; i < n; ++i) alive[i] = !(to_rational(drop_words[i]) < config.dropout);
   // Roles from the server's random order.
   const std::vector<std::size_t> order = permutation(n, derive_key(config.seed, round_label(round, "pairing")));
-  std::size_t first_paired = n;
-  switch (config.mechanism->pairing()) {
-    case Pairing::alone: break;
-    case Pairing::pairs: first_paired = 0; break;
-    case Pairing::augmented:
-      first_paired = floor_of(Rational(config.gamma * Rational(BigInt(n)))).convert_to<std::size_t>();
-      break;
-  }
+  const std::size_t first_paired = lone_before_pairs(config.mechanism->pairing(), config.gamma, n);
   RoundPlan plan;
   std::vector<std::pair<std::size_t, std::size_t>> drawn_pairs;
   for (std::size_t k = 0; k < n; ++k) {

@@ -13,6 +13,7 @@
 #include "corbin/fl/mechanisms/vanilla.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/ldpq.hpp"
+#include "corbin/utility/worst_case.hpp"
 
 namespace corbin::fl {
 
@@ -96,12 +97,86 @@ std::optional<std::vector<Atom>> Mechanism::law(const CoordinateSetting&, const 
   return std::nullopt;
 }
 
+namespace {
+
+/// E[(Q(w) − w)²] under a law, exactly.
+Rational law_mse(const std::vector<Atom>& law, const Rational& w) {
+  Rational out(0);
+  for (const Atom& a : law) out += a.prob * (a.value - w) * (a.value - w);
+  return out;
+}
+
+}  // namespace
+
+void check_gamma(const Rational& gamma) {
+  if (gamma < 0 || gamma > 1) throw invalid_argument("gamma", to_string(gamma), "in [0, 1]");
+}
+
+std::size_t lone_before_pairs(Pairing pairing, const Rational& gamma, std::size_t n) {
+  switch (pairing) {
+    case Pairing::alone: return n;
+    case Pairing::pairs: return 0;
+    case Pairing::augmented: break;
+  }
+  check_gamma(gamma);
+  return floor_of(Rational(gamma * Rational(BigInt(n)))).convert_to<std::size_t>();
+}
+
 std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rational& w) const {
   const auto l = law(s, w);
   if (!l) return std::nullopt;
-  Rational out(0);
-  for (const Atom& a : *l) out += a.prob * (a.value - w) * (a.value - w);
-  return interval_from(out);
+  return interval_from(law_mse(*l, w));
+}
+
+std::vector<Rational> range_ends(const CoordinateSetting& s) {
+  return {Rational(s.center - s.radius), Rational(s.center + s.radius)};
+}
+
+std::optional<std::vector<Rational>> Mechanism::mse_quadratic_pieces(const CoordinateSetting& s) const {
+  if (!law_affine_in_w()) return std::nullopt;
+  return range_ends(s);
+}
+
+std::optional<Interval> Mechanism::worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const {
+  if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
+  // Lone clients averaged by the server; a biased client's cross terms would couple the clients'
+  // inputs, and a pair's MSE is its room's business.
+  if (!federated() || pairing() != Pairing::alone || !unbiased()) return std::nullopt;
+  check_radius(s.radius);
+  const auto pieces = mse_quadratic_pieces(s);
+  if (!pieces) return std::nullopt;
+  const std::vector<Rational>& p = *pieces;
+  bool ordered = p.size() >= 2 && p.front() == s.center - s.radius && p.back() == s.center + s.radius;
+  for (std::size_t i = 0; ordered && i + 1 < p.size(); ++i) ordered = p[i] < p[i + 1];
+  if (!ordered)
+    throw invalid_argument("mechanism", quote(name()), "one whose MSE pieces run from c − r to c + r in order");
+  // Each piece's ends and midpoint fix its quadratic; exactly from the law where it is exact.
+  std::vector<Rational> points;
+  for (std::size_t i = 0; i + 1 < p.size(); ++i) points.insert(points.end(), {p[i], Rational((p[i] + p[i + 1]) / 2)});
+  points.push_back(p.back());
+  std::vector<Rational> exact;
+  for (const Rational& w : points) {
+    const auto l = law(s, w);
+    if (!l) break;
+    exact.push_back(law_mse(*l, w));
+  }
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  if (exact.size() == points.size()) {
+    Rational sup = exact.front();
+    for (std::size_t i = 0; i + 2 < exact.size(); i += 2)
+      sup = NumTraits<Rational>::max(sup, quadratic_sup(exact[i], exact[i + 1], exact[i + 2]));
+    return interval_from(worst_mean_mse<Rational>({{n, 1, sup}}, n));
+  }
+  std::vector<Interval> enclosed;
+  for (const Rational& w : points) {
+    const auto m = mse(s, w);
+    if (!m) return std::nullopt;
+    enclosed.push_back(*m);
+  }
+  Interval sup = enclosed.front();
+  for (std::size_t i = 0; i + 2 < enclosed.size(); i += 2)
+    sup = NumTraits<Interval>::max(sup, quadratic_sup(enclosed[i], enclosed[i + 1], enclosed[i + 2]));
+  return worst_mean_mse<Interval>({{n, 1, sup}}, n);
 }
 
 Interval Mechanism::claimed_exp_eps(const CoordinateSetting& s) const {

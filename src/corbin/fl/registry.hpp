@@ -5,6 +5,7 @@
 //     wire (the round's plan and byte counts);
 //   - its sampler for one layer of a round (the CPU round; a device kernel where it has one);
 //   - its exact per-coordinate law where finite, and its exact MSE (sweeps, Python, B1);
+//   - the worst case over inputs of n clients' aggregate MSE (the audit's privacy–utility figure);
 //   - its PLDP ratio (`corbin pldp`, sweeps);
 //   - the exact moments of the round's error at a coordinate (the live MSE check);
 //   - the LDPQ share its accountant needs, where it has one (`corbin fl`'s ε per round).
@@ -38,6 +39,13 @@ enum class Pairing {
   pairs,      ///< every drawn pair (an odd one out alone)
   augmented,  ///< the first ⌊γn⌋ of the shuffled order alone, the rest in pairs
 };
+
+/// Raises invalid_argument("gamma") unless 0 <= γ <= 1 (AugCorBin-FL's LDPQ fraction).
+void check_gamma(const Rational& gamma);
+/// How many of n clients in the round's shuffled order quantize alone before the pairs begin:
+/// all (alone), none (pairs), ⌊γn⌋ (augmented, the reference code's rule). When the rest is odd,
+/// its last client is alone as well (plan_round).
+std::size_t lone_before_pairs(Pairing pairing, const Rational& gamma, std::size_t n);
 
 /// How a mechanism's round runs on a device (fl/device_round): the host's round on copied rows,
 /// the weights as they are, or one of the device's kernels (fl/round_kernels.hpp).
@@ -133,7 +141,11 @@ struct CoordinateSetting {
   unsigned bits = 5;
   Variant variant = Variant::corrected;
   Rational delta{1, 100000};
+  Rational gamma{1, 2};  ///< AugCorBin-FL's LDPQ fraction (MechanismConfig::gamma)
 };
+
+/// {c − r, c + r}: the input range as one quadratic piece (Mechanism::mse_quadratic_pieces).
+std::vector<Rational> range_ends(const CoordinateSetting& s);
 
 class Mechanism {
  public:
@@ -171,6 +183,22 @@ class Mechanism {
   /// (`law_affine_in_w`), and refuses otherwise.
   virtual std::optional<PldpSummary> pldp(const CoordinateSetting& s) const;
   virtual bool law_affine_in_w() const { return false; }
+  /// Whether a lone client is unbiased on [c − r, c + r], E Q(w) = w: n independent lone
+  /// clients' aggregate MSE is then the sum of theirs over n², with no cross terms.
+  virtual bool unbiased() const { return false; }
+  /// Where a lone client's MSE is one quadratic: inputs c − r = p_0 < … < p_k = c + r such that
+  /// E[(Q(w) − w)²] is a polynomial of degree at most 2 in w on each [p_i, p_(i+1)]; none where
+  /// the room does not know it to be. The default: {c − r, c + r} when `law_affine_in_w` (E Q and
+  /// E Q² are then affine in w, so E Q² − 2w E Q + w² is quadratic), none otherwise.
+  virtual std::optional<std::vector<Rational>> mse_quadratic_pieces(const CoordinateSetting& s) const;
+  /// The worst case over inputs in [c − r, c + r]^n of the per-coordinate aggregate MSE
+  /// E[(mean of the n outputs − mean of the n inputs)²], n clients in one round of the mechanism
+  /// (γ from the setting where the pairing needs it), enclosed: a point's enclosure where the law
+  /// is exact. None where it is undefined (no averaging round) or the room does not know it.
+  /// Raises invalid_argument("n") for n = 0. The default, for unbiased lone clients whose MSE is
+  /// quadratic on known pieces: sup_w mse(s, w)/n, each piece's supremum found exactly from the
+  /// MSE at its ends and midpoint (utility/worst_case.hpp), from the law where it is exact.
+  virtual std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const;
   /// e^ε the mechanism claims at the setting's budget (the PLDP default compares with it).
   virtual Interval claimed_exp_eps(const CoordinateSetting& s) const;
 

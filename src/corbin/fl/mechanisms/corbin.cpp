@@ -1,10 +1,13 @@
 #include "corbin/fl/mechanisms/corbin.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/privacy/pldp.hpp"
+#include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
+#include "corbin/utility/worst_case.hpp"
 
 namespace corbin::fl {
 namespace {
@@ -81,6 +84,43 @@ std::optional<PldpSummary> CorbinMechanism::pldp(const CoordinateSetting& s) con
   if (s.budget.exact()) return fill(corbinq_pldp(s.budget.alpha_exact(), s.center, s.radius, s.bits, s.variant));
   PrecisionScope scope(std::max(working_precision_bits(), 128u + s.bits));
   return fill(corbinq_pldp(s.budget.alpha_interval(), s.center, s.radius, s.bits, s.variant));
+}
+
+std::optional<Interval> CorbinMechanism::worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const {
+  if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
+  check_radius(s.radius);
+  // The pair functions are exact (a rational α) and for the corrected CorBinQ, the unbiased one.
+  if (!s.budget.exact() || s.variant != Variant::corrected) return std::nullopt;
+  const Rational alpha = s.budget.alpha_exact();
+  const std::size_t first = lone_before_pairs(pairing(), s.gamma, n);
+  const std::size_t pairs = (n - first) / 2, alone = n - 2 * pairs;
+  // A lone client is LDPQ: L² − (w − c)² (L = rα), largest at w = c.
+  const Rational lone = ldpq_mse(alpha, s.center, s.radius, s.center);
+  // A pair. At d → ∞ (the optimal coupling) the supremum is sup_optimal_pair_mse's, at its
+  // witness. At d bits the corrected law adds the gap 8L²(min(f1, f2) − f1 f2)/2^d only where
+  // ⌊u⌋ = ⌊v⌋ (sup_gap's notation), i.e. |t| < 2L/2^d for t = x1 + x2 (u − v = 2^d t/(2L)); there
+  // |f1 − f2| = 2^d|t|/(2L), so the gap is at most 2L²(1 − 2^d|t|/(2L))²/2^d and the pair MSE at
+  // most h(|t|) = 2L|t| − t² + that, with h'(|t|) = |t|(2^d − 2) >= 0 (d >= 1): h rises to the
+  // d → ∞ MSE at |t| = 2L/2^d. When α <= 2^d that point is an input (2L/2^d <= 2r), so the
+  // supremum is the d → ∞ one, reached at its witness (|t| = min(L, 2r) >= 2L/2^d: no gap there).
+  // Otherwise it lies between the values at the two witnesses and the d → ∞ one plus sup_gap's.
+  const OptimalPairSupremum optimal = sup_optimal_pair_mse(alpha, s.center, s.radius);
+  const auto pair_at = [&](const Rational& w1, const Rational& w2) {
+    return pair_utility(alpha, s.center, s.radius, w1, w2, s.bits, s.variant).mse;
+  };
+  Rational pair_low = pair_at(optimal.w, optimal.w), pair_high = optimal.value;
+  if (alpha <= Rational(pow2(s.bits))) {
+    if (pair_low != optimal.value)
+      throw std::logic_error("CorBinQ's pair MSE at the d → ∞ witness differs from the d → ∞ supremum");
+  } else {
+    const GapSupremum<Rational> gap = sup_gap(alpha, s.center, s.radius, s.bits);
+    pair_low = NumTraits<Rational>::max(pair_low, pair_at(gap.w1, gap.w2));
+    pair_high += gap.value;
+  }
+  const Rational low = worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_low}}, n);
+  const Rational high = worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_high}}, n);
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  return interval_hull(lower_of(interval_from(low)), upper_of(interval_from(high)));
 }
 
 std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig& config,

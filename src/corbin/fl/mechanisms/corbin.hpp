@@ -23,6 +23,12 @@ class CorbinMechanism : public LdpMechanism {
   /// A paired client's ratio (CorBinQ, the partner's input maximised over as well); a lone
   /// client's is LDPQ's, which it never exceeds at the corrected variant.
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  /// Lone clients (LDPQ: L² each at worst) and pairs (CorBinQ at the setting's d, corrected
+  /// variant) are independent and unbiased, so the worst case is their sups summed over n²
+  /// (utility/worst_case.hpp). A pair's sup is exact when α <= 2^d, where it equals the d → ∞
+  /// one (Theorem 2's worst case); below that d it is enclosed with sup_gap. None for another
+  /// variant or an irrational α.
+  std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const override;
   std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
 
  private:

@@ -2,7 +2,9 @@
 // Correlated quantization (Suresh et al. 2022, one bit; quantizer/cq.hpp), the paper's Exp. 5
 // baseline: the survivors, in rank order, share one random cyclic shift per coordinate, so a
 // client's output depends on the others': no per-client law, and no privacy claimed (no budget).
-// The live check takes CQ's exact error moments over the shift and the clients' own coins.
+// The live check takes CQ's exact error moments over the shift and the clients' own coins. Its
+// worst aggregate MSE couples every client's input through the shared shift; it is not derived
+// here (the registry's default refuses: no per-client law).
 
 #include <memory>
 

@@ -100,6 +100,13 @@ std::optional<std::vector<Atom>> LdpMechanism::law(const CoordinateSetting& s, c
   return std::vector<Atom>{{Rational(s.center + level), q}, {Rational(s.center - level), Rational(1 - q)}};
 }
 
+std::optional<Interval> LdpMechanism::mse(const CoordinateSetting& s, const Rational& w) const {
+  check_weight("w", w, s.center, s.radius);
+  if (s.budget.exact()) return interval_from(ldpq_mse(s.budget.alpha_exact(), s.center, s.radius, w));
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  return ldpq_mse(s.budget.alpha_interval(), s.center, s.radius, w);
+}
+
 std::optional<PldpSummary> LdpMechanism::pldp(const CoordinateSetting& s) const {
   if (s.budget.exact()) return summary_of(ldpq_pldp(s.budget.alpha_exact(), s.center, s.radius));
   PrecisionScope scope(std::max(working_precision_bits(), 128u));

@@ -20,7 +20,13 @@ class LdpMechanism : public Mechanism {
   std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
+  /// (rα)² − (w − c)² (ldpq_mse), enclosed for an irrational α.
+  std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  /// P(c + rα) is affine in w and LDPQ is unbiased: the worst aggregate MSE is the registry's
+  /// default, (rα)²/n (at w = c).
+  bool law_affine_in_w() const override { return true; }
+  bool unbiased() const override { return true; }
 };
 
 std::unique_ptr<Mechanism> make_ldp();

@@ -5,6 +5,7 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/privacy/baselines.hpp"
 #include "corbin/quantizer/ldpq.hpp"
+#include "corbin/utility/worst_case.hpp"
 
 namespace corbin::fl {
 namespace {
@@ -93,6 +94,13 @@ std::optional<Interval> NoiseMechanism::mse(const CoordinateSetting& s, const Ra
   }
   const Rational b = laplace_scale(eps, sensitivity);
   return interval_from(Rational(2 * b * b));
+}
+
+std::optional<Interval> NoiseMechanism::worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const {
+  if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const auto per_client = mse(s, s.center);  // the same at every w
+  return worst_mean_mse<Interval>({{n, 1, *per_client}}, n);
 }
 
 std::unique_ptr<Mechanism> make_gaussian() { return std::make_unique<NoiseMechanism>(true); }

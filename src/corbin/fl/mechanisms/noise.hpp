@@ -22,6 +22,12 @@ class NoiseMechanism : public Mechanism {
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
   /// σ² or 2b² at sensitivity 2r, whatever w (the noise is unbiased and does not depend on it).
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
+  /// σ²/n or 2b²/n: n independent unbiased clients of constant MSE. The enclosure is that of the
+  /// calibrated σ (agm_sigma: it provably meets δ and is within 10^−30 relative of the smallest σ
+  /// that does), and of b at the lower end of ε's enclosure: the MSE of noise that is certainly
+  /// private, never of less noise. So privacy is not traded for utility in a comparison, and the
+  /// MSE exceeds the least private-enough noise's by at most that tolerance.
+  std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const override;
   /// Continuous noise has no finite PLDP ratio over outputs; its guarantee is (ε, δ)-DP
   /// (Gaussian) or ε-DP (Laplace) at sensitivity 2r.
   std::optional<PldpSummary> pldp(const CoordinateSetting&) const override { return std::nullopt; }

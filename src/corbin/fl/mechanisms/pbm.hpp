@@ -21,6 +21,12 @@ class PbmMechanism : public Mechanism {
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  /// Unbiased, and its MSE (r/θ)² p(1 − p)/m is quadratic in w (p affine) whatever m: the worst
+  /// aggregate MSE is the registry's default.
+  bool unbiased() const override { return true; }
+  std::optional<std::vector<Rational>> mse_quadratic_pieces(const CoordinateSetting& s) const override {
+    return range_ends(s);
+  }
 
  private:
   unsigned m_;

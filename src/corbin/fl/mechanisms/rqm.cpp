@@ -64,6 +64,11 @@ std::optional<Interval> RqmMechanism::mse(const CoordinateSetting& s, const Rati
   return rqm_mse(m_, kRqmKeep, rqm_delta_ratio(s.budget.exp_eps_interval(), m_, kRqmKeep), s.center, s.radius, w);
 }
 
+std::optional<std::vector<Rational>> RqmMechanism::mse_quadratic_pieces(const CoordinateSetting& s) const {
+  if (m_ == 2) return range_ends(s);
+  return std::vector<Rational>{Rational(s.center - s.radius), s.center, Rational(s.center + s.radius)};
+}
+
 std::optional<PldpSummary> RqmMechanism::pldp(const CoordinateSetting& s) const {
   if (s.budget.exact()) {
     const Rational x = s.budget.exp_eps_exact();

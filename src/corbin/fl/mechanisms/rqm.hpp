@@ -22,6 +22,10 @@ class RqmMechanism : public Mechanism {
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  /// Unbiased; its MSE X² − x² (m = 2) or X² − qX(X − |x|) − x² (m = 3) is quadratic on each
+  /// side of c: the worst aggregate MSE is the registry's default.
+  bool unbiased() const override { return true; }
+  std::optional<std::vector<Rational>> mse_quadratic_pieces(const CoordinateSetting& s) const override;
 
  private:
   unsigned m_;

@@ -18,6 +18,11 @@ class VanillaMechanism : public Mechanism {
   DeviceKernel device_kernel() const override { return DeviceKernel::identity; }
   std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
+  /// The weight itself: unbiased, MSE 0 (a quadratic on the whole range), so its worst case is 0.
+  bool unbiased() const override { return true; }
+  std::optional<std::vector<Rational>> mse_quadratic_pieces(const CoordinateSetting& s) const override {
+    return range_ends(s);
+  }
 };
 
 std::unique_ptr<Mechanism> make_vanilla();
