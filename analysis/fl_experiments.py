@@ -21,7 +21,7 @@ The mechanisms come from the registry: `corbin mechanisms --json` (of --registry
 --corbin executable, or the `corbin` beside it when that is the corbin-fl helper) says which exist,
 which run in `corbin fl` (federated) and which take a budget (only those get --eps); a configured
 mechanism it does not list stops the script before anything runs. --dry-run lists every run, its
-state (done, part-done, to run) and its command, and runs nothing.
+state (done, part-done, stopped, to run) and its command, and runs nothing.
 Progress goes to the terminal; a finished run (summary.json present with the same command) is not
 run again, so an interrupted sweep resumes where it stopped. --jobs runs K processes side by side
 (on a GPU they share it); --deadline starts no run it expects to outlast, and stops the sweep then.
@@ -95,6 +95,7 @@ PAPER_FEDAVG = 98.43
 # The registry as `corbin mechanisms --json` lists it, by name (read in main(), before any run is
 # built): which mechanisms exist, which `corbin fl` runs (federated) and which take a budget.
 REGISTRY = {}
+REGISTRY_SOURCE = "corbin"  # the executable it came from, for messages
 
 # How the reports name the mechanisms (a name missing here is shown as the registry spells it).
 LABELS = {"vanilla": "vanilla", "ldp": "LDP-FL", "corbin": "CorBin-FL", "augcorbin": "AugCorBin-FL",
@@ -112,8 +113,9 @@ BASELINE_EPS = "5"
 
 # The non-IID axis: the Dirichlet label split's concentrations (small: few labels per client), the
 # mechanisms compared, and the budget (Exp. 1's, whose IID runs at lambda = 1 are the reference).
-# The reduced scale adds the baselines (8 runs of about 30 s); at the full scale they would add 24
-# GPU runs of 100 rounds to the 18 there, which the device time lent to this project does not cover.
+# The reduced scale adds the baselines (8 runs of 8 rounds, about 2.6 s a round in reports/fl.md); at
+# the full scale they would add 24 GPU runs of 100 rounds to the 18 there, which the device time
+# lent to this project does not cover.
 NIID_BETAS = ("0.5", "0.1")
 NIID_MECHANISMS = {"reduced": ("vanilla", "ldp", "corbin") + BASELINES, "full": ("vanilla", "ldp", "corbin")}
 NIID_EPS = "5"
@@ -143,9 +145,9 @@ def registered(opts, name):
     and federated: its budget (eps) kept when the registry says it takes one, dropped otherwise."""
     mech = opts["mechanism"]
     if mech not in REGISTRY:
-        sys.exit("fl experiments: run {} configures mechanism '{}', which the corbin executable does not list "
-                 "(`corbin mechanisms --json`: {}); rebuild corbin, or remove the run".format(
-                     name, mech, ", ".join(sorted(REGISTRY))))
+        sys.exit("fl experiments: run {} configures mechanism '{}', which {} does not list (`corbin mechanisms "
+                 "--json`: {}); rebuild corbin, or remove the run".format(
+                     name, mech, REGISTRY_SOURCE, ", ".join(sorted(REGISTRY))))
     if not REGISTRY[mech]["federated"]:
         sys.exit("fl experiments: run {} configures mechanism '{}', which the registry marks as not federated "
                  "(`corbin fl` refuses it)".format(name, mech))
@@ -312,8 +314,11 @@ def dry_run(args, runs):
     counts = {}
     for exp, name, opts, seed, run_dir in selected(args, runs):
         cmd = command(args, run_dir, opts, seed)
+        # A sweep skips a done run, resumes a part-done one from its checkpoint, and runs a stopped
+        # one (failure.txt: e.g. its weights overflowed) again from the start.
         state = ("done" if finished(run_dir, cmd) else
-                 "part-done" if os.path.isdir(os.path.join(run_dir, "checkpoint")) else "to run")
+                 "part-done" if os.path.isdir(os.path.join(run_dir, "checkpoint")) else
+                 "stopped" if os.path.exists(os.path.join(run_dir, "failure.txt")) else "to run")
         counts.setdefault(exp, {}).setdefault(state, 0)
         counts[exp][state] += 1
         print("{:<5} {:<30} {:<9} {}".format(exp, "{}-s{}".format(name, seed), state, subprocess.list2cmdline(cmd)))
@@ -1049,7 +1054,7 @@ def gap_section():
 
 
 def main():
-    global SCALE
+    global SCALE, REGISTRY_SOURCE
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", choices=sorted(SCALES), default="reduced")
@@ -1074,7 +1079,8 @@ def main():
         sys.exit("fl experiments: --jobs {} must be at least 1".format(args.jobs))
     if not (args.report_only or args.dry_run) and not os.access(args.corbin, os.X_OK):
         sys.exit("fl experiments: --corbin {} is not an executable (build first: bash .ci/setup)".format(args.corbin))
-    REGISTRY.update(load_registry(args.registry or registry_executable(args.corbin)))
+    REGISTRY_SOURCE = args.registry or registry_executable(args.corbin)
+    REGISTRY.update(load_registry(REGISTRY_SOURCE))
     runs = experiments_full() if args.scale == "full" else experiments()
     if args.dry_run:
         dry_run(args, runs)
