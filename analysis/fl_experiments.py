@@ -6,13 +6,22 @@ two scales:
   full: Exps 1-4 and 7 at the paper's scale on a GPU (50 clients, Exp. 4: 50-500, all data, 100
       rounds, seeds 0, 42, 100), writing reports/fl-full.md, reports/fl-full/results.csv,
       reports/fl-full/runs/ and plots. The audit's claims E1-E5 are decided from that CSV.
-  Both scales also have "niid" (not in the paper): vanilla, LDP-FL and CorBin-FL at eps_p = 5 on
-      non-IID data, a Dirichlet label split with beta in {0.1, 0.5} (`corbin fl --split dirichlet
-      --beta B`), beside Exp. 1's IID runs; it runs last.
+  Both scales also have "base" (not in the paper): the authors' other baselines as their repository
+      runs them (REFERENCES.md: PBM m = 1, 2 and RQM m = 2, 3) at Exp. 1's eps_p = 5 and, for the
+      two whose law is not LDPQ's, over Exp. 7's eps grid; and "niid" (not in the paper): vanilla,
+      LDP-FL and CorBin-FL (at the reduced scale also the baselines) at eps_p = 5 on non-IID data, a
+      Dirichlet label split with beta in {0.1, 0.5} (`corbin fl --split dirichlet --beta B`), beside
+      Exp. 1's IID runs; it runs last.
 
 Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out reports]
-           [--corbin build/analysis/corbin] [--device cpu|cuda] [--jobs K] [--deadline SECONDS]
-           [--only EXP ...] [--seeds 0 42 ...] [--runs-only | --report-only]   (EXP: 1 2 3 4 5 7 niid)
+           [--corbin build/analysis/corbin] [--registry CORBIN] [--device cpu|cuda] [--jobs K]
+           [--deadline SECONDS] [--only EXP ...] [--seeds 0 42 ...]
+           [--runs-only | --report-only | --dry-run]   (EXP: 1 2 3 4 5 7 base niid)
+The mechanisms come from the registry: `corbin mechanisms --json` (of --registry, by default the
+--corbin executable, or the `corbin` beside it when that is the corbin-fl helper) says which exist,
+which run in `corbin fl` (federated) and which take a budget (only those get --eps); a configured
+mechanism it does not list stops the script before anything runs. --dry-run lists every run, its
+state (done, part-done, stopped, to run) and its command, and runs nothing.
 Progress goes to the terminal; a finished run (summary.json present with the same command) is not
 run again, so an interrupted sweep resumes where it stopped. --jobs runs K processes side by side
 (on a GPU they share it); --deadline starts no run it expects to outlast, and stops the sweep then.
@@ -46,6 +55,7 @@ SCALES = {
         "eval_limit": 2000,  # test and validation images per evaluation
         "lambdas": ["0.3", "1"],
         "lambdas_exp7": ["0.3"],  # Exp. 7 sweeps ε over 5 values: one λ (the better one in Exps 1-3)
+        "exp7_eps": ["0.1", "0.3", "0.5", "1", "3"],  # ε = 5 is Exp. 1's budget, reported there
         "patience": 5,
         "bits": 5,
         "gamma": "1/5",      # the paper's AugCorBin-FL gamma
@@ -82,22 +92,85 @@ PAPER_TABLE1 = {("corbin", "0.1"): 93.34, ("corbin", "0.3"): 97.00, ("corbin", "
                 ("ldp", "0.1"): 26.93, ("ldp", "0.3"): 88.27, ("ldp", "1"): 87.22, ("ldp", "3"): 97.02}
 PAPER_FEDAVG = 98.43
 
+# The registry as `corbin mechanisms --json` lists it, by name (read in main(), before any run is
+# built): which mechanisms exist, which `corbin fl` runs (federated) and which take a budget.
+REGISTRY = {}
+REGISTRY_SOURCE = "corbin"  # the executable it came from, for messages
+
+# How the reports name the mechanisms (a name missing here is shown as the registry spells it).
+LABELS = {"vanilla": "vanilla", "ldp": "LDP-FL", "corbin": "CorBin-FL", "augcorbin": "AugCorBin-FL",
+          "gaussian": "Gaussian", "laplace": "Laplace", "cq": "CQ", "pbm1": "PBM, m = 1", "pbm2": "PBM, m = 2",
+          "rqm2": "RQM, m = 2", "rqm3": "RQM, m = 3 (q = 1/2)"}
+
+# The authors' other baselines (REFERENCES.md, "Baselines of the authors' repository"; not in the
+# paper), with the trials m and levels m their repository runs: PBM m ∈ {1, 2}, RQM m ∈ {2, 3}
+# (SignSGD is not federated: `corbin fl` refuses it). All run at Exp. 1's budget. Over Exp. 7's ε
+# grid only those whose law is not LDPQ's: pbm1 and rqm2 are LDPQ exactly (B1,
+# quantizer/baseline_identity.hpp), so there they would re-run LDP-FL's configuration.
+BASELINES = ("pbm1", "pbm2", "rqm2", "rqm3")
+BASELINES_OVER_EPS = ("pbm2", "rqm3")
+BASELINE_EPS = "5"
+
 # The non-IID axis: the Dirichlet label split's concentrations (small: few labels per client), the
 # mechanisms compared, and the budget (Exp. 1's, whose IID runs at lambda = 1 are the reference).
+# The reduced scale adds the baselines (8 runs of 8 rounds, about 2.6 s a round in reports/fl.md); at
+# the full scale they would add 24 GPU runs of 100 rounds to the 18 there, which the device time
+# lent to this project does not cover.
 NIID_BETAS = ("0.5", "0.1")
-NIID_MECHANISMS = ("vanilla", "ldp", "corbin")
+NIID_MECHANISMS = {"reduced": ("vanilla", "ldp", "corbin") + BASELINES, "full": ("vanilla", "ldp", "corbin")}
 NIID_EPS = "5"
 
 
-def add_niid(add, **extra):
+def load_registry(corbin):
+    """{name: properties} from `corbin mechanisms --json` (argument list, no shell). Exits naming
+    the executable when it cannot be run or prints no list."""
+    try:
+        proc = subprocess.run([corbin, "mechanisms", "--json"], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        sys.exit("fl experiments: cannot run {} mechanisms --json ({}); build corbin first (bash .ci/setup) "
+                 "or name one with --registry".format(corbin, e))
+    try:
+        listed = json.loads(proc.stdout)["mechanisms"] if proc.returncode == 0 else None
+    except (ValueError, KeyError, TypeError):
+        listed = None
+    if not listed:
+        why = (proc.stderr.strip().splitlines() or ["exit status {}".format(proc.returncode)])[-1]
+        sys.exit("fl experiments: {} mechanisms --json gave no mechanism list ({}); --registry names a corbin "
+                 "executable that has the subcommand (the corbin-fl helper does not)".format(corbin, why))
+    return {m["name"]: m for m in listed}
+
+
+def registered(opts, name):
+    """The run's options as `corbin fl` takes them for its mechanism, which must be in the registry
+    and federated: its budget (eps) kept when the registry says it takes one, dropped otherwise."""
+    mech = opts["mechanism"]
+    if mech not in REGISTRY:
+        sys.exit("fl experiments: run {} configures mechanism '{}', which {} does not list (`corbin mechanisms "
+                 "--json`: {}); rebuild corbin, or remove the run".format(
+                     name, mech, REGISTRY_SOURCE, ", ".join(sorted(REGISTRY))))
+    if not REGISTRY[mech]["federated"]:
+        sys.exit("fl experiments: run {} configures mechanism '{}', which the registry marks as not federated "
+                 "(`corbin fl` refuses it)".format(name, mech))
+    if not REGISTRY[mech]["takes_budget"]:
+        return {k: v for k, v in opts.items() if k != "eps"}
+    if "eps" not in opts:
+        sys.exit("fl experiments: run {} gives mechanism '{}' no eps, but the registry says it takes a budget".format(
+            name, mech))
+    return opts
+
+
+def add_niid(add, mechanisms, **extra):
     """The non-IID runs. A run's identity is its command line (settings_key), and only these runs
     pass --split and --beta, so every IID run keeps the identity it had before the axis existed."""
     for beta in NIID_BETAS:
-        for mech in NIID_MECHANISMS:
-            opts = dict(extra, mechanism=mech, split="dirichlet", beta=beta)
-            if mech != "vanilla":
-                opts["eps"] = NIID_EPS
-            add("niid", "niid-{}-beta{}".format(mech, beta), **opts)
+        for mech in mechanisms:
+            add("niid", "niid-{}-beta{}".format(mech, beta), **dict(extra, mechanism=mech, eps=NIID_EPS,
+                                                                       split="dirichlet", beta=beta))
+
+
+def baseline_name(mech, eps, lam=None):
+    """The baseline run of `mech` at ε (λ at the reduced scale, whose names carry it)."""
+    return "base-{}-eps{}".format(mech, eps) + ("" if lam is None else "-l" + lam)
 
 
 def experiments():
@@ -105,11 +178,10 @@ def experiments():
     runs = []
 
     def add(exp, name, **opts):
-        runs.append((exp, name, opts))
+        runs.append((exp, name, registered(opts, name)))
 
     for lam in SCALE["lambdas"]:
-        add("1", "exp1-vanilla-l" + lam, mechanism="vanilla", **{"lambda": lam})
-        for mech in ("gaussian", "laplace", "ldp", "corbin", "augcorbin"):
+        for mech in ("vanilla", "gaussian", "laplace", "ldp", "corbin", "augcorbin"):
             add("1", "exp1-{}-l{}".format(mech, lam), mechanism=mech, eps="5", **{"lambda": lam})
     for d in (3, 5, 7):
         for lam in SCALE["lambdas"]:
@@ -120,19 +192,24 @@ def experiments():
                 **{"lambda": lam})
     for n in (10, 40):
         for mech in ("vanilla", "ldp", "corbin"):
-            opts = {"mechanism": mech, "clients": str(n), "lambda": "1"}
-            if mech != "vanilla":
-                opts["eps"] = "5"
-            add("4", "exp4-n{}-{}".format(n, mech), **opts)
-    add("5", "exp5-cq", mechanism="cq", **{"lambda": "1"})
+            add("4", "exp4-n{}-{}".format(n, mech), mechanism=mech, eps="5", clients=str(n), **{"lambda": "1"})
+    add("5", "exp5-cq", mechanism="cq", eps="5", **{"lambda": "1"})
     add("5", "exp5-corbin-eps10", mechanism="corbin", eps="10", **{"lambda": "1"})
     add("5", "exp5-ldp-eps50", mechanism="ldp", eps="50", **{"lambda": "1"})
     for lam in SCALE["lambdas_exp7"]:
-        add("7", "exp7-vanilla-l" + lam, mechanism="vanilla", **{"lambda": lam})
-        for eps in ("0.1", "0.3", "0.5", "1", "3"):
+        add("7", "exp7-vanilla-l" + lam, mechanism="vanilla", eps="5", **{"lambda": lam})
+        for eps in SCALE["exp7_eps"]:
             for mech in ("ldp", "corbin"):
                 add("7", "exp7-{}-eps{}-l{}".format(mech, eps, lam), mechanism=mech, eps=eps, **{"lambda": lam})
-    add_niid(add, **{"lambda": "1"})
+    # The baselines, named as Exp. 1's (λ grid) and Exp. 7's (its λ) runs they sit beside.
+    for lam in SCALE["lambdas"]:
+        for mech in BASELINES:
+            add("base", baseline_name(mech, BASELINE_EPS, lam), mechanism=mech, eps=BASELINE_EPS, **{"lambda": lam})
+    for lam in SCALE["lambdas_exp7"]:
+        for eps in SCALE["exp7_eps"]:
+            for mech in BASELINES_OVER_EPS:
+                add("base", baseline_name(mech, eps, lam), mechanism=mech, eps=eps, **{"lambda": lam})
+    add_niid(add, NIID_MECHANISMS["reduced"], **{"lambda": "1"})
     return runs
 
 
@@ -144,9 +221,9 @@ def experiments_full():
     runs = []
 
     def add(exp, name, **opts):
-        runs.append((exp, name, dict(opts, **{"lambda": "1"})))
+        runs.append((exp, name, registered(dict(opts, **{"lambda": "1"}), name)))
 
-    add("1", "exp1-vanilla", mechanism="vanilla")
+    add("1", "exp1-vanilla", mechanism="vanilla", eps="5")
     for mech in ("corbin", "ldp", "gaussian", "laplace", "augcorbin"):
         add("1", "exp1-" + mech, mechanism=mech, eps="5")
     # Exp. 7's smallest ε and ε = 1 first (the gap claim needs its ends), then the dropout and d
@@ -165,7 +242,13 @@ def experiments_full():
     for n in sc["exp4_clients"]:
         for mech in ("corbin", "ldp"):
             add("4", "exp4-n{}-{}".format(n, mech), mechanism=mech, eps="5", clients=str(n), batch=sc["exp4_batch"])
-    add_niid(add)
+    # The baselines after the paper's experiments: at Exp. 1's budget, then over Exp. 7's grid.
+    for mech in BASELINES:
+        add("base", baseline_name(mech, BASELINE_EPS), mechanism=mech, eps=BASELINE_EPS)
+    for eps in sc["exp7_eps"]:
+        for mech in BASELINES_OVER_EPS:
+            add("base", baseline_name(mech, eps), mechanism=mech, eps=eps)
+    add_niid(add, NIID_MECHANISMS["full"])
     return runs
 
 
@@ -203,11 +286,54 @@ def settings_key(cmd):
     return key
 
 
-def run_all(args):
+def registry_executable(corbin):
+    """The executable to ask for the registry: `corbin` itself, or the `corbin` beside the corbin-fl
+    helper (which has the fl subcommand only)."""
+    if os.path.basename(corbin) == "corbin-fl":
+        return os.path.join(os.path.dirname(corbin), "corbin")
+    return corbin
+
+
+def selected(args, runs):
+    """The runs --only keeps, each with every seed: (experiment, name, options, seed, run folder)."""
     sc = SCALES[args.scale]
-    runs = experiments_full() if args.scale == "full" else experiments()
+    return [(exp, name, opts, seed, os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed)))
+            for exp, name, opts in runs if not args.only or exp in args.only for seed in (args.seeds or sc["seeds"])]
+
+
+def finished(run_dir, cmd):
+    """Whether the run folder holds a finished run of this command (summary.json with its settings)."""
+    summary_path = os.path.join(run_dir, "summary.json")
+    return os.path.exists(summary_path) and settings_key(
+        ["corbin"] + (json.load(open(summary_path)).get("command") or [])) == settings_key(cmd)
+
+
+def dry_run(args, runs):
+    """Every selected run with its state and command, the count per experiment and state, and the
+    registry's federated mechanisms that no run uses; writes nothing."""
+    counts = {}
+    for exp, name, opts, seed, run_dir in selected(args, runs):
+        cmd = command(args, run_dir, opts, seed)
+        # A sweep skips a done run, resumes a part-done one from its checkpoint, and runs a stopped
+        # one (failure.txt: e.g. its weights overflowed) again from the start.
+        state = ("done" if finished(run_dir, cmd) else
+                 "part-done" if os.path.isdir(os.path.join(run_dir, "checkpoint")) else
+                 "stopped" if os.path.exists(os.path.join(run_dir, "failure.txt")) else "to run")
+        counts.setdefault(exp, {}).setdefault(state, 0)
+        counts[exp][state] += 1
+        print("{:<5} {:<30} {:<9} {}".format(exp, "{}-s{}".format(name, seed), state, subprocess.list2cmdline(cmd)))
+    for exp, states in counts.items():
+        print("experiment {}: {}".format(exp, ", ".join("{} {}".format(n, st) for st, n in sorted(states.items()))))
+    used = {opts["mechanism"] for _, _, opts in runs}
+    unused = sorted(m for m, props in REGISTRY.items() if props["federated"] and m not in used)
+    not_federated = sorted(m for m, props in REGISTRY.items() if not props["federated"])
+    print("registry: {} mechanisms; federated but in no run: {}; not federated (corbin fl refuses): {}".format(
+        len(REGISTRY), ", ".join(unused) or "none", ", ".join(not_federated) or "none"))
+
+
+def run_all(args, runs):
     runs = [r for r in runs if not args.only or r[0] in args.only]
-    todo = [(exp, name, opts, seed) for exp, name, opts in runs for seed in (args.seeds or sc["seeds"])]
+    todo = selected(args, runs)
     started = time.time()
     lock = threading.Lock()
     durations, failures, skipped = [], [], []
@@ -220,11 +346,10 @@ def run_all(args):
         sys.stderr.flush()
 
     def job(item):
-        exp, name, opts, seed = item
-        run_dir = os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed))
+        exp, name, opts, seed, run_dir = item
         cmd = command(args, run_dir, opts, seed)
         summary_path = os.path.join(run_dir, "summary.json")
-        if os.path.exists(summary_path) and settings_key(["corbin"] + (json.load(open(summary_path)).get("command") or [])) == settings_key(cmd):
+        if finished(run_dir, cmd):
             with lock:
                 state["done"] += 1
             return
@@ -381,24 +506,48 @@ def top_label_share(summary):
     return sum(shares) / len(shares) if shares else None
 
 
-def niid_section(setting, cell, first_run, iid_name):
-    """The non-IID table: one row per split (IID is Exp. 1's run at lambda = 1), one column per
-    mechanism (cell(name) formats a run's accuracy), and the clients' mean top-label share (the
-    split depends on the seed only, so it is read from one run of the row)."""
+def mech_label(mech):
+    """The reports' name of a mechanism."""
+    return LABELS.get(mech, mech)
+
+
+def niid_section(setting, cell, first_run, mechanisms, iid_name):
+    """The non-IID table: one row per split (IID is the mechanism's run at Exp. 1's budget and
+    lambda = 1, iid_name(mech)), one column per mechanism (cell(name) formats a run's accuracy), and
+    the clients' mean top-label share (the split depends on the seed only, so it is read from one
+    run of the row)."""
     lines = ["## Non-IID data: the Dirichlet label split at ε_p = {} (not in the paper)".format(NIID_EPS), "",
              "Each class's examples are shared out over the clients by proportions drawn from Dir(β·1) (`corbin fl "
              "--split dirichlet --beta β`, Hsu et al. 2019; small β: few labels per client; a client left empty "
-             "takes one example from the largest), " + setting + "λ = 1. IID is Experiment 1's run at λ = 1. The last column is the "
-             "mean over clients of the share of its data its most frequent label holds (0.1 for balanced labels).", "",
-             "| split | " + " | ".join({"vanilla": "vanilla", "ldp": "LDP-FL", "corbin": "CorBin-FL"}[m]
-                                       for m in NIID_MECHANISMS) + " | top-label share |",
-             "|---|" + "---|" * (len(NIID_MECHANISMS) + 1)]
-    for label, beta in [("IID", None)] + [("Dirichlet β = " + b, b) for b in NIID_BETAS]:
-        names = [iid_name.format(m) if beta is None else "niid-{}-beta{}".format(m, beta) for m in NIID_MECHANISMS]
+             "takes one example from the largest), " + setting + "λ = 1. IID is the run at ε_p = 5 and λ = 1 of "
+             "Experiment 1 (of the baselines' table for PBM and RQM). The last column is the mean over clients of "
+             "the share of its data its most frequent label holds (0.1 for balanced labels).", "",
+             "| split | " + " | ".join(mech_label(m) for m in mechanisms) + " | top-label share |",
+             "|---|" + "---|" * (len(mechanisms) + 1)]
+    for row_label, beta in [("IID", None)] + [("Dirichlet β = " + b, b) for b in NIID_BETAS]:
+        names = [iid_name(m) if beta is None else "niid-{}-beta{}".format(m, beta) for m in mechanisms]
         shares = [top_label_share(first_run[n]["summary"]) for n in names if n in first_run]
         share = next((x for x in shares if x is not None), None)
-        lines.append("| {} | {} | {} |".format(label, " | ".join(cell(n) for n in names), fmt(share)))
+        lines.append("| {} | {} | {} |".format(row_label, " | ".join(cell(n) for n in names), fmt(share)))
     return lines + [""]
+
+
+def baseline_intro(budget_words):
+    """What the baselines are and which of them should tie with LDP-FL (B1)."""
+    return ("The authors' repository also runs PBM (Chen, Özgür, Kairouz 2022; m ∈ {{1, 2}} binomial trials) and RQM "
+            "(Youn et al. 2023; m ∈ {{2, 3}} levels, q = 1/2), each ε-PLDP per coordinate as run there (REFERENCES.md, "
+            "\"Baselines of the authors' repository\"); the paper compares with neither. {} pbm1 and rqm2 have LDPQ's law "
+            "exactly at the same ε and [c − r, c + r] (B1, `quantizer/baseline_identity.hpp`), so their accuracy "
+            "should match LDP-FL's within the seed spread; pbm2 and rqm3 have a middle level and other laws."
+            .format(budget_words))
+
+
+def b1_differences(mean):
+    """The sentence that measures B1 in the runs: each of pbm1 and rqm2 minus LDP-FL (mean(name of
+    the mechanism) is its mean accuracy, or None when not run)."""
+    parts = ["{} − LDP-FL = {:+.2f} points".format(mech_label(m), mean(m) - mean("ldp"))
+             for m in ("pbm1", "rqm2") if mean(m) is not None and mean("ldp") is not None]
+    return "Measured here: " + "; ".join(parts) + "." if parts else "B1 is not measured here: runs are missing."
 
 
 def report(results, out):
@@ -440,6 +589,17 @@ def report(results, out):
             ["vanilla", "Gaussian", "Laplace", "LDP-FL", "CorBin-FL", "AugCorBin-FL"],
             "Experiment 1 (ε_p = 5)", os.path.join(fig_dir, "exp1.png"))
     lines += ["", "![Experiment 1](fl/exp1.png)", ""]
+    # The authors' other baselines at Exp. 1's budget.
+    lines += ["### The authors' other baselines at ε_p = 5 (not in the paper)", "",
+              baseline_intro("Here at Exp. 1's budget and λ grid (and, for pbm2 and rqm3, over Exp. 7's ε below)."),
+              "", "| mechanism | test accuracy (%) | λ chosen |", "|---|---|---|"]
+    base = {}
+    for mech in ("ldp",) + BASELINES:
+        base[mech], lam = acc("exp1-ldp" if mech == "ldp" else baseline_name(mech, BASELINE_EPS))
+        lines.append("| {} | {} | {} |".format(mech_label(mech), fmt(base[mech]), lam or "—"))
+    one_seed = len({r["seed"] for r in results}) == 1
+    lines += ["", b1_differences(base.get) + (" With one seed there is no spread to hold the differences against."
+                                              if one_seed else ""), ""]
     # Experiment 2.
     lines += ["## Experiment 2: shared bits d at ε_p = 1", "",
               "Paper: accuracy grows with d and saturates near d = 5 (Fig. 3a).", "",
@@ -487,7 +647,7 @@ def report(results, out):
               "Paper numbers: MNIST, 50 clients, 100 rounds (REFERENCES.md); ours: Fashion-MNIST at the scale above.", "",
               "| ε_p | LDP-FL here | CorBin-FL here | LDP-FL paper (MNIST) | CorBin-FL paper (MNIST) |",
               "|---|---|---|---|---|"]
-    for eps in ("0.1", "0.3", "0.5", "1", "3"):
+    for eps in SCALE["exp7_eps"]:
         ldp, _ = acc("exp7-ldp-eps" + eps)
         cor, _ = acc("exp7-corbin-eps" + eps)
         lines.append("| {} | {} | {} | {} | {} |".format(eps, fmt(ldp), fmt(cor), fmt(PAPER_TABLE1.get(("ldp", eps))),
@@ -497,11 +657,22 @@ def report(results, out):
     overlay(results, ["exp7-vanilla", "exp7-ldp-eps0.5", "exp7-corbin-eps0.5"], ["vanilla", "LDP-FL", "CorBin-FL"],
             "Experiment 7 (ε_p = 0.5)", os.path.join(fig_dir, "exp7.png"))
     lines += ["![Experiment 7](fl/exp7.png)", ""]
+    lines += ["### The authors' baselines over ε_p (not in the paper)", "",
+              "PBM with m = 2 and RQM with m = 3 at Exp. 7's ε_p and λ (pbm1 and rqm2 are LDP-FL's law: Experiment 1's "
+              "baselines table).", "",
+              "| ε_p | LDP-FL | " + " | ".join(mech_label(m) for m in BASELINES_OVER_EPS) + " | CorBin-FL |",
+              "|---|---|" + "---|" * len(BASELINES_OVER_EPS) + "---|"]
+    for eps in SCALE["exp7_eps"]:
+        cells = [acc("exp7-ldp-eps" + eps)[0]] + [acc(baseline_name(m, eps))[0] for m in BASELINES_OVER_EPS] + \
+            [acc("exp7-corbin-eps" + eps)[0]]
+        lines.append("| {} | {} |".format(eps, " | ".join(fmt(a) for a in cells)))
+    lines += [""]
     # Non-IID data.
     first_seed = min((r["seed"] for r in results), default=None)
     lines += niid_section("capped at {} examples per client; ".format(SCALE["per_client"]),
                           lambda name: fmt(acc(name)[0]), {r["name"]: r for r in results if r["seed"] == first_seed},
-                          "exp1-{}-l1")
+                          NIID_MECHANISMS["reduced"],
+                          lambda m: baseline_name(m, BASELINE_EPS, "1") if m in BASELINES else "exp1-{}-l1".format(m))
     # The live check and the cost, over every run.
     zs = [abs(x["mse_z"]) for r in results for x in r["rows"] if x.get("mse_z") is not None]
     over = [z for z in zs if z > 4]
@@ -604,16 +775,19 @@ def save_log_axes(fig, ax, xlabel, title, path):
 
 
 def eps_figure(named, eps_list, path):
-    """Best-checkpoint accuracy against ε for CorBin-FL and LDP-FL (mean, bars: min to max over
-    seeds), with the authors' MNIST numbers (journal Table 1) beside."""
+    """Best-checkpoint accuracy against ε for CorBin-FL, LDP-FL and the baselines run over ε (mean,
+    bars: min to max over seeds), with the authors' MNIST numbers (journal Table 1) beside."""
     plt.switch_backend("Agg")
     fig, ax = plt.subplots(figsize=(7, 4.4))
-    for mech, label in (("corbin", "CorBin-FL"), ("ldp", "LDP-FL")):
-        line = seed_errorbar(ax, [(float(eps), named.get(exp7_name(mech, eps), [])) for eps in eps_list],
-                             label + " (Fashion-MNIST, here)")
+    for mech in ("corbin", "ldp") + BASELINES_OVER_EPS:
+        points = [(float(eps), named.get(exp7_name(mech, eps), [])) for eps in eps_list]
+        if not any(runs for _, runs in points):
+            continue
+        line = seed_errorbar(ax, points, mech_label(mech) + " (Fashion-MNIST, here)")
         paper = [(float(e), PAPER_TABLE1[(mech, e)]) for e in ("0.1", "0.3", "1", "3") if (mech, e) in PAPER_TABLE1]
-        ax.plot([p[0] for p in paper], [p[1] for p in paper], ls=":", marker="s", color=line[0].get_color(),
-                label=label + " (MNIST, authors' Table 1)")
+        if paper:
+            ax.plot([p[0] for p in paper], [p[1] for p in paper], ls=":", marker="s", color=line[0].get_color(),
+                    label=mech_label(mech) + " (MNIST, authors' Table 1)")
     ax.set_xscale("log")
     save_log_axes(fig, ax, "ε_p", "Experiment 7: accuracy against the PLDP budget", path)
 
@@ -658,7 +832,10 @@ def live_check_figure(results, path):
 
 
 def exp7_name(mech, eps):
-    """Exp. 7's run at (mechanism, ε); ε = 5 is Exp. 1's run."""
+    """Exp. 7's run at (mechanism, ε) at the full scale; ε = 5 is Exp. 1's run. A baseline's run is
+    its own (baseline_name)."""
+    if mech in BASELINES:
+        return baseline_name(mech, eps)
     return "exp1-" + mech if eps == "5" else "exp7-{}-eps{}".format(mech, eps)
 
 
@@ -707,6 +884,18 @@ def report_full(results, out):
              ("laplace", "Laplace"), ("gaussian", "Gaussian"))],
            "Experiment 1 (ε_p = 5, Fashion-MNIST)", os.path.join(fig_dir, "exp1.png"))
     lines += ["", "![Experiment 1](fl-full/exp1.png)", ""]
+    # The authors' other baselines at Exp. 1's budget.
+    lines += ["### The authors' other baselines at ε_p = 5 (not in the paper)", "",
+              baseline_intro("Here at Exp. 1's setting (and, for pbm2 and rqm3, over Exp. 7's ε below)."), "",
+              "| mechanism | accuracy, mean ± sd (n) | per seed |", "|---|---|---|"]
+    for mech in ("ldp",) + BASELINES:
+        lines.append(row(mech_label(mech), "exp1-ldp" if mech == "ldp" else baseline_name(mech, BASELINE_EPS)))
+
+    def mean_of_runs(mech):
+        values = [accuracy_pct(r) for r in named.get(exp7_name(mech, BASELINE_EPS), []) if accuracy_pct(r) is not None]
+        return statistics.mean(values) if values else None
+
+    lines += ["", b1_differences(mean_of_runs) + " The seeds' spread is in the table.", ""]
     # Experiment 2.
     lines += ["## Experiment 2: shared bits d at ε_p = 1", "",
               "Paper (ii): \"the accuracy gains increase as the number of shared random bits per model parameter is "
@@ -774,6 +963,17 @@ def report_full(results, out):
     van = [accuracy_pct(r) for r in named.get("exp1-vanilla", [])]
     lines += ["", "Vanilla (no privacy, Exp. 1's runs): {:.2f} here; FedAvg {} on MNIST in the paper.".format(
         statistics.mean(van), fmt(PAPER_FEDAVG)) if van else "Vanilla: not run.", ""]
+    lines += ["The authors' PBM with m = 2 and RQM with m = 3 over the same ε_p (not in the paper; pbm1 and rqm2 are "
+              "LDP-FL's law: Experiment 1's baselines table):", "",
+              "| ε_p | LDP-FL | " + " | ".join(mech_label(m) for m in BASELINES_OVER_EPS) + " | CorBin-FL |",
+              "|---|---|" + "---|" * len(BASELINES_OVER_EPS) + "---|"]
+    for eps in eps_list:
+        names = [exp7_name("ldp", eps)] + [exp7_name(m, eps) for m in BASELINES_OVER_EPS] + [exp7_name("corbin", eps)]
+        for name in names:
+            if not named.get(name):
+                not_run.append(name)
+        lines.append("| {} | {} |".format(eps, " | ".join(spread(named.get(n, []))[0] for n in names)))
+    lines += [""]
     eps_figure(named, eps_list, os.path.join(fig_dir, "exp7.png"))
     curves([("CorBin-FL ε = 0.5", named.get("exp7-corbin-eps0.5", [])),
             ("LDP-FL ε = 0.5", named.get("exp7-ldp-eps0.5", [])), ("vanilla", named.get("exp1-vanilla", []))],
@@ -790,7 +990,7 @@ def report_full(results, out):
     # Non-IID data (its runs come last; a missing one is said here, not under "Not run").
     lines += niid_section("all data; trained one client at a time (unequal shards); ",
                           lambda name: spread(named.get(name, []))[0], {n: rs[0] for n, rs in named.items()},
-                          "exp1-{}")
+                          NIID_MECHANISMS["full"], lambda m: "exp1-" + m)
     # Accuracy after 100 rounds vs at the checkpoint.
     lines += ["**Final against checkpointed accuracy.** Where the final model is far below the checkpointed one (e.g. "
               "dropout p = 1/2, small ε_p), training degraded after its best round and the checkpoint's reloads did not "
@@ -817,12 +1017,18 @@ def report_full(results, out):
               "Seconds per round with 8 runs sharing the GPU: mean {:.2f} (training {:.2f}) over {} rounds. One run "
               "alone takes about 0.33 s a round (README, benchmark table).".format(
                   statistics.mean(secs), statistics.mean(train), len(secs)), ""]
+    paper_not_run = sorted({n for n in not_run if not n.startswith("base-")})
+    base_not_run = sorted({n for n in not_run if n.startswith("base-")})
     if not_run:
-        lines += ["## Not run", "",
-                  "The device time lent to this session (30 minutes, shared with the build, the tests and the "
-                  "benchmarks) ran out before these runs: " + ", ".join(sorted(set(not_run))) + ". They run with "
+        lines += ["## Not run", ""]
+    if paper_not_run:
+        lines += ["The device time lent to this session (30 minutes, shared with the build, the tests and the "
+                  "benchmarks) ran out before these runs: " + ", ".join(paper_not_run) + ". They run with "
                   "`analysis/fl_experiments.py --scale full --device cuda --jobs 8` on any GPU machine (README, \"On a "
                   "GPU\"); finished runs are skipped.", ""]
+    if base_not_run:
+        lines += ["The authors' baselines, added after the GPU runs above, are not run yet: " + ", ".join(base_not_run) +
+                  ". They run with `analysis/fl_experiments.py --scale full --device cuda --jobs 8 --only base`.", ""]
     lines += [gap_section(), ""]
     with open(os.path.join(out, "fl-full.md"), "w") as f:
         f.write("\n".join(lines))
@@ -848,7 +1054,7 @@ def gap_section():
 
 
 def main():
-    global SCALE
+    global SCALE, REGISTRY_SOURCE
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", choices=sorted(SCALES), default="reduced")
@@ -859,20 +1065,28 @@ def main():
     p.add_argument("--data", help="MNIST-format directory (default: corbin fl's)")
     p.add_argument("--jobs", type=int, default=1, help="runs side by side (default 1)")
     p.add_argument("--deadline", type=float, help="seconds: start no run expected to end later, stop then")
-    p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7 niid); default all")
+    p.add_argument("--registry", help="corbin executable whose `corbin mechanisms --json` lists the mechanisms "
+                   "(default: --corbin, or the corbin beside it when --corbin is the corbin-fl helper)")
+    p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7 base niid); default all")
     p.add_argument("--seeds", nargs="*", type=int, help="default: the scale's")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--runs-only", action="store_true", help="run, and write no report")
     mode.add_argument("--report-only", action="store_true", help="report the runs already there")
+    mode.add_argument("--dry-run", action="store_true", help="list the runs, their state and commands; run nothing")
     args = p.parse_args()
     SCALE = SCALES[args.scale]
     if args.jobs < 1:
         sys.exit("fl experiments: --jobs {} must be at least 1".format(args.jobs))
-    if not args.report_only and not os.access(args.corbin, os.X_OK):
+    if not (args.report_only or args.dry_run) and not os.access(args.corbin, os.X_OK):
         sys.exit("fl experiments: --corbin {} is not an executable (build first: bash .ci/setup)".format(args.corbin))
-    os.makedirs(os.path.join(args.out, SCALE["dir"]), exist_ok=True)
+    REGISTRY_SOURCE = args.registry or registry_executable(args.corbin)
+    REGISTRY.update(load_registry(REGISTRY_SOURCE))
     runs = experiments_full() if args.scale == "full" else experiments()
-    results = collect(args, runs) if args.report_only else run_all(args)
+    if args.dry_run:
+        dry_run(args, runs)
+        return
+    os.makedirs(os.path.join(args.out, SCALE["dir"]), exist_ok=True)
+    results = collect(args, runs) if args.report_only else run_all(args, runs)
     if args.runs_only:
         return
     write_csv(results, os.path.join(args.out, SCALE["dir"], "results.csv"))
