@@ -18,7 +18,7 @@ Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out
            [--deadline SECONDS] [--only EXP ...] [--seeds 0 42 ...]
            [--runs-only | --report-only | --dry-run]   (EXP: 1 2 3 4 5 7 base niid)
 The mechanisms come from the registry: `corbin mechanisms --json` (of --registry, by default the
---corbin executable, or the `corbin` beside it when that is the corbin-fl helper) says which exist,
+--corbin executable: `corbin` or its helper corbin-fl) says which exist,
 which run in `corbin fl` (federated) and which take a budget (only those get --eps); a configured
 mechanism it does not list stops the script before anything runs. --dry-run lists every run, its
 state (done, part-done, stopped, to run) and its command, and runs nothing.
@@ -136,7 +136,7 @@ def load_registry(corbin):
     if not listed:
         why = (proc.stderr.strip().splitlines() or ["exit status {}".format(proc.returncode)])[-1]
         sys.exit("fl experiments: {} mechanisms --json gave no mechanism list ({}); --registry names a corbin "
-                 "executable that has the subcommand (the corbin-fl helper does not)".format(corbin, why))
+                 "or corbin-fl executable".format(corbin, why))
     return {m["name"]: m for m in listed}
 
 
@@ -287,10 +287,8 @@ def settings_key(cmd):
 
 
 def registry_executable(corbin):
-    """The executable to ask for the registry: `corbin` itself, or the `corbin` beside the corbin-fl
-    helper (which has the fl subcommand only)."""
-    if os.path.basename(corbin) == "corbin-fl":
-        return os.path.join(os.path.dirname(corbin), "corbin")
+    """The executable to ask for the registry: `corbin`, or the corbin-fl helper, which has the
+    mechanisms subcommand too (a GPU build may have only the helper)."""
     return corbin
 
 
@@ -1066,7 +1064,7 @@ def main():
     p.add_argument("--jobs", type=int, default=1, help="runs side by side (default 1)")
     p.add_argument("--deadline", type=float, help="seconds: start no run expected to end later, stop then")
     p.add_argument("--registry", help="corbin executable whose `corbin mechanisms --json` lists the mechanisms "
-                   "(default: --corbin, or the corbin beside it when --corbin is the corbin-fl helper)")
+                   "(default: --corbin; corbin and corbin-fl both list them)")
     p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7 base niid); default all")
     p.add_argument("--seeds", nargs="*", type=int, help="default: the scale's")
     mode = p.add_mutually_exclusive_group()
