@@ -16,6 +16,15 @@
 
 namespace corbin::fl {
 
+const char* to_string(Pairing p) {
+  switch (p) {
+    case Pairing::alone: return "alone";
+    case Pairing::pairs: return "pairs";
+    case Pairing::augmented: return "augmented";
+  }
+  return "?";
+}
+
 void LayerSampler::pair(const PairChannel&, const float*, const float*, float*, float*) const {
   throw invalid_argument("pairing", "a pair", "a mechanism whose clients quantize in pairs");
 }

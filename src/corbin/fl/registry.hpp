@@ -38,6 +38,8 @@ enum class Pairing {
   pairs,      ///< every drawn pair (an odd one out alone)
   augmented,  ///< the first ⌊γn⌋ of the shuffled order alone, the rest in pairs
 };
+/// "alone", "pairs", "augmented" (`corbin mechanisms`, the Python module).
+const char* to_string(Pairing p);
 
 /// How a mechanism's round runs on a device (fl/device_round): the host's round on copied rows,
 /// the weights as they are, or one of the device's kernels (fl/round_kernels.hpp).
