@@ -104,16 +104,6 @@ std::vector<const fl::Mechanism*> parse_mechanisms(const std::string& text) {
   return out;
 }
 
-/// A question a room cannot answer at the setting, refused naming the room and the quantity.
-/// `exact_budget_may_help`: the room's law takes an exact e^ε (LDPQ's probabilities at an
-/// irrational α are irrational).
-[[noreturn]] void unanswered(const fl::Mechanism& m, const std::string& quantity, const std::string& what,
-                             bool exact_budget_may_help) {
-  std::string rule = "a mechanism that answers " + quantity + " (" + m.name() + " has no " + what + " here";
-  if (exact_budget_may_help && m.takes_budget()) rule += "; --exp-eps or --alpha may give one";
-  throw invalid_argument("--mechanism", quote(m.name()), rule + ")");
-}
-
 fl::CoordinateSetting setting(const Budget& budget, const Rational& c, const Rational& r, unsigned long bits,
                               Variant variant) {
   fl::CoordinateSetting s;
@@ -244,20 +234,16 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
         if (wire) {
           csv << prefix << "," << cells(Rational(BigInt(m->bits_per_coordinate()))) << "\n";
         } else if (q == "pldp_ratio") {
-          const auto p = m->pldp(s);
-          if (!p) unanswered(*m, q, "PLDP claim", false);
-          csv << prefix << "," << ratio_cells(*p) << "," << bound_cells(*p) << "\n";
+          const fl::PldpSummary p = fl::answered_pldp(*m, s, "pldp_ratio");
+          csv << prefix << "," << ratio_cells(p) << "," << bound_cells(p) << "\n";
         }
         for (const Rational& w : w_axis ? w1s : std::vector<Rational>{}) {
           const std::string at = prefix + "," + to_decimal(Real(w), 17);
           if (q == "law") {
-            const auto law = m->law(s, w);
-            if (!law) unanswered(*m, q, "finite exact law", kind == Budget::Kind::eps);
-            for (const fl::Atom& atom : *law) csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
+            for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law")) csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
           } else {
-            const auto x = fl::lone_mse(*m, s, w);
-            if (!x) unanswered(*m, q, "MSE", kind == Budget::Kind::eps);
-            csv << at << "," << (x->exact ? cells(*x->exact) : cells(x->enclosure)) << "\n";
+            const fl::LoneMse x = fl::answered_mse(*m, s, w, "law_mse");
+            csv << at << "," << (x.exact ? cells(*x.exact) : cells(x.enclosure)) << "\n";
           }
           tick();
         }

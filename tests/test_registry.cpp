@@ -290,7 +290,7 @@ TEST_CASE("corbin sweep refuses by name, and writes nothing, where a room cannot
   a.exp_eps = "3";
   a.mechanism = "toy,gaussian";  // the toy's rows are computed, then the Gaussian has no finite law
   Swept s = sweep(a);
-  CHECK(s.refused == "--mechanism");
+  CHECK(s.refused == "mechanism");  // the room's refusal (fl::answered_law); the CLI prints --mechanism
   CHECK(s.csv.empty());
   a.mechanism = "toy,nope";
   s = sweep(a);

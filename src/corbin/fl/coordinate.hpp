@@ -1,10 +1,12 @@
 #pragma once
 // A room's per-coordinate answers in the form its callers print them (`corbin sweep`, the Python
-// module): exact where the room can give an exact value, its enclosure otherwise. The rooms answer
-// with enclosures (`Mechanism::mse` returns an Interval), and an Interval cannot hold 1/3; a finite
-// law of rationals can, so the exact value comes from the room's law where it has one.
+// module): exact where the room can give an exact value, its enclosure otherwise, and a refusal
+// naming the room and the question where it has no answer. The rooms answer with enclosures
+// (`Mechanism::mse` returns an Interval), and an Interval cannot hold 1/3; a finite law of
+// rationals can, so the exact value comes from the room's law where it has one.
 
 #include <optional>
+#include <vector>
 
 #include "corbin/fl/registry.hpp"
 
@@ -22,5 +24,11 @@ struct LoneMse {
 /// e^ε, CQ). A room whose `mse` enclosure misses its own law's MSE raises std::logic_error: the
 /// two are the same quantity, computed apart.
 std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w);
+
+/// The room's answer, or invalid_argument("mechanism") naming the room and `question` (the
+/// caller's name for it: "law", "law_mse", "pldp_ratio", ...) where it has none at the setting.
+std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, const Rational& w, const char* question);
+LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w, const char* question);
+PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question);
 
 }  // namespace corbin::fl
