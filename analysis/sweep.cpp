@@ -104,6 +104,7 @@ std::vector<const fl::Mechanism*> parse_mechanisms(const std::string& text) {
   return out;
 }
 
+/// The setting of a room's per-coordinate questions at one grid point.
 fl::CoordinateSetting setting(const Budget& budget, const Rational& c, const Rational& r, unsigned long bits,
                               Variant variant) {
   fl::CoordinateSetting s;
@@ -240,7 +241,8 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
         for (const Rational& w : w_axis ? w1s : std::vector<Rational>{}) {
           const std::string at = prefix + "," + to_decimal(Real(w), 17);
           if (q == "law") {
-            for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law")) csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
+            for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
+              csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
           } else {
             const fl::LoneMse x = fl::answered_mse(*m, s, w, "law_mse");
             csv << at << "," << (x.exact ? cells(*x.exact) : cells(x.enclosure)) << "\n";
@@ -263,7 +265,7 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
         if (q == "pldp_ratio") {
           // CorBin-FL's room: a CorBinQ client's ratio, at the precision d shared bits need.
           PrecisionScope scope(default_precision_bits(d));
-          emit_row("," + std::to_string(d), ratio_cells(*corbin.pldp(setting(budget, c, r, d, variant))));
+          emit_row("," + std::to_string(d), ratio_cells(fl::answered_pldp(corbin, setting(budget, c, r, d, variant), "pldp_ratio")));
           continue;
         }
         with_alpha(budget, default_precision_bits(d), [&](const auto& alpha) {

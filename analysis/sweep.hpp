@@ -10,9 +10,9 @@ namespace corbin::cli {
 /// The options as given on the command line (every grid and number as text; `mechanism` empty
 /// when --mechanism is not given).
 struct SweepArgs {
-  std::string quantity, eps, exp_eps, alpha, bits = "5", w = "0", w2 = "0", center = "0", radius = "1",
-                                                variant = "corrected", n = "50", gamma = "1/2",
-                                                delta = "1e-5", m = "1", sensitivity = "2", mechanism;
+  std::string quantity, eps, exp_eps, alpha,
+      bits = "5", w = "0", w2 = "0", center = "0", radius = "1", variant = "corrected", n = "50",
+      gamma = "1/2", delta = "1e-5", m = "1", sensitivity = "2", mechanism;
 };
 
 /// Computes the whole CSV, then writes it to `out` (nothing at all when a value is refused

@@ -27,8 +27,10 @@ std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, 
 
 /// The room's answer, or invalid_argument("mechanism") naming the room and `question` (the
 /// caller's name for it: "law", "law_mse", "pldp_ratio", ...) where it has none at the setting.
-std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, const Rational& w, const char* question);
-LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w, const char* question);
+std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
+                               const char* question);
+LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
+                     const char* question);
 PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question);
 
 }  // namespace corbin::fl
