@@ -12,22 +12,13 @@
 namespace corbin::cli {
 namespace {
 
-const char* to_string(fl::Pairing p) {
-  switch (p) {
-    case fl::Pairing::alone: return "alone";
-    case fl::Pairing::pairs: return "pairs";
-    case fl::Pairing::augmented: return "augmented";
-  }
-  return "?";
-}
-
 void run_mechanisms(bool json) {
   Json list = Json::array();
   for (const fl::Mechanism* m : fl::Registry::global().all()) {
     Json one = Json::object();
     one["name"] = m->name();
     one["summary"] = m->summary();
-    one["pairing"] = to_string(m->pairing());
+    one["pairing"] = fl::to_string(m->pairing());
     one["takes_budget"] = m->takes_budget();
     one["federated"] = m->federated();
     one["bits_per_coordinate"] = m->bits_per_coordinate();

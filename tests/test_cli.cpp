@@ -117,6 +117,47 @@ TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budge
   CHECK(run("sweep --quantity mse --eps 1 --exp-eps 3").status == 2);
 }
 
+TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities", "[cli][unit]") {
+  // B1: PBM with m = 1 and RQM with m = 2 have LDPQ's law, so the same lone-client MSE
+  // (rα)² − w² = 25/16 − 1/9 = 209/144 at e^ε = 9 (α = 5/4), w = 1/3; RQM with m = 3 does not.
+  const Result r = run("sweep --quantity law_mse --mechanism ldp,pbm1,rqm2,rqm3 --exp-eps 9 --w 1/3");
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n"
+                 "ldp,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+                 "pbm1,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+                 "rqm2,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+                 "rqm3,9,0.33333333333333333,1.2638888888888889,91/72,1.2638888888888889,1.2638888888888889\n");
+  // The PLDP ratio against the claim: e^ε exactly for the calibrated rooms; CorBin-FL's at every d
+  // (its bits column), the same as the sweep's CorBinQ pldp_ratio; SignSGD unbounded, claiming none.
+  const Result p = run("sweep --quantity pldp_ratio --mechanism rqm3,corbin,signsgd --exp-eps 9 --bits 0,5");
+  REQUIRE(p.status == 0);
+  CHECK(p.out == "mechanism,exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,"
+                 "bound,bound_exact,bound_lower,bound_upper\n"
+                 "rqm3,9,,9,9,9,9,9,9,9,9\n"
+                 "corbin,9,0,9,9,9,9,9,9,9,9\n"
+                 "corbin,9,5,9,9,9,9,9,9,9,9\n"
+                 "signsgd,,,inf,,inf,inf,,,,\n");
+  CHECK(run("sweep --quantity pldp_ratio --exp-eps 9 --bits 0,5").out ==
+        "exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n9,0,9,9,9,9\n9,5,9,9,9,9\n");
+  // At a certified budget the ratio and the claim are enclosures of e^1 (no exact cell).
+  const Result e = run("sweep --quantity pldp_ratio --mechanism pbm2 --eps 1");
+  REQUIRE(e.status == 0);
+  const std::string e1 = "2.7182818284590452";
+  CHECK(e.out.find("\npbm2,1," + e1 + ",," + e1 + "," + e1 + "," + e1 + ",," + e1 + "," + e1 + "\n") != std::string::npos);
+  // Bits on the wire, no budget.
+  CHECK(run("sweep --quantity wire_bits --mechanism ldp,rqm3,signsgd").out ==
+        "mechanism,wire_bits,wire_bits_exact,wire_bits_lower,wire_bits_upper\nldp,1,1,1,1\nrqm3,32,32,32,32\n"
+        "signsgd,2,2,2,2\n");
+  // A quantity the room cannot answer is refused naming the room and the quantity.
+  const Result g = run("sweep --quantity law --mechanism ldp,gaussian --exp-eps 3");
+  CHECK(g.status == 2);
+  CHECK(g.out.empty());
+  CHECK(g.err.find("--mechanism is 'gaussian'") != std::string::npos);
+  CHECK(g.err.find("answers law ") != std::string::npos);
+  const Result u = run("sweep --quantity law --mechanism nope --exp-eps 3");
+  CHECK(u.err.find("one of vanilla, ldp, corbin") != std::string::npos);  // the known ones
+}
+
 TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
   const std::pair<const char*, const char*> cases[] = {
       {"joint --alpha 1", "--alpha"},
@@ -155,6 +196,15 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"leakage --alpha 2 --bits 11", "--bits"},
       {"sweep --quantity nope --eps 1", "--quantity"},
       {"sweep --quantity mse --eps 1 --bits 1/2", "--bits"},
+      {"sweep --quantity law --mechanism gaussian --exp-eps 3", "--mechanism"},
+      {"sweep --quantity law_mse --mechanism ldp --eps 1", "--mechanism"},
+      {"sweep --quantity law_mse --mechanism nope --exp-eps 3", "--mechanism"},
+      {"sweep --quantity law_mse --exp-eps 3", "--mechanism"},
+      {"sweep --quantity mse --mechanism ldp --exp-eps 3", "--mechanism"},
+      {"sweep --quantity pldp_ratio --mechanism vanilla --exp-eps 3", "--mechanism"},
+      {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --w 2", "--w"},
+      {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --delta 1e-5,1e-6", "--delta"},
+      {"sweep --quantity wire_bits --mechanism ldp --exp-eps 3", "budget"},
   };
   for (const auto& [args, option] : cases) {
     INFO(args);

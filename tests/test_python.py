@@ -32,6 +32,34 @@ assert (a1 == b1).all() and (a2 == b2).all()
 assert set(np.unique(a1)) == {-2.0, 2.0}
 assert abs(a1.mean() - 0.3) < 5 * 2 / np.sqrt(len(w1))
 
+# The registry (fl/registry.hpp): its mechanisms with the properties `corbin mechanisms --json`
+# gives, and each room's own answers, exact as Fractions, enclosures as (lower, upper) Fractions.
+rooms = {m["name"]: m for m in corbin.mechanisms()}
+assert list(rooms)[:3] == ["vanilla", "ldp", "corbin"] and {"pbm1", "rqm3", "signsgd"} <= set(rooms)
+assert rooms["ldp"] == {"name": "ldp", "summary": rooms["ldp"]["summary"], "pairing": "alone", "takes_budget": True,
+                        "federated": True, "bits_per_coordinate": 1, "device_kernel": True}
+assert rooms["corbin"]["pairing"] == "pairs" and rooms["rqm3"]["bits_per_coordinate"] == 32
+# B1: PBM with m = 1 is LDPQ. At e^ε = 9 (α = 5/4), w = 1/3: ±5/4 with P(+) = 1/2 + (1/3)/(5/2) = 19/30,
+# MSE (5/4)² − (1/3)² = 209/144; RQM with m = 3 has another law (91/72).
+ldpq = [(F(-5, 4), F(11, 30)), (F(5, 4), F(19, 30))]
+assert sorted(corbin.law("pbm1", F(1, 3), exp_eps=9)) == sorted(corbin.law("ldp", "1/3", exp_eps=9)) == ldpq
+assert corbin.mse("pbm1", F(1, 3), exp_eps=9) == corbin.mse("ldp", F(1, 3), alpha=F(5, 4)) == F(209, 144)
+assert corbin.mse("rqm3", F(1, 3), exp_eps=9) == F(91, 72)
+assert sum(p for _, p in corbin.law("rqm3", F(1, 3), exp_eps=9)) == 1
+# RQM m = 3's PLDP ratio is the e^ε it is calibrated to, reached at the range's ends; at ε = 1 both
+# are enclosures of e. CorBin-FL's room gives the CorBinQ ratio above (as printed: 24/7 > 3).
+p = corbin.pldp("rqm3", exp_eps=9)
+assert (p["ratio"], p["bound"], p["unbounded"], {p["w_high"], p["w_low"]}) == (9, 9, False, {-1, 1}), p
+lo, hi = corbin.pldp("rqm3", eps=1)["ratio"]
+assert lo < hi and abs(float(lo) - 2.718281828459045) < 1e-15 and hi - lo < F(1, 2 ** 100)
+p = corbin.pldp("corbin", alpha=2, bits=5, variant="as-printed")
+assert (p["ratio"], p["bound"], p["client"]) == (F(24, 7), 3, "follower (Q2)")
+s = corbin.pldp("signsgd")  # takes no budget, claims no ε, and one output is impossible at the other end
+assert s["unbounded"] and s["ratio"] == float("inf") and s["bound"] is None
+# The Gaussian's MSE is σ² at sensitivity 2r, whatever w: an enclosure, no law.
+lo, hi = corbin.mse("gaussian", F(1, 2), eps=1)
+assert lo <= hi and abs(float(lo) - corbin.agm_sigma(1, "1e-5", 2) ** 2) < 1e-9
+
 for bad in (lambda: corbin.joint_law(2, 0, 1, 2, 0, 5), lambda: corbin.alpha_of_exp_eps(1),
             lambda: corbin.agm_sigma(0, "1e-5", 1)):
     try:
@@ -55,10 +83,23 @@ for call, name in ((lambda: corbin.ldpq_q(2, 0, 1, 7), "w"),
                    (lambda: corbin.sup_gap(2, 0, 1, 2 ** 64), "bits"),
                    (lambda: corbin.ucdp_printed(2 ** 64 + 1, 50, "1/2", "1e-5", 1, 2), "m"),
                    (lambda: corbin.exact_ucdp(2 ** 40, "1/2", "1e-5", 2), "n"),
-                   (lambda: corbin.sample_corbinq(zero_w, zero_w, 3, 0, 1, 5, -1), "seed")):
+                   (lambda: corbin.sample_corbinq(zero_w, zero_w, 3, 0, 1, 5, -1), "seed"),
+                   (lambda: corbin.law("gaussian", 0, exp_eps=3), "mechanism"),  # no finite law
+                   (lambda: corbin.law("nope", 0, exp_eps=3), "mechanism"),
+                   (lambda: corbin.mse("ldp", 0, eps=1), "mechanism"),  # LDPQ's law at an irrational α
+                   (lambda: corbin.pldp("laplace", exp_eps=3), "mechanism"),  # no PLDP claim
+                   (lambda: corbin.law("ldp", F(5, 4), exp_eps=3), "w"),
+                   (lambda: corbin.mse("ldp", 0, exp_eps=3, radius=0), "radius"),
+                   (lambda: corbin.mse("ldp", 0, exp_eps=1), "exp_eps"),
+                   (lambda: corbin.mse("ldp", 0), "budget"),
+                   (lambda: corbin.mse("corbin", 0, exp_eps=3, bits=-1), "bits")):
     try:
         call()
         raise AssertionError("accepted: " + name)
     except ValueError as e:
         assert str(e).startswith(name + " is "), (name, str(e))
+try:
+    corbin.law("gaussian", 0, exp_eps=3)
+except ValueError as e:
+    assert "answers law " in str(e) and "gaussian" in str(e), str(e)
 print("python module: all checks passed")

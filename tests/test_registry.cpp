@@ -1,10 +1,12 @@
 // The mechanism registry (fl/registry.hpp): a toy mechanism registered here, from a test file,
-// runs through the federated round, the live check, the PLDP ratio, the MSE and the worst
-// aggregate MSE as the built-in ones do, and the built-in rooms answer the per-coordinate
-// questions, their worst aggregate MSE against brute force and the closed forms.
+// runs through the federated round, the live check, the PLDP ratio, the MSE, the worst aggregate
+// MSE and `corbin sweep` (called in-process: analysis/sweep.hpp) exactly as the built-in ones do,
+// and the built-in rooms answer the per-coordinate questions, their worst aggregate MSE against
+// brute force and the closed forms.
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <sstream>
 
 #include "corbin/fl/live_check.hpp"
 #include "corbin/fl/mechanism.hpp"
@@ -14,6 +16,7 @@
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "corbin/utility/worst_case.hpp"
+#include "sweep.hpp"
 
 using namespace corbin;
 using namespace corbin::fl;
@@ -164,6 +167,9 @@ TEST_CASE("the toy mechanism's PLDP ratio and MSE come from its law", "[registry
   CHECK(p->w_high == Rational(3, 4));
   CHECK(p->w_low == Rational(1, 4));
   CHECK_FALSE(p->unbounded);
+  // Checked against the 3 it claims, not the budget's e^ε.
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(9));
+  CHECK(toy().pldp(s)->bound_exact == Rational(3));
   // E[(Q − w)²] = 4r² − (w − c)² for randomized response to c ± 2r.
   const auto mse = toy().mse(s, Rational(5, 8));
   REQUIRE(mse.has_value());
@@ -461,4 +467,101 @@ TEST_CASE("quadratic_sup finds the supremum of a quadratic from three values", "
   CHECK(lower_of(u) <= 1);
   CHECK(upper_of(u) >= 1);
   CHECK(upper_of(u) - lower_of(u) < 1e-39);
+}
+
+namespace {
+
+/// `corbin sweep` in-process: the CSV, or the parameter a refusal names (and then nothing was
+/// written).
+struct Swept {
+  std::string csv, refused;
+};
+Swept sweep(const cli::SweepArgs& a) {
+  std::ostringstream out;
+  Swept s;
+  try {
+    cli::write_sweep(a, out);
+  } catch (const invalid_argument& e) {
+    s.refused = e.parameter();
+  }
+  s.csv = out.str();
+  return s;
+}
+
+/// A value's CSV cells as the sweep writes an exact one: decimal, p/q, decimal, decimal.
+std::string exact_cells(const Rational& x) {
+  const std::string d = to_decimal(Real(x), 17);
+  return d + "," + to_string(x) + "," + d + "," + d;
+}
+
+}  // namespace
+
+TEST_CASE("the toy mechanism runs through corbin sweep: its exact MSE, law and PLDP ratio at every grid point",
+          "[registry][unit]") {
+  toy();
+  const Rational c(1, 2), r(1, 4);
+  cli::SweepArgs a;
+  a.center = "1/2";
+  a.radius = "1/4";
+  a.mechanism = "toy,ldp";
+  a.quantity = "law_mse";
+  a.exp_eps = "3,9";
+  a.w = "1/4:3/4:5";
+  const Swept mse = sweep(a);
+  REQUIRE(mse.refused.empty());
+  // Rows by mechanism, then budget, then w: the toy's 4r² − (w − c)² (randomized response to
+  // c ± 2r, whatever the budget), then LDPQ's (rα)² − (w − c)² with α = (e^ε + 1)/(e^ε − 1).
+  std::string expected = "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n";
+  for (const char* name : {"toy", "ldp"})
+    for (const int e : {3, 9})
+      for (int k = 0; k < 5; ++k) {
+        const Rational w = Rational(1, 4) + Rational(k, 8), alpha(e + 1, e - 1);
+        const Rational level = std::string(name) == "toy" ? Rational(2 * r) : Rational(r * alpha);
+        expected += std::string(name) + "," + std::to_string(e) + "," + to_decimal(Real(w), 17) + "," +
+                    exact_cells(Rational(level * level - (w - c) * (w - c))) + "\n";
+      }
+  CHECK(mse.csv == expected);
+
+  // Its law at w = 5/8: c − 2r = 0 with 3/8, c + 2r = 1 with 1/2 + (w − c)/(4r) = 5/8.
+  a.mechanism = "toy";
+  a.quantity = "law";
+  a.exp_eps = "3";
+  a.w = "5/8";
+  CHECK(sweep(a).csv == "mechanism,exp-eps,w,output,law,law_exact,law_lower,law_upper\n"
+                        "toy,3,0.625,0,0.375,3/8,0.375,0.375\n"
+                        "toy,3,0.625,1,0.625,5/8,0.625,0.625\n");
+
+  // Its PLDP ratio (3/4)/(1/4) = 3 against the 3 it claims, exactly, at an exact budget other than
+  // 3 and at a certified one.
+  a.quantity = "pldp_ratio";
+  a.exp_eps = "9";
+  const std::string header =
+      "pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,bound,bound_exact,bound_lower,bound_upper\n";
+  CHECK(sweep(a).csv == "mechanism,exp-eps," + header + "toy,9," + exact_cells(Rational(3)) + "," + exact_cells(Rational(3)) + "\n");
+  a.exp_eps.clear();
+  a.eps = "1";
+  CHECK(sweep(a).csv == "mechanism,eps," + header + "toy,1," + exact_cells(Rational(3)) + "," + exact_cells(Rational(3)) + "\n");
+}
+
+TEST_CASE("corbin sweep refuses by name, and writes nothing, where a room cannot answer", "[registry][unit]") {
+  toy();
+  cli::SweepArgs a;
+  a.quantity = "law";
+  a.exp_eps = "3";
+  a.mechanism = "toy,gaussian";  // the toy's rows are computed, then the Gaussian has no finite law
+  Swept s = sweep(a);
+  CHECK(s.refused == "mechanism");  // the room's refusal (fl::answered_law); the CLI prints --mechanism
+  CHECK(s.csv.empty());
+  a.mechanism = "toy,nope";
+  s = sweep(a);
+  CHECK(s.refused == "mechanism");  // the registry's name; the CLI maps it to --mechanism
+  CHECK(s.csv.empty());
+  a.mechanism = "toy";
+  a.quantity = "mse";  // CorBinQ's pair MSE is not a room's quantity
+  CHECK(sweep(a).refused == "--mechanism");
+  a.quantity = "law_mse";
+  a.w = "1";  // c + r, the range's end: answered
+  CHECK(sweep(a).refused.empty());
+  a.w = "5/4";  // beyond it
+  CHECK(sweep(a).refused == "--w");
 }

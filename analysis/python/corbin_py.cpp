@@ -9,7 +9,11 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <optional>
+#include <tuple>
 
+#include "corbin/fl/coordinate.hpp"
+#include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/baselines.hpp"
@@ -86,6 +90,80 @@ py::dict joint_dict(const JointLaw<Rational>& law) {
 
 double mid(const Interval& x) { return midpoint_of(x).convert_to<double>(); }
 
+/// A certified enclosure as (lower, upper) Fractions: MPFR's endpoints are dyadic rationals, so
+/// they cross exactly (a float could round the lower end up).
+py::tuple enclosure(const Interval& x) {
+  return py::make_tuple(fraction(corbin::to_rational(lower_of(x))), fraction(corbin::to_rational(upper_of(x))));
+}
+
+/// The setting of a room's per-coordinate questions (fl::CoordinateSetting): exactly one of
+/// exp_eps, alpha (exact) or eps (certified), or none for a room that takes no budget.
+fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handle& exp_eps, const py::handle& alpha,
+                                         const py::handle& eps, const py::handle& c, const py::handle& r,
+                                         const py::handle& bits, const std::string& variant, const py::handle& delta) {
+  fl::CoordinateSetting s;
+  const int given = !exp_eps.is_none() + !alpha.is_none() + !eps.is_none();
+  if (given > 1) throw corbin::invalid_argument("budget", "given twice", "one of exp_eps, alpha, eps");
+  if (given == 0 && m.takes_budget())
+    throw corbin::invalid_argument("budget", "missing", "one of exp_eps, alpha, eps (" + m.name() + " takes one)");
+  if (!exp_eps.is_none()) s.budget = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
+  if (!alpha.is_none()) s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+  if (!eps.is_none()) s.budget = Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
+  s.center = to_rational(c, "center");
+  s.radius = to_radius(r);
+  s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
+  s.variant = parse_variant(variant);
+  s.delta = to_rational(delta, "delta");
+  return s;
+}
+
+/// Registers f(mechanism, w?, setting...) under `name`, with the setting's keywords and their
+/// defaults (CoordinateSetting's), at the working precision CorBinQ's d needs for an ε budget.
+template <class F>
+void def_question(py::module_& m, const char* name, const char* doc, F answer, bool takes_w) {
+  const auto run = [answer](const std::string& mechanism, const py::handle& w, const py::handle& exp_eps,
+                            const py::handle& alpha, const py::handle& eps, const py::handle& c, const py::handle& r,
+                            const py::handle& bits, const std::string& variant, const py::handle& delta) {
+    const fl::Mechanism& room = fl::Registry::global().find(mechanism);
+    const fl::CoordinateSetting s = coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
+    PrecisionScope scope(default_precision_bits(s.bits));
+    return answer(room, s, w.is_none() ? std::nullopt : std::optional(to_weight(w, "w", s.center, s.radius)));
+  };
+  const auto setting_args = [](auto&&... first) {
+    return std::make_tuple(first..., py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("alpha") = py::none(),
+                           py::arg("eps") = py::none(), py::arg("center") = 0, py::arg("radius") = 1,
+                           py::arg("bits") = 5, py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
+  };
+  if (takes_w)
+    std::apply([&](auto&&... args) { m.def(name, run, doc, args...); }, setting_args(py::arg("mechanism"), py::arg("w")));
+  else
+    std::apply([&](auto&&... args) {
+      m.def(name, [run](const std::string& mechanism, const py::handle& exp_eps, const py::handle& alpha,
+                        const py::handle& eps, const py::handle& c, const py::handle& r, const py::handle& bits,
+                        const std::string& variant, const py::handle& delta) {
+        return run(mechanism, py::none(), exp_eps, alpha, eps, c, r, bits, variant, delta);
+      }, doc, args...);
+    }, setting_args(py::arg("mechanism")));
+}
+
+/// A PLDP summary: the ratio (Fraction, (lower, upper) Fractions, or inf), the claimed e^ε (None
+/// when the room claims none), and where it is reached.
+py::dict pldp_dict(const fl::PldpSummary& p) {
+  py::dict d;
+  d["unbounded"] = p.unbounded;
+  d["ratio"] = p.unbounded ? py::object(py::float_(std::numeric_limits<double>::infinity()))
+               : p.ratio_exact ? fraction(*p.ratio_exact)
+                               : py::object(enclosure(p.ratio));
+  d["bound"] = !p.claimed ? py::object(py::none()) : p.bound_exact ? fraction(*p.bound_exact) : py::object(enclosure(p.bound));
+  d["client"] = p.client;
+  d["output"] = p.output;
+  d["w_high"] = fraction(p.w_high);
+  d["w_low"] = fraction(p.w_low);
+  d["w_partner"] = p.w_partner ? fraction(*p.w_partner) : py::object(py::none());
+  d["attained"] = p.attained;
+  return d;
+}
+
 UcdpSetting ucdp_setting(const py::handle& m, const py::handle& n, const py::handle& gamma, const py::handle& delta,
                          const py::handle& radius, const py::handle& alpha) {
   return {to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40), to_rational(gamma, "gamma"),
@@ -151,12 +229,51 @@ PYBIND11_MODULE(corbin, m) {
   }, "exact supremum of the gap over all inputs, with a witness", py::arg("alpha"), py::arg("center"),
         py::arg("radius"), py::arg("bits"));
 
+  // The registry (fl/registry.hpp): every mechanism's properties, and its room's answers.
+  m.def("mechanisms", [] {
+    py::list out;
+    for (const fl::Mechanism* room : fl::Registry::global().all()) {
+      py::dict d;
+      d["name"] = room->name();
+      d["summary"] = room->summary();
+      d["pairing"] = fl::to_string(room->pairing());
+      d["takes_budget"] = room->takes_budget();
+      d["federated"] = room->federated();
+      d["bits_per_coordinate"] = room->bits_per_coordinate();
+      d["device_kernel"] = room->device_kernel() != fl::DeviceKernel::host;
+      out.append(d);
+    }
+    return out;
+  }, "the registered mechanisms and their properties (as `corbin mechanisms --json`)");
+
+  def_question(m, "law", "a lone client's exact output law at w: [(value, probability)] as Fractions",
+               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>& w) {
+                 py::list out;
+                 for (const fl::Atom& a : fl::answered_law(room, s, *w, "law"))
+                   out.append(py::make_tuple(fraction(a.value), fraction(a.prob)));
+                 return py::object(out);
+               }, true);
+  def_question(m, "mse", "a lone client's E[(Q(w) - w)^2]: a Fraction, or (lower, upper) Fractions where certified",
+               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>& w) {
+                 const fl::LoneMse x = fl::answered_mse(room, s, *w, "mse");
+                 return x.exact ? fraction(*x.exact) : py::object(enclosure(x.enclosure));
+               }, true);
+  def_question(m, "pldp", "a mechanism's PLDP ratio and its claimed e^eps (dict; Fractions, or enclosures)",
+               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>&) {
+                 return py::object(pldp_dict(fl::answered_pldp(room, s, "pldp")));
+               }, false);
+  // The older CorBinQ-only call, pldp(alpha, center, radius, bits, variant): CorBin-FL's room.
   m.def("pldp", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
                    const std::string& variant) -> py::object {
-    const auto p = corbinq_pldp(to_alpha(alpha), to_rational(c, "center"), to_radius(r),
-                                to_count(bits, "bits", kMaxBits), parse_variant(variant));
+    fl::CoordinateSetting s;
+    s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+    s.center = to_rational(c, "center");
+    s.radius = to_radius(r);
+    s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
+    s.variant = parse_variant(variant);
+    const fl::PldpSummary p = fl::answered_pldp(fl::Registry::global().find("corbin"), s, "pldp");
     if (p.unbounded) return py::float_(std::numeric_limits<double>::infinity());
-    return fraction(p.ratio);
+    return fraction(*p.ratio_exact);
   }, "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded)", py::arg("alpha"), py::arg("center"),
         py::arg("radius"), py::arg("bits"), py::arg("variant") = "corrected");
 

@@ -17,6 +17,15 @@
 
 namespace corbin::fl {
 
+const char* to_string(Pairing p) {
+  switch (p) {
+    case Pairing::alone: return "alone";
+    case Pairing::pairs: return "pairs";
+    case Pairing::augmented: return "augmented";
+  }
+  return "?";
+}
+
 void LayerSampler::pair(const PairChannel&, const float*, const float*, float*, float*) const {
   throw invalid_argument("pairing", "a pair", "a mechanism whose clients quantize in pairs");
 }
@@ -194,7 +203,14 @@ std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {
   // Affine probabilities: each ratio P(o | w)/P(o | w') is largest at the range's ends.
   PldpSummary out;
   out.bound = claimed_exp_eps(s);
-  if (s.budget.exact()) out.bound_exact = s.budget.exp_eps_exact();
+  // The claim exactly where its enclosure pins it: a point, or the budget's own e^ε when the room
+  // claims the budget (the default claimed_exp_eps). Not the budget's e^ε whatever the claim: a
+  // room claiming 3 at e^ε = 9 would be checked against 9.
+  const Interval budget_claim = Mechanism::claimed_exp_eps(s);
+  if (lower_of(out.bound) == upper_of(out.bound))
+    out.bound_exact = to_rational(lower_of(out.bound));
+  else if (s.budget.exact() && lower_of(out.bound) == lower_of(budget_claim) && upper_of(out.bound) == upper_of(budget_claim))
+    out.bound_exact = s.budget.exp_eps_exact();
   Rational best(0);
   for (const auto& [num, den, num_w, den_w] :
        {std::tuple{&*at_hi, &*at_lo, hi, lo}, std::tuple{&*at_lo, &*at_hi, lo, hi}}) {

@@ -39,6 +39,8 @@ enum class Pairing {
   pairs,      ///< every drawn pair (an odd one out alone)
   augmented,  ///< the first ⌊γn⌋ of the shuffled order alone, the rest in pairs
 };
+/// "alone", "pairs", "augmented" (`corbin mechanisms`, the Python module).
+const char* to_string(Pairing p);
 
 /// Raises invalid_argument("gamma") unless 0 <= γ <= 1 (AugCorBin-FL's LDPQ fraction).
 void check_gamma(const Rational& gamma);

@@ -1,0 +1,59 @@
+#include "corbin/fl/coordinate.hpp"
+
+#include <stdexcept>
+
+#include "corbin/number/error.hpp"
+#include "corbin/number/rational.hpp"
+
+namespace corbin::fl {
+namespace {
+
+/// `exact_budget_may_help`: a law of probabilities affine in α is irrational at an irrational e^ε
+/// (LDPQ's), so the room may answer at an exact one.
+[[noreturn]] void refuse(const Mechanism& m, const CoordinateSetting& s, const char* question,
+                         const char* what, bool exact_budget_may_help) {
+  std::string rule =
+      std::string("one that answers ") + question + " (" + m.name() + " has no " + what + " here";
+  if (exact_budget_may_help && m.takes_budget() && !s.budget.exact())
+    rule += "; an exact e^ε may give one";
+  throw invalid_argument("mechanism", quote(m.name()), rule + ")");
+}
+
+}  // namespace
+
+std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w) {
+  const auto law = m.law(s, w);
+  const auto enclosure = m.mse(s, w);
+  if (!law && !enclosure) return std::nullopt;
+  LoneMse out;
+  if (law) out.exact = ScalarLaw<Rational>{*law}.mse(w);
+  out.enclosure = enclosure ? *enclosure : interval_from(*out.exact);
+  if (out.exact && !(to_rational(lower_of(out.enclosure)) <= *out.exact &&
+                     *out.exact <= to_rational(upper_of(out.enclosure))))
+    throw std::logic_error(
+        "mechanism " + m.name() +
+        ": its MSE enclosure misses its law's MSE at w = " + corbin::to_string(w));
+  return out;
+}
+
+std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
+                               const char* question) {
+  auto law = m.law(s, w);
+  if (!law) refuse(m, s, question, "finite exact law", true);
+  return std::move(*law);
+}
+
+LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
+                     const char* question) {
+  auto mse = lone_mse(m, s, w);
+  if (!mse) refuse(m, s, question, "MSE", true);
+  return std::move(*mse);
+}
+
+PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question) {
+  auto p = m.pldp(s);
+  if (!p) refuse(m, s, question, "PLDP claim", false);
+  return std::move(*p);
+}
+
+}  // namespace corbin::fl
