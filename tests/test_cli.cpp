@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "corbin/version.hpp"
+
 namespace {
 
 struct Result {
@@ -115,6 +117,14 @@ TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budge
   CHECK(std::count(s.out.begin(), s.out.end(), '\n') == 5);
   CHECK(run("sweep --quantity mse --eps 1:2 --bits 5").status == 2);
   CHECK(run("sweep --quantity mse --eps 1 --exp-eps 3").status == 2);
+}
+
+TEST_CASE("corbin --version prints the release and exits 0, whatever the subcommand rule", "[cli][unit]") {
+  const Result r = run("--version");
+  CHECK(r.status == 0);
+  CHECK(r.out == std::string("corbin ") + corbin::kVersion + "\n");
+  CHECK(r.err.empty());
+  CHECK(std::string(corbin::kVersion).find('.') != std::string::npos);
 }
 
 TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
