@@ -25,7 +25,8 @@ int exec_fl(char** argv) {
   const std::string helper = (self.empty() ? std::filesystem::path(argv[0]).parent_path() : self) / "corbin-fl";
   execv(helper.c_str(), argv);
   std::cerr << "corbin: fl is not available: " << helper
-            << " was not built (configure with libtorch-dev installed and CORBIN_WITH_TORCH=ON)\n";
+            << (corbin::cli::installed() ? " is not installed (Debian package corbin-fl)\n"
+                                         : " was not built (configure with libtorch-dev installed and CORBIN_WITH_TORCH=ON)\n");
   return 2;
 }
 
