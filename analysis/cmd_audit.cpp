@@ -10,6 +10,7 @@
 
 #include "audit.hpp"
 #include "commands.hpp"
+#include "data_files.hpp"
 
 namespace corbin::cli {
 namespace {
@@ -26,7 +27,10 @@ void run_audit_command(const AuditArgs& a) {
   options.quick = a.quick;
   options.figures = !a.no_figures;
   options.python = a.python;
-  options.figures_script = CORBIN_FIGURES_SCRIPT;
+  options.figures_script = data_file("notebooks/corbin_figures.py").string();
+  options.coq_source = data_file("proofs-check/coq").string();
+  if (installed()) options.coq_build = installed_coq_build().string();
+  options.fl_results = data_file("reports/fl-full/results.csv").string();
   const bool tty = isatty(2);
   const auto start = std::chrono::steady_clock::now();
   const auto progress = [&](const std::string& id, std::size_t done, std::size_t total) {

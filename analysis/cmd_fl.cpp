@@ -36,6 +36,7 @@
 #include <tuple>
 
 #include "commands.hpp"
+#include "data_files.hpp"
 #include "corbin/fl/accounting.hpp"
 #include "corbin/fl/server.hpp"
 #include "corbin/fl/split.hpp"
@@ -417,7 +418,7 @@ void run_fl(const FlArgs& a) {
   io::write_atomically(out / "summary.json", summary.dump(1) + "\n", "--out");
   if (!a.no_figures) {
     // Started with an argument vector, never through a shell: --python and --out stay values.
-    if (io::run_program({a.python, CORBIN_FL_FIGURES_SCRIPT, out.string()}, out / "figures.log") != 0)
+    if (io::run_program({a.python, data_file("notebooks/fl_figures.py").string(), out.string()}, out / "figures.log") != 0)
       std::cerr << "corbin fl: figures not drawn (matplotlib under " << a.python << "? see "
                 << (out / "figures.log").string() << "); the data is in rounds.jsonl\n";
   }

@@ -2,8 +2,9 @@
 // Exit status: 0 success, 2 bad input (one line on stderr naming the option, value and rule),
 // 3 a certified decision could not be made at the working precision.
 //
-// `corbin fl` runs the helper `corbin-fl` built beside this executable with libtorch, so that
-// the other subcommands do not pay libtorch's start-up (about half a second per call).
+// `corbin fl` runs the helper `corbin-fl` built (and installed) beside this executable with
+// libtorch, so that the other subcommands do not pay libtorch's start-up (about half a second per
+// call).
 
 #include <unistd.h>
 
@@ -13,17 +14,19 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "corbin/version.hpp"
+#include "data_files.hpp"
 #include "run_app.hpp"
 
 namespace {
 
 int exec_fl(char** argv) {
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  const std::string helper = (error ? std::filesystem::path(argv[0]) : self).parent_path() / "corbin-fl";
+  const auto self = corbin::cli::executable_dir();
+  const std::string helper = (self.empty() ? std::filesystem::path(argv[0]).parent_path() : self) / "corbin-fl";
   execv(helper.c_str(), argv);
   std::cerr << "corbin: fl is not available: " << helper
-            << " was not built (configure with libtorch-dev installed and CORBIN_WITH_TORCH=ON)\n";
+            << (corbin::cli::installed() ? " is not installed (Debian package corbin-fl)\n"
+                                         : " was not built (configure with libtorch-dev installed and CORBIN_WITH_TORCH=ON)\n");
   return 2;
 }
 
@@ -33,6 +36,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "fl") == 0) return exec_fl(argv);
   CLI::App app{"corbin — exact audit of the CorBin-FL paper's privacy and utility claims"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("corbin ") + corbin::kVersion);
   corbin::cli::add_joint(app);
   corbin::cli::add_gap(app);
   corbin::cli::add_pldp(app);

@@ -83,6 +83,8 @@ inline int run_app(CLI::App& app, int argc, char** argv,
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "corbin: " << first_line(e.what()) << "\n";
     return 2;

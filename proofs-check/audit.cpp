@@ -265,7 +265,8 @@ std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& 
 
 std::vector<ClaimResult> run_audit(const AuditOptions& options,
                                    const std::function<void(const std::string&, std::size_t, std::size_t)>& progress) {
-  const Grid grid = options.quick ? Grid::quick_grid() : Grid::paper();
+  Grid grid = options.quick ? Grid::quick_grid() : Grid::paper();
+  grid.fl_results = options.fl_results;
   const fs::path out = io::prepare_output_directory(options.out_dir, "--out");
   io::prepare_output_directory((out / "certificates").string(), "--out");
   io::prepare_output_directory((out / "figures" / "data").string(), "--out");

@@ -20,6 +20,7 @@ struct AuditOptions {
   std::string figures_script;               ///< notebooks/corbin_figures.py
   std::string coq_source = CORBIN_COQ_SOURCE;  ///< proofs-check/coq
   std::string coq_build = CORBIN_COQ_BUILD;    ///< where check.sh compiled it
+  std::string fl_results = CORBIN_FL_RESULTS;  ///< the experiments' results (Grid::fl_results)
 };
 
 /// The claim's readings with their evidence (the Coq pins, the check's own computation) and the

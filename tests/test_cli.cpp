@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "corbin/version.hpp"
+
 namespace {
 
 struct Result {
@@ -156,6 +158,14 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   CHECK(g.err.find("answers law ") != std::string::npos);
   const Result u = run("sweep --quantity law --mechanism nope --exp-eps 3");
   CHECK(u.err.find("one of vanilla, ldp, corbin") != std::string::npos);  // the known ones
+}
+
+TEST_CASE("corbin --version prints the release and exits 0, whatever the subcommand rule", "[cli][unit]") {
+  const Result r = run("--version");
+  CHECK(r.status == 0);
+  CHECK(r.out == std::string("corbin ") + corbin::kVersion + "\n");
+  CHECK(r.err.empty());
+  CHECK(std::string(corbin::kVersion).find('.') != std::string::npos);
 }
 
 TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {

@@ -22,6 +22,7 @@
 #include "corbin/privacy/ucdp.hpp"
 #include "corbin/quantizer/sampler.hpp"
 #include "corbin/utility/pair_mse.hpp"
+#include "corbin/version.hpp"
 
 namespace py = pybind11;
 using namespace corbin;
@@ -183,6 +184,7 @@ py::dict formula_dict(const UcdpFormula& f) {
 
 PYBIND11_MODULE(corbin, m) {
   m.doc() = "Exact and certified computations for the CorBin-FL paper's claims";
+  m.attr("__version__") = corbin::kVersion;
   py::register_exception<corbin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception<corbin::undecidable>(m, "Undecidable", PyExc_ArithmeticError);
 
