@@ -24,22 +24,10 @@
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
+#include "parameter_of.hpp"
 
 using namespace corbin;
 using namespace corbin::fl;
-
-namespace {
-
-std::string parameter_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const invalid_argument& e) {
-    return e.parameter();
-  }
-  return "accepted";
-}
-
-}  // namespace
 
 TEST_CASE("IDX files load plain or gzipped, and bad files are refused by name", "[fl][unit]") {
   for (bool gz : {false, true}) {

@@ -14,24 +14,10 @@
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/budget.hpp"
+#include "parameter_of.hpp"
 
 using namespace corbin;
 namespace fs = std::filesystem;
-
-namespace {
-
-/// The parameter a call's invalid_argument names ("" if it raises none).
-template <class F>
-std::string named(F&& call) {
-  try {
-    call();
-  } catch (const invalid_argument& e) {
-    return e.parameter();
-  }
-  return "";
-}
-
-}  // namespace
 
 TEST_CASE("no option spelling under src/", "[names]") {
   const std::regex option("--[A-Za-z]");
@@ -53,16 +39,16 @@ TEST_CASE("no option spelling under src/", "[names]") {
 }
 
 TEST_CASE("library errors name parameters, not options", "[names]") {
-  CHECK(named([] { Budget::make(Budget::Kind::eps, Rational(-1)); }) == "eps");
-  CHECK(named([] { Budget::make(Budget::Kind::exp_eps, Rational(1)); }) == "exp_eps");
+  CHECK(parameter_of([] { Budget::make(Budget::Kind::eps, Rational(-1)); }) == "eps");
+  CHECK(parameter_of([] { Budget::make(Budget::Kind::exp_eps, Rational(1)); }) == "exp_eps");
   CHECK(Budget::make(Budget::Kind::exp_eps, Rational(3)).describe() == "exp_eps = 3");
-  CHECK(named([] { fl::parse_z_transport("pigeon"); }) == "z_transport");
-  CHECK(named([] { fl::Registry::global().find("nonesuch"); }) == "mechanism");
+  CHECK(parameter_of([] { fl::parse_z_transport("pigeon"); }) == "z_transport");
+  CHECK(parameter_of([] { fl::Registry::global().find("nonesuch"); }) == "mechanism");
   const fs::path empty = fs::temp_directory_path() / "corbin_no_checkpoint_here";
   fs::create_directories(empty);
-  CHECK(named([&] { fl::load_checkpoint(empty, {}, 1); }) == "checkpoint");
+  CHECK(parameter_of([&] { fl::load_checkpoint(empty, {}, 1); }) == "checkpoint");
   fs::remove_all(empty);
   fl::MechanismConfig augcorbin;
   augcorbin.mechanism = &fl::Registry::global().find("augcorbin");
-  CHECK(named([&] { fl::account_run(augcorbin, 10, kMaxCompositions, 2); }) == "rounds");
+  CHECK(parameter_of([&] { fl::account_run(augcorbin, 10, kMaxCompositions, 2); }) == "rounds");
 }

@@ -16,6 +16,7 @@
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "corbin/utility/worst_case.hpp"
+#include "parameter_of.hpp"
 #include "sweep.hpp"
 
 using namespace corbin;
@@ -82,15 +83,6 @@ const Mechanism& toy() {
     return Registry::global().find("toy");
   }();
   return registered;
-}
-
-std::string parameter_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const invalid_argument& e) {
-    return e.parameter();
-  }
-  return "(none)";
 }
 
 }  // namespace

@@ -12,20 +12,12 @@
 
 #include "corbin/fl/split.hpp"
 #include "corbin/number/error.hpp"
+#include "parameter_of.hpp"
 
 using namespace corbin;
 using namespace corbin::fl;
 
 namespace {
-
-std::string parameter_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const invalid_argument& e) {
-    return e.parameter();
-  }
-  return "accepted";
-}
 
 /// 10 classes × 100 examples, labels i mod 10.
 std::vector<std::uint8_t> ten_classes() {

@@ -156,10 +156,12 @@ Checkpoint load_checkpoint(const fs::path& out, const RunSettings& settings, std
                              "the same " + key + " as this one (" + Json(value).dump() + ")");
   // Both ways: a setting recorded only when it is not the default (the split) must not be
   // dropped by a run that leaves it at the default.
-  for (const auto& [key, value] : saved.items())
+  for (const auto& item : saved.items()) {
+    const std::string& key = item.key();
     if (std::none_of(settings.begin(), settings.end(), [&](const auto& s) { return s.first == key; }))
-      throw invalid_argument("checkpoint", "a run with " + key + " = " + value.dump(),
+      throw invalid_argument("checkpoint", "a run with " + key + " = " + item.value().dump(),
                              "the same " + key + " as this one (none: the default)");
+  }
   Checkpoint state;
   state.settings = settings;
   state.server.next_round = field<unsigned long>(j, "next_round", path);
