@@ -149,7 +149,8 @@ json read_document(const std::string& path) {
     std::string what = e.what(), message;
     std::istringstream lines(what);
     for (std::string line; std::getline(lines, line) && message.size() < 200;)
-      if (line.find_first_not_of(" |^-") != std::string::npos) message += (message.empty() ? "" : " ") + line;
+      if (line.rfind("Hint", 0) == 0) break;
+      else if (line.find_first_not_of(" |^-") != std::string::npos) message += (message.empty() ? "" : " ") + line;
     throw invalid_argument("the spec", quote(path), "TOML (" + message + ")");
   }
 }
@@ -254,7 +255,7 @@ Enclosed evaluate_term(const json& spec_entry, std::size_t index, const std::str
   try {
     return evaluate_at(args);
   } catch (const invalid_argument& e) {
-    std::string parameter = e.parameter();
+    std::string parameter = option_for(e.parameter());  // the library's names (exp_eps, w1) too
     if (parameter == "--quantity") refuse(spec_entry, index, prefix + "quantity", e.value(), e.rule());
     if (parameter.rfind("--", 0) == 0) parameter = "params." + parameter.substr(2);
     else parameter = "params (" + parameter + ")";
