@@ -83,19 +83,6 @@ std::string cells(const Interval& x) {
 }
 
 
-/// A PLDP ratio's cells: "inf" where some output has probability 0 at one input and not at
-/// another, exact where the room computed the ratio exactly.
-std::string ratio_cells(const fl::PldpSummary& p) {
-  if (p.unbounded) return "inf,,inf,inf";
-  return p.ratio_exact ? cells(*p.ratio_exact) : cells(p.ratio);
-}
-
-/// The e^ε a room claims, or four empty cells for one that claims none (SignSGD).
-std::string bound_cells(const fl::PldpSummary& p) {
-  if (!p.claimed) return ",,,";
-  return p.bound_exact ? cells(*p.bound_exact) : cells(p.bound);
-}
-
 /// The rooms --mechanism names, one or a list "a,b"; the registry names the known ones when it
 /// has no such room.
 std::vector<const fl::Mechanism*> parse_mechanisms(const std::string& text) {
@@ -116,32 +103,79 @@ fl::CoordinateSetting setting(const Budget& budget, const Rational& c, const Rat
   return s;
 }
 
-}  // namespace
+/// A value as the check needs it: exact, or its enclosure's ends as exact rationals (read inside
+/// the precision scope that computed it, so that no copy can round them inward).
+Enclosed enclosed(const Rational& x) { return {x, interval_from(x), x, x, false}; }
+Enclosed enclosed(const Interval& x) {
+  return {std::nullopt, x, to_rational(lower_of(x)), to_rational(upper_of(x)), false};
+}
+Enclosed enclosed(const fl::LoneMse& x) { return x.exact ? enclosed(*x.exact) : enclosed(x.enclosure); }
+Enclosed unbounded_value() {
+  Enclosed e;
+  e.unbounded = true;
+  return e;
+}
+Enclosed ratio_of(const fl::PldpSummary& p) {
+  if (p.unbounded) return unbounded_value();
+  return p.ratio_exact ? enclosed(*p.ratio_exact) : enclosed(p.ratio);
+}
 
-void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
-  const std::string& q = a.quantity;
-  const bool by_mechanism = !a.mechanism.empty(), wire = q == "wire_bits";
+/// The sweep's options, parsed and validated: every axis of the grid, and what the quantity takes.
+struct Plan {
+  std::string q;
+  bool by_mechanism = false, wire = false, pair = false, per_bits = false, ucdp = false, noise = false,
+       per_mechanism = false, w_axis = false, bits_axis = false;
+  Budget::Kind kind = Budget::Kind::exp_eps;
+  const char* budget_option = "--exp-eps";
+  std::vector<Rational> budget_values, w1s, w2s, gammas, deltas;
+  std::vector<unsigned long> d_values, n_values, m_values;
+  Rational c, r, sensitivity;
+  Variant variant = Variant::corrected;
+  std::vector<const fl::Mechanism*> mechanisms;
+  std::size_t total = 1;
+};
+
+/// One point of the grid.
+struct Point {
+  Rational budget_value;  ///< ε, e^ε or α as given (the noise quantities take ε itself)
+  Budget budget = fl::CoordinateSetting{}.budget;
+  unsigned long d = fl::CoordinateSetting{}.bits, n = 0, m = 0;
+  Rational w1, w2, gamma, delta;
+  const fl::Mechanism* mechanism = nullptr;
+};
+
+/// Parses and validates every option before anything is computed (bad input names its option).
+Plan make_plan(const SweepArgs& a) {
+  Plan p;
+  const std::string& q = p.q = a.quantity;
+  p.by_mechanism = !a.mechanism.empty();
+  p.wire = q == "wire_bits";
+  const bool by_mechanism = p.by_mechanism, wire = p.wire;
   const int budgets = !a.eps.empty() + !a.exp_eps.empty() + !a.alpha.empty();
   if (wire && budgets != 0)
     throw invalid_argument("the budget axis", "given", "absent for wire_bits (a room's bits on the wire do not depend on ε)");
   if (!wire && budgets != 1)
     throw invalid_argument("the budget axis", "missing or repeated", "exactly one of --eps, --exp-eps, --alpha");
-  const Budget::Kind kind = !a.eps.empty() ? Budget::Kind::eps : !a.exp_eps.empty() ? Budget::Kind::exp_eps : Budget::Kind::alpha;
-  const char* budget_option = !a.eps.empty() ? "--eps" : !a.exp_eps.empty() ? "--exp-eps" : "--alpha";
-  const auto budget_values = wire ? std::vector<Rational>{}
-                                  : parse_grid(!a.eps.empty() ? a.eps : !a.exp_eps.empty() ? a.exp_eps : a.alpha, budget_option);
-  const auto bits = parse_grid(a.bits, "--bits"), w1s = parse_grid(a.w, "--w"), w2s = parse_grid(a.w2, "--w2");
-  const auto ns = parse_grid(a.n, "--n"), gammas = parse_grid(a.gamma, "--gamma"),
-             deltas = parse_grid(a.delta, "--delta"), ms = parse_grid(a.m, "--m");
-  const Rational c = parse_rational(a.center, "--center"), r = parse_rational(a.radius, "--radius");
-  const Rational sensitivity = parse_rational(a.sensitivity, "--sensitivity");
-  check_radius(r);
-  const Variant variant = parse_variant(a.variant);
-  const bool pair = q == "mse" || q == "mse_optimal" || q == "mse_ldp" || q == "gap" || q == "paper_gap_bound";
-  const bool per_bits = q == "sup_gap" || (q == "pldp_ratio" && !by_mechanism);
-  const bool ucdp = q == "eps_u_printed" || q == "eps_u_cpsgd" || q == "eps_u_cpsgd_consistent_units";
-  const bool noise = q == "gaussian_sigma" || q == "laplace_scale";
-  const bool per_mechanism = q == "law" || q == "law_mse" || wire || (q == "pldp_ratio" && by_mechanism);
+  p.kind = !a.eps.empty() ? Budget::Kind::eps : !a.exp_eps.empty() ? Budget::Kind::exp_eps : Budget::Kind::alpha;
+  p.budget_option = !a.eps.empty() ? "--eps" : !a.exp_eps.empty() ? "--exp-eps" : "--alpha";
+  const char* budget_option = p.budget_option;
+  p.budget_values = wire ? std::vector<Rational>{}
+                         : parse_grid(!a.eps.empty() ? a.eps : !a.exp_eps.empty() ? a.exp_eps : a.alpha, budget_option);
+  const auto bits = parse_grid(a.bits, "--bits"), ns = parse_grid(a.n, "--n"), ms = parse_grid(a.m, "--m");
+  p.w1s = parse_grid(a.w, "--w");
+  p.w2s = parse_grid(a.w2, "--w2");
+  p.gammas = parse_grid(a.gamma, "--gamma");
+  p.deltas = parse_grid(a.delta, "--delta");
+  p.c = parse_rational(a.center, "--center");
+  p.r = parse_rational(a.radius, "--radius");
+  p.sensitivity = parse_rational(a.sensitivity, "--sensitivity");
+  check_radius(p.r);
+  p.variant = parse_variant(a.variant);
+  const bool pair = p.pair = q == "mse" || q == "mse_optimal" || q == "mse_ldp" || q == "gap" || q == "paper_gap_bound";
+  const bool per_bits = p.per_bits = q == "sup_gap" || (q == "pldp_ratio" && !by_mechanism);
+  const bool ucdp = p.ucdp = q == "eps_u_printed" || q == "eps_u_cpsgd" || q == "eps_u_cpsgd_consistent_units";
+  const bool noise = p.noise = q == "gaussian_sigma" || q == "laplace_scale";
+  const bool per_mechanism = p.per_mechanism = q == "law" || q == "law_mse" || wire || (q == "pldp_ratio" && by_mechanism);
   if (!pair && !per_bits && !ucdp && !noise && !per_mechanism)
     throw invalid_argument("--quantity", quote(q),
                            "one of mse, mse_optimal, mse_ldp, gap, paper_gap_bound, sup_gap, pldp_ratio, "
@@ -153,63 +187,150 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
   if (per_mechanism && !by_mechanism)
     throw invalid_argument("--mechanism", "missing",
                            "a registered mechanism for " + q + " (one of " + fl::Registry::global().names() + ")");
-  if (noise && kind != Budget::Kind::eps)
+  if (noise && p.kind != Budget::Kind::eps)
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
-  if (per_mechanism && deltas.size() != 1)
+  if (per_mechanism && p.deltas.size() != 1)
     throw invalid_argument("--delta", quote(a.delta), "one value for " + q + " (the setting's δ: the Gaussian's calibration)");
-  const auto mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};
+  p.mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};
   // A mechanism's w axis (its lone client's input), and its bits axis: CorBinQ's d, which only the
   // rooms whose clients pair take (the others get an empty cell, and one row, not copies).
-  const bool w_axis = q == "law" || q == "law_mse";
-  const bool bits_axis = !wire && std::any_of(mechanisms.begin(), mechanisms.end(), [](const fl::Mechanism* m) {
+  p.w_axis = q == "law" || q == "law_mse";
+  p.bits_axis = !wire && std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
     return m->pairing() != fl::Pairing::alone;
   });
   // Validate every axis, and the grid's size, before anything is computed (the product of the
   // axes' sizes, checked factor by factor so that it cannot overflow).
   std::vector<std::size_t> axes;
-  if (!wire) axes.push_back(budget_values.size());
-  if (pair) axes.insert(axes.end(), {bits.size(), w1s.size(), w2s.size()});
+  if (!wire) axes.push_back(p.budget_values.size());
+  if (pair) axes.insert(axes.end(), {bits.size(), p.w1s.size(), p.w2s.size()});
   if (per_bits) axes.push_back(bits.size());
-  if (ucdp) axes.insert(axes.end(), {ns.size(), gammas.size(), deltas.size(), ms.size()});
-  if (noise) axes.push_back(q == "laplace_scale" ? 1 : deltas.size());
-  if (per_mechanism) axes.insert(axes.end(), {mechanisms.size(), bits_axis ? bits.size() : 1, w_axis ? w1s.size() : 1});
-  std::size_t total = 1;
+  if (ucdp) axes.insert(axes.end(), {ns.size(), p.gammas.size(), p.deltas.size(), ms.size()});
+  if (noise) axes.push_back(q == "laplace_scale" ? 1 : p.deltas.size());
+  if (per_mechanism)
+    axes.insert(axes.end(), {p.mechanisms.size(), p.bits_axis ? bits.size() : 1, p.w_axis ? p.w1s.size() : 1});
   for (const std::size_t axis : axes) {
-    if (axis > kMaxGridPoints / total)
+    if (axis > kMaxGridPoints / p.total)
       throw invalid_argument("the grid", "larger than " + std::to_string(kMaxGridPoints) + " points in all",
                              "at most " + std::to_string(kMaxGridPoints) + " points (the product of the axes' sizes)");
-    total *= axis;
+    p.total *= axis;
   }
-  std::vector<unsigned long> d_values, n_values, m_values;
-  for (const Rational& x : bits) d_values.push_back(as_count(x, "--bits", kMaxBits));
-  for (const Rational& x : ns) n_values.push_back(as_count(x, "--n", 1ul << 40));
-  for (const Rational& x : ms) m_values.push_back(as_count(x, "--m", 1ul << 40));
-  if (pair || w_axis)
-    for (const Rational& w1 : w1s) check_weight("--w", w1, c, r);
+  for (const Rational& x : bits) p.d_values.push_back(as_count(x, "--bits", kMaxBits));
+  for (const Rational& x : ns) p.n_values.push_back(as_count(x, "--n", 1ul << 40));
+  for (const Rational& x : ms) p.m_values.push_back(as_count(x, "--m", 1ul << 40));
+  if (pair || p.w_axis)
+    for (const Rational& w1 : p.w1s) check_weight("--w", w1, p.c, p.r);
   if (pair)
-    for (const Rational& w2 : w2s) check_weight("--w2", w2, c, r);
-  for (const Rational& value : budget_values) {
-    const Budget budget = Budget::make(kind, value);
+    for (const Rational& w2 : p.w2s) check_weight("--w2", w2, p.c, p.r);
+  for (const Rational& value : p.budget_values) {
+    const Budget budget = Budget::make(p.kind, value);
     if (ucdp)
-      for (const unsigned long n : n_values)
-        for (const Rational& gamma : gammas)
-          for (const Rational& delta : deltas)
-            for (const unsigned long m : m_values) check_ucdp_setting({m, n, gamma, delta, r, budget});
+      for (const unsigned long n : p.n_values)
+        for (const Rational& gamma : p.gammas)
+          for (const Rational& delta : p.deltas)
+            for (const unsigned long m : p.m_values) check_ucdp_setting({m, n, gamma, delta, p.r, budget});
     if (noise)
-      for (const Rational& delta : deltas) check_calibration(value, delta, sensitivity);
+      for (const Rational& delta : p.deltas) check_calibration(value, delta, p.sensitivity);
   }
+  return p;
+}
+
+/// The quantity at one point: the one dispatch that the sweep and the check share. `claimed`
+/// receives a room's claimed e^ε for its pldp_ratio (nothing for a room that claims none). The
+/// law (a distribution, not a number) is the sweep's alone.
+Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claimed = nullptr) {
+  const std::string& q = p.q;
+  if (x.mechanism != nullptr) {
+    const fl::Mechanism& m = *x.mechanism;
+    fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
+    s.delta = x.delta;
+    PrecisionScope scope(default_precision_bits(s.bits));
+    if (p.wire) return enclosed(Rational(BigInt(m.bits_per_coordinate())));
+    if (q == "pldp_ratio") {
+      const fl::PldpSummary summary = fl::answered_pldp(m, s, "pldp_ratio");
+      if (claimed != nullptr && summary.claimed)
+        *claimed = summary.bound_exact ? enclosed(*summary.bound_exact) : enclosed(summary.bound);
+      return ratio_of(summary);
+    }
+    return enclosed(fl::answered_mse(m, s, x.w1, "law_mse"));
+  }
+  if (q == "pldp_ratio") {
+    // CorBin-FL's room: a CorBinQ client's ratio, at the precision d shared bits need.
+    PrecisionScope scope(default_precision_bits(x.d));
+    return ratio_of(fl::answered_pldp(fl::Registry::global().find("corbin"),
+                                      setting(x.budget, p.c, p.r, x.d, p.variant), "pldp_ratio"));
+  }
+  Enclosed out;
+  if (p.pair || p.per_bits) {
+    with_alpha(x.budget, default_precision_bits(x.d), [&](const auto& alpha) {
+      if (q == "sup_gap") {
+        out = enclosed(sup_gap(alpha, p.c, p.r, x.d).value);
+        return;
+      }
+      const auto u = pair_utility(alpha, p.c, p.r, x.w1, x.w2, x.d, p.variant);
+      out = enclosed(q == "mse" ? u.mse : q == "mse_optimal" ? u.mse_optimal : q == "mse_ldp" ? u.mse_ldp
+                     : q == "gap" ? u.gap : u.paper_gap_bound);
+    });
+    return out;
+  }
+  if (p.ucdp) {
+    PrecisionScope scope(128);
+    const UcdpSetting s{x.m, x.n, x.gamma, x.delta, p.r, x.budget};
+    return enclosed((q == "eps_u_printed" ? theorem3_printed(s) : theorem3_cpsgd(s, q == "eps_u_cpsgd_consistent_units")).eps_u);
+  }
+  PrecisionScope scope(256);
+  if (q == "laplace_scale") return enclosed(laplace_scale(x.budget_value, p.sensitivity));
+  const Real sigma = agm_sigma(x.budget_value, x.delta, p.sensitivity);
+  return enclosed(interval_hull(sigma, sigma));
+}
+
+/// A value's CSV cells: decimal, exact (or empty), lower, upper; "inf" for an unbounded ratio.
+std::string cells(const Enclosed& x) {
+  if (x.unbounded) return "inf,,inf,inf";
+  return x.exact ? cells(*x.exact) : cells(x.enclosure);
+}
+
+}  // namespace
+
+Enclosed evaluate_at(const SweepArgs& args) {
+  const Plan p = make_plan(args);
+  if (p.q == "law")
+    throw invalid_argument("--quantity", quote(p.q), "a number (law is a distribution: `corbin sweep` prints it)");
+  if (p.total != 1 || p.mechanisms.size() > 1 || p.w1s.size() > 1 || p.w2s.size() > 1 || p.d_values.size() > 1 ||
+      p.n_values.size() > 1 || p.m_values.size() > 1 || p.gammas.size() > 1 || p.deltas.size() > 1)
+    throw invalid_argument("the parameters", "a grid", "one value each (a single point)");
+  Point x;
+  x.w1 = p.w1s.front();
+  x.w2 = p.w2s.front();
+  x.gamma = p.gammas.front();
+  x.delta = p.deltas.front();
+  x.n = p.n_values.front();
+  x.m = p.m_values.front();
+  x.mechanism = p.mechanisms.empty() ? nullptr : p.mechanisms.front();
+  const bool paired = x.mechanism == nullptr || x.mechanism->pairing() != fl::Pairing::alone;
+  if (paired) x.d = p.d_values.front();
+  if (!p.wire) {
+    x.budget_value = p.budget_values.front();
+    x.budget = Budget::make(p.kind, x.budget_value);
+  }
+  return evaluate(p, x);
+}
+
+void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
+  const Plan p = make_plan(a);
+  const std::string& q = p.q;
+  const bool wire = p.wire, w_axis = p.w_axis, bits_axis = p.bits_axis, per_mechanism = p.per_mechanism;
   std::ostringstream csv;
   if (per_mechanism) {
     csv << "mechanism";
-    if (!wire) csv << "," << budget_option + 2;
+    if (!wire) csv << "," << p.budget_option + 2;
     if (bits_axis) csv << ",bits";
     if (w_axis) csv << ",w";
     if (q == "law") csv << ",output";
   } else {
-    csv << budget_option + 2;
-    if (pair || per_bits) csv << ",bits";
-    if (pair) csv << ",w,w2";
-    if (ucdp) csv << ",n,gamma,delta,m";
+    csv << p.budget_option + 2;
+    if (p.pair || p.per_bits) csv << ",bits";
+    if (p.pair) csv << ",w,w2";
+    if (p.ucdp) csv << ",n,gamma,delta,m";
     if (q == "gaussian_sigma") csv << ",delta";
   }
   csv << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper";
@@ -217,35 +338,42 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
   csv << "\n";
   std::size_t done = 0;
   const auto tick = [&] {
-    if (progress && ++done % 64 == 0) std::cerr << "\rcorbin sweep: " << done << "/" << total << std::flush;
+    if (progress && ++done % 64 == 0) std::cerr << "\rcorbin sweep: " << done << "/" << p.total << std::flush;
   };
-  for (const fl::Mechanism* m : mechanisms) {
+  for (const fl::Mechanism* m : p.mechanisms) {
     // A room that takes no budget answers once for the whole budget axis (an empty cell), one
     // whose clients do not pair once for the bits axis.
     const bool budget_cells = !wire && m->takes_budget(), paired = bits_axis && m->pairing() != fl::Pairing::alone;
-    for (std::size_t i = 0; i < (budget_cells ? budget_values.size() : 1); ++i) {
-      const Budget budget = wire ? fl::CoordinateSetting{}.budget : Budget::make(kind, budget_values[i]);
-      for (std::size_t j = 0; j < (paired ? d_values.size() : 1); ++j) {
-        fl::CoordinateSetting s = setting(budget, c, r, paired ? d_values[j] : fl::CoordinateSetting{}.bits, variant);
-        s.delta = deltas.front();
-        PrecisionScope scope(default_precision_bits(s.bits));
+    for (std::size_t i = 0; i < (budget_cells ? p.budget_values.size() : 1); ++i) {
+      Point x;
+      x.mechanism = m;
+      x.delta = p.deltas.front();
+      if (!wire) {
+        x.budget_value = p.budget_values[i];
+        x.budget = Budget::make(p.kind, x.budget_value);
+      }
+      for (std::size_t j = 0; j < (paired ? p.d_values.size() : 1); ++j) {
+        x.d = paired ? p.d_values[j] : fl::CoordinateSetting{}.bits;
         std::string prefix = m->name();
-        if (!wire) prefix += "," + (budget_cells ? to_decimal(Real(budget_values[i]), 17) : std::string());
-        if (bits_axis) prefix += "," + (paired ? std::to_string(s.bits) : std::string());
-        if (wire) {
-          csv << prefix << "," << cells(Rational(BigInt(m->bits_per_coordinate()))) << "\n";
-        } else if (q == "pldp_ratio") {
-          const fl::PldpSummary p = fl::answered_pldp(*m, s, "pldp_ratio");
-          csv << prefix << "," << ratio_cells(p) << "," << bound_cells(p) << "\n";
+        if (!wire) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
+        if (bits_axis) prefix += "," + (paired ? std::to_string(x.d) : std::string());
+        if (wire || q == "pldp_ratio") {
+          std::optional<Enclosed> claimed;
+          csv << prefix << "," << cells(evaluate(p, x, &claimed));
+          if (q == "pldp_ratio") csv << "," << (claimed ? cells(*claimed) : std::string(",,,"));
+          csv << "\n";
         }
-        for (const Rational& w : w_axis ? w1s : std::vector<Rational>{}) {
+        for (const Rational& w : w_axis ? p.w1s : std::vector<Rational>{}) {
           const std::string at = prefix + "," + to_decimal(Real(w), 17);
           if (q == "law") {
+            fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
+            s.delta = x.delta;
+            PrecisionScope scope(default_precision_bits(s.bits));
             for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
               csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
           } else {
-            const fl::LoneMse x = fl::answered_mse(*m, s, w, "law_mse");
-            csv << at << "," << (x.exact ? cells(*x.exact) : cells(x.enclosure)) << "\n";
+            x.w1 = w;
+            csv << at << "," << cells(evaluate(p, x)) << "\n";
           }
           tick();
         }
@@ -253,61 +381,52 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
       }
     }
   }
-  const fl::Mechanism& corbin = fl::Registry::global().find("corbin");
-  for (const Rational& value : per_mechanism ? std::vector<Rational>{} : budget_values) {
-    const Budget budget = Budget::make(kind, value);
-    const auto emit_row = [&](const std::string& prefix, const std::string& value_cells) {
-      csv << to_decimal(Real(value), 17) << prefix << "," << value_cells << "\n";
+  for (const Rational& value : per_mechanism ? std::vector<Rational>{} : p.budget_values) {
+    Point x;
+    x.budget_value = value;
+    x.budget = Budget::make(p.kind, value);
+    const auto emit_row = [&](const std::string& prefix) {
+      csv << to_decimal(Real(value), 17) << prefix << "," << cells(evaluate(p, x)) << "\n";
       tick();
     };
-    if (pair || per_bits) {
-      for (const unsigned long d : d_values) {
-        if (q == "pldp_ratio") {
-          // CorBin-FL's room: a CorBinQ client's ratio, at the precision d shared bits need.
-          PrecisionScope scope(default_precision_bits(d));
-          emit_row("," + std::to_string(d), ratio_cells(fl::answered_pldp(corbin, setting(budget, c, r, d, variant), "pldp_ratio")));
+    if (p.pair || p.per_bits) {
+      for (const unsigned long d : p.d_values) {
+        x.d = d;
+        if (!p.pair) {
+          emit_row("," + std::to_string(d));
           continue;
         }
-        with_alpha(budget, default_precision_bits(d), [&](const auto& alpha) {
-          if (q == "sup_gap") {
-            emit_row("," + std::to_string(d), cells(sup_gap(alpha, c, r, d).value));
-            return;
+        for (const Rational& w1 : p.w1s)
+          for (const Rational& w2 : p.w2s) {
+            x.w1 = w1;
+            x.w2 = w2;
+            emit_row("," + std::to_string(d) + "," + to_decimal(Real(w1), 17) + "," + to_decimal(Real(w2), 17));
           }
-          for (const Rational& w1 : w1s)
-            for (const Rational& w2 : w2s) {
-              const auto u = pair_utility(alpha, c, r, w1, w2, d, variant);
-              const auto& x = q == "mse" ? u.mse : q == "mse_optimal" ? u.mse_optimal : q == "mse_ldp" ? u.mse_ldp
-                              : q == "gap" ? u.gap : u.paper_gap_bound;
-              emit_row("," + std::to_string(d) + "," + to_decimal(Real(w1), 17) + "," + to_decimal(Real(w2), 17), cells(x));
-            }
-        });
       }
-    } else if (ucdp) {
-      PrecisionScope scope(128);
-      for (const unsigned long n : n_values)
-        for (const Rational& gamma : gammas)
-          for (const Rational& delta : deltas)
-            for (const unsigned long m : m_values) {
-              const UcdpSetting s{m, n, gamma, delta, r, budget};
-              const UcdpFormula f = q == "eps_u_printed" ? theorem3_printed(s)
-                                                         : theorem3_cpsgd(s, q == "eps_u_cpsgd_consistent_units");
+    } else if (p.ucdp) {
+      for (const unsigned long n : p.n_values)
+        for (const Rational& gamma : p.gammas)
+          for (const Rational& delta : p.deltas)
+            for (const unsigned long m : p.m_values) {
+              x.n = n;
+              x.gamma = gamma;
+              x.delta = delta;
+              x.m = m;
               emit_row("," + std::to_string(n) + "," + to_decimal(Real(gamma), 17) + "," +
-                           to_decimal(Real(delta), 17) + "," + std::to_string(m),
-                       cells(f.eps_u));
+                       to_decimal(Real(delta), 17) + "," + std::to_string(m));
             }
     } else {
-      PrecisionScope scope(256);
-      for (const Rational& delta : deltas) {
+      for (const Rational& delta : p.deltas) {
+        x.delta = delta;
         if (q == "laplace_scale") {
-          emit_row("", cells(laplace_scale(value, sensitivity)));
+          emit_row("");
           break;
         }
-        const Real sigma = agm_sigma(value, delta, sensitivity);
-        emit_row("," + to_decimal(Real(delta), 17), cells(interval_hull(sigma, sigma)));
+        emit_row("," + to_decimal(Real(delta), 17));
       }
     }
   }
-  if (progress) std::cerr << "\rcorbin sweep: " << total << "/" << total << " rows\n";
+  if (progress) std::cerr << "\rcorbin sweep: " << p.total << "/" << p.total << " rows\n";
   out << csv.str() << std::flush;
   if (!out) throw invalid_argument("standard output", "unwritable", "a stream the CSV can be written to");
 }

@@ -2,8 +2,11 @@
 // `corbin sweep` as a function: the CLI (cmd_sweep.cpp) prints to stdout, and a test calls it
 // in-process, where a mechanism it registered (tests/test_registry.cpp's toy) is in the registry.
 
+#include <optional>
 #include <ostream>
 #include <string>
+
+#include "corbin/number/interval.hpp"
 
 namespace corbin::cli {
 
@@ -14,6 +17,21 @@ struct SweepArgs {
       bits = "5", w = "0", w2 = "0", center = "0", radius = "1", variant = "corrected", n = "50",
       gamma = "1/2", delta = "1e-5", m = "1", sensitivity = "2", mechanism;
 };
+
+/// One quantity's value at one point: exact where the toolkit computes it exactly (`exact`, and
+/// lower == upper == it), else a certified enclosure whose ends `lower`, `upper` are exact
+/// rationals; `unbounded` for a PLDP ratio of +∞ (an output one input can give and another not).
+struct Enclosed {
+  std::optional<Rational> exact;
+  Interval enclosure;
+  Rational lower, upper;
+  bool unbounded = false;
+};
+
+/// The sweep's quantity at the single point `args` names (each grid one value; law, a
+/// distribution, refused): the same evaluation as write_sweep's rows. Bad input raises
+/// invalid_argument naming the option, as write_sweep does.
+Enclosed evaluate_at(const SweepArgs& args);
 
 /// Computes the whole CSV, then writes it to `out` (nothing at all when a value is refused
 /// half-way). Bad input raises invalid_argument naming the option; `progress` writes a counter

@@ -1,0 +1,454 @@
+// `corbin check SPEC`: a file of bounds on the toolkit's quantities, each decided exactly or with
+// certified enclosures as holds, fails or undecided (never by comparing rounded doubles).
+//
+//   [[bound]]
+//   name = "Theorem 1, tight constant at e^eps = 3, d = 5"
+//   quantity = "sup_gap"
+//   params = { exp-eps = "3", bits = "5" }
+//   relation = "=="
+//   value = "1/4"            # or another quantity: { quantity = "...", params = { ... } }
+//
+// TOML (toml11) or JSON ({"bound": [{...}, ...]}), chosen by the extension, else by the content.
+// A quantity is one of `corbin sweep`'s, evaluated by the sweep's own code at a single point
+// (evaluate_at); its params are the sweep's options without dashes, one value each.
+// Exit status: 0 every entry holds, 1 one fails, 3 none fails but one is undecided, 2 a malformed
+// spec (the message names the entry and the field; nothing is printed or written).
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <toml.hpp>
+
+#include "commands.hpp"
+#include "corbin/io/files.hpp"
+#include "corbin/number/error.hpp"
+#include "run_app.hpp"
+#include "sweep.hpp"
+
+namespace corbin::cli {
+namespace {
+
+using nlohmann::json;
+
+/// A spec's size limits: its bytes are read whole, and every entry is evaluated before anything is
+/// printed, so both are bounded.
+constexpr std::size_t kMaxSpecBytes = 16u << 20;
+constexpr std::size_t kMaxEntries = 10'000;
+
+const char* const kRelations[] = {"==", "<=", ">=", "<", ">"};
+const char* const kFields[] = {"name", "quantity", "params", "relation", "value"};
+/// SweepArgs' fields by the name a spec gives them (the sweep's options without dashes).
+const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
+    {"exp-eps", &SweepArgs::exp_eps}, {"eps", &SweepArgs::eps},       {"alpha", &SweepArgs::alpha},
+    {"bits", &SweepArgs::bits},       {"w", &SweepArgs::w},           {"w2", &SweepArgs::w2},
+    {"center", &SweepArgs::center},   {"radius", &SweepArgs::radius}, {"variant", &SweepArgs::variant},
+    {"n", &SweepArgs::n},             {"gamma", &SweepArgs::gamma},   {"delta", &SweepArgs::delta},
+    {"m", &SweepArgs::m},             {"sensitivity", &SweepArgs::sensitivity},
+    {"mechanism", &SweepArgs::mechanism}};
+
+std::string joined(const auto& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+std::vector<std::string> param_names() {
+  std::vector<std::string> out;
+  for (const auto& [name, field] : kParams) out.push_back(name);
+  return out;
+}
+
+/// One side of a relation: a quantity at a point, or a number.
+struct Term {
+  std::string quantity;                       ///< empty for a number
+  std::map<std::string, std::string> params;  ///< as written
+  Rational number;
+  std::string text;  ///< the value as written (a number), or the quantity's name
+};
+
+struct Entry {
+  std::size_t index;
+  std::string name;
+  Term lhs, rhs;
+  std::string relation;
+};
+
+/// What decided an entry.
+struct Decision {
+  std::string verdict;     ///< holds, fails, undecided
+  std::string decided_by;  ///< the comparison of enclosure ends that settled it, or why none did
+  Enclosed lhs, rhs;
+  std::string note;  ///< an evaluation that could not be certified (undecidable's message)
+};
+
+/// Bad input in entry `e`'s `field`: "bound[3] (name): field is value, but must be rule".
+[[noreturn]] void refuse(const json& spec_entry, std::size_t index, const std::string& field, const std::string& value,
+                         const std::string& rule) {
+  std::string where = "bound[" + std::to_string(index) + "]";
+  if (spec_entry.is_object() && spec_entry.contains("name") && spec_entry["name"].is_string()) {
+    const std::string name = spec_entry["name"].get<std::string>();
+    where += " (" + name.substr(0, 60) + (name.size() > 60 ? "…" : "") + ")";
+  }
+  throw invalid_argument(where + ": " + field, value, rule);
+}
+
+/// A TOML value as JSON, so that both formats are checked by one reader. TOML floats stay doubles
+/// (and are refused where a number is read: a double is not the decimal written).
+json to_json(const toml::basic_value<toml::discard_comments, std::map, std::vector>& v) {
+  switch (v.type()) {
+    case toml::value_t::boolean: return v.as_boolean();
+    case toml::value_t::integer: return v.as_integer();
+    case toml::value_t::floating: return v.as_floating();
+    case toml::value_t::string: return v.as_string().str;
+    case toml::value_t::array: {
+      json out = json::array();
+      for (const auto& item : v.as_array()) out.push_back(to_json(item));
+      return out;
+    }
+    case toml::value_t::table: {
+      json out = json::object();
+      for (const auto& [key, item] : v.as_table()) out[key] = to_json(item);
+      return out;
+    }
+    default: return "(a TOML date or time)";
+  }
+}
+
+/// The spec's document, from TOML or JSON; a syntax error is exit 2 naming the file.
+json read_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw invalid_argument("the spec", quote(path), "a readable file");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() > kMaxSpecBytes)
+    throw invalid_argument("the spec", quote(path) + " (" + std::to_string(bytes.size()) + " bytes)",
+                           "at most " + std::to_string(kMaxSpecBytes) + " bytes");
+  const auto ends_with = [&](const char* ext) {
+    const std::string e(ext);
+    return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  const auto first = bytes.find_first_not_of(" \t\r\n");
+  const bool is_json = ends_with(".json") || (!ends_with(".toml") && first != std::string::npos && bytes[first] == '{');
+  if (is_json) {
+    try {
+      return json::parse(bytes);
+    } catch (const json::parse_error& e) {
+      throw invalid_argument("the spec", quote(path), std::string("JSON (") + first_line(e.what()) + ")");
+    }
+  }
+  try {
+    std::istringstream stream(bytes);
+    return to_json(toml::parse<toml::discard_comments, std::map, std::vector>(stream, path));
+  } catch (const std::exception& e) {
+    // toml11's message is several lines: the first names the error, the third its line.
+    std::string what = e.what(), message;
+    std::istringstream lines(what);
+    for (std::string line; std::getline(lines, line) && message.size() < 200;)
+      if (line.rfind("Hint", 0) == 0) break;
+      else if (line.find_first_not_of(" |^-") != std::string::npos) message += (message.empty() ? "" : " ") + line;
+    throw invalid_argument("the spec", quote(path), "TOML (" + message + ")");
+  }
+}
+
+/// An exact number as written: an integer, or a string "p/q", "0.3", "1e-5" (never a double).
+Rational read_number(const json& entry, std::size_t index, const std::string& field, const json& v) {
+  if (v.is_number_integer()) return Rational(BigInt(v.dump()));
+  if (!v.is_string())
+    refuse(entry, index, field, v.dump(),
+           "a number as a string such as \"1/4\" or \"0.3\" (a float is a double, not the decimal written)");
+  try {
+    return parse_rational(v.get<std::string>(), field);
+  } catch (const invalid_argument&) {
+    refuse(entry, index, field, quote(v.get<std::string>()), "a number such as 1/4, 0.3 or 1e-5");
+  }
+}
+
+/// {quantity, params} of an entry or of an inline value.
+Term read_term(const json& entry, std::size_t index, const std::string& prefix, const json& obj) {
+  Term t;
+  const json& q = obj.contains("quantity") ? obj["quantity"] : json();
+  if (q.is_null()) refuse(entry, index, prefix + "quantity", "missing", "a quantity such as sup_gap");
+  if (!q.is_string()) refuse(entry, index, prefix + "quantity", q.dump(), "a string");
+  t.quantity = t.text = q.get<std::string>();
+  if (!obj.contains("params")) return t;
+  const json& params = obj["params"];
+  if (!params.is_object()) refuse(entry, index, prefix + "params", params.dump(), "a table of parameters");
+  for (const auto& [key, value] : params.items()) {
+    const std::string field = prefix + "params." + key;
+    const bool known = std::any_of(std::begin(kParams), std::end(kParams), [&](const auto& p) { return key == p.first; });
+    if (!known)
+      refuse(entry, index, field, "given",
+             "a known parameter (one of " + joined(param_names()) + ")");
+    std::string text;
+    if (value.is_number_integer()) text = value.dump();
+    else if (value.is_string()) text = value.get<std::string>();
+    else refuse(entry, index, field, value.dump(), "a string (a number as \"1/4\" or \"0.3\", read exactly)");
+    // The sweep reads "a,b" and "a:b:k" as grids; an entry is one point.
+    if (text.find_first_of(",:") != std::string::npos)
+      refuse(entry, index, field, quote(text), "a single value (not a grid)");
+    t.params[key] = text;
+  }
+  return t;
+}
+
+std::vector<Entry> read_entries(const json& doc, const std::string& path) {
+  if (!doc.is_object() || !doc.contains("bound") || !doc["bound"].is_array())
+    throw invalid_argument("the spec", quote(path), "a list of entries [[bound]] (JSON: {\"bound\": [...]})");
+  for (const auto& [key, value] : doc.items())
+    if (key != "bound") throw invalid_argument("the spec's key " + quote(key), "given", "absent (only bound is read)");
+  const json& list = doc["bound"];
+  if (list.size() > kMaxEntries)
+    throw invalid_argument("the spec " + quote(path), std::to_string(list.size()) + " entries",
+                           "at most " + std::to_string(kMaxEntries) + " entries");
+  if (list.empty()) throw invalid_argument("the spec " + quote(path), "empty", "at least one [[bound]] entry");
+  std::vector<Entry> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    if (!e.is_object()) refuse(e, i, "entry", e.dump().substr(0, 60), "a table");
+    for (const auto& [key, value] : e.items())
+      if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
+        refuse(e, i, key, "given", "absent (the fields are " + joined(kFields) + ")");
+    for (const char* field : {"name", "quantity", "relation", "value"})
+      if (!e.contains(field)) refuse(e, i, field, "missing", "given");
+    Entry entry;
+    entry.index = i;
+    if (!e["name"].is_string() || e["name"].get<std::string>().empty())
+      refuse(e, i, "name", e["name"].dump(), "a non-empty string");
+    entry.name = e["name"].get<std::string>();
+    entry.lhs = read_term(e, i, "", e);
+    const json& rel = e["relation"];
+    if (!rel.is_string() ||
+        std::find(std::begin(kRelations), std::end(kRelations), rel.get<std::string>()) == std::end(kRelations))
+      refuse(e, i, "relation", rel.is_string() ? quote(rel.get<std::string>()) : rel.dump(), "one of " + joined(kRelations));
+    entry.relation = rel.get<std::string>();
+    const json& v = e["value"];
+    if (v.is_object()) {
+      for (const auto& [key, value] : v.items())
+        if (key != "quantity" && key != "params")
+          refuse(e, i, "value." + key, "given", "absent (a value's fields are quantity, params)");
+      entry.rhs = read_term(e, i, "value.", v);
+    } else {
+      entry.rhs.number = read_number(e, i, "value", v);
+      entry.rhs.text = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+/// A term's value; the sweep's messages name its options, which an entry names without dashes.
+Enclosed evaluate_term(const json& spec_entry, std::size_t index, const std::string& prefix, const Term& t) {
+  if (t.quantity.empty()) {
+    Enclosed x;
+    x.exact = x.lower = x.upper = t.number;
+    return x;
+  }
+  SweepArgs args;
+  args.quantity = t.quantity;
+  for (const auto& [key, field] : kParams)
+    if (const auto it = t.params.find(key); it != t.params.end()) args.*field = it->second;
+  try {
+    return evaluate_at(args);
+  } catch (const invalid_argument& e) {
+    std::string parameter = option_for(e.parameter());  // the library's names (exp_eps, w1) too
+    if (parameter == "--quantity") refuse(spec_entry, index, prefix + "quantity", e.value(), e.rule());
+    if (parameter.rfind("--", 0) == 0) parameter = "params." + parameter.substr(2);
+    else parameter = "params (" + parameter + ")";
+    std::string rule = e.rule();
+    for (const auto& [key, field] : kParams)  // "exactly one of --eps, --exp-eps": the spec's names
+      for (std::size_t at; (at = rule.find("--" + std::string(key))) != std::string::npos;) rule.erase(at, 2);
+    refuse(spec_entry, index, prefix + parameter, e.value(), rule);
+  }
+}
+
+/// x <= y etc. on the extended reals: an unbounded value is +∞.
+int compare(const Enclosed& x, bool x_upper, const Enclosed& y, bool y_upper) {
+  if (x.unbounded || y.unbounded) return x.unbounded == y.unbounded ? 0 : x.unbounded ? 1 : -1;
+  const Rational& a = x_upper ? x.upper : x.lower;
+  const Rational& b = y_upper ? y.upper : y.lower;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/// The relation decided on the enclosures [a, b] of the left and [c, d] of the right (points when
+/// exact): e.g. `<=` holds when b <= c, fails when a > d, and is undecided otherwise.
+Decision decide(const std::string& rel, Enclosed lhs, Enclosed rhs) {
+  Decision out;
+  const int bc = compare(lhs, true, rhs, false), ad = compare(lhs, false, rhs, true);
+  const auto set = [&](const char* verdict, const char* by) {
+    out.verdict = verdict;
+    out.decided_by = by;
+  };
+  if (rel == "<=") {
+    if (bc <= 0) set("holds", "lhs.upper <= rhs.lower");
+    else if (ad > 0) set("fails", "lhs.lower > rhs.upper");
+  } else if (rel == "<") {
+    if (bc < 0) set("holds", "lhs.upper < rhs.lower");
+    else if (ad >= 0) set("fails", "lhs.lower >= rhs.upper");
+  } else if (rel == ">=") {
+    if (ad >= 0) set("holds", "lhs.lower >= rhs.upper");
+    else if (bc < 0) set("fails", "lhs.upper < rhs.lower");
+  } else if (rel == ">") {
+    if (ad > 0) set("holds", "lhs.lower > rhs.upper");
+    else if (bc <= 0) set("fails", "lhs.upper <= rhs.lower");
+  } else {  // ==: only two equal points hold
+    const bool points = (lhs.exact || lhs.unbounded) && (rhs.exact || rhs.unbounded);
+    if (points && bc == 0) set("holds", "lhs == rhs (exact)");
+    else if (bc < 0) set("fails", "lhs.upper < rhs.lower");
+    else if (ad > 0) set("fails", "lhs.lower > rhs.upper");
+    else if (points) set("fails", "lhs != rhs (exact)");
+  }
+  if (out.verdict.empty()) {
+    out.verdict = "undecided";
+    out.decided_by = "the enclosures overlap";
+  }
+  out.lhs = std::move(lhs);
+  out.rhs = std::move(rhs);
+  return out;
+}
+
+/// x as a decimal with `digits` significant digits, rounded down (`up` false) or up: an
+/// enclosure's ends printed outward, so that the printed interval still contains the value.
+std::string decimal_outward(const Rational& x, bool up, int digits = 20) {
+  if (x == 0) return "0";
+  // 10^e <= |x| < 10^(e+1), found exactly from a first guess.
+  const Rational ax = x < 0 ? Rational(-x) : x;
+  long e = static_cast<long>(std::floor(std::log10(to_double(ax))));
+  const auto pow10 = [](long k) {
+    BigInt p = 1;
+    for (long i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;
+    return k >= 0 ? Rational(p) : Rational(BigInt(1), p);
+  };
+  while (pow10(e) > ax) --e;
+  while (pow10(e + 1) <= ax) ++e;
+  const Rational scaled = x * pow10(digits - 1 - e);
+  const BigInt down = floor_of(scaled);
+  const BigInt m = (up && Rational(down) != scaled) ? BigInt(down + 1) : down;
+  std::string digits_text = (m < 0 ? BigInt(-m) : m).str();
+  std::string out = m < 0 ? "-" : "";
+  out += digits_text.substr(0, 1) + "." + digits_text.substr(1) + "e" + std::to_string(e + (long(digits_text.size()) - digits));
+  return out;
+}
+
+json value_json(const Enclosed& x) {
+  if (x.unbounded) return {{"unbounded", true}};
+  if (x.exact) return {{"exact", to_string(*x.exact)}};
+  return {{"lower", decimal_outward(x.lower, false)}, {"upper", decimal_outward(x.upper, true)}};
+}
+
+std::string value_text(const Enclosed& x) {
+  if (x.unbounded) return "inf";
+  if (x.exact) return to_string(*x.exact);
+  return "[" + decimal_outward(x.lower, false, 12) + ", " + decimal_outward(x.upper, true, 12) + "]";
+}
+
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+struct CheckArgs {
+  std::string spec, json_path, junit_path;
+};
+
+int run_check(const CheckArgs& a) {
+  const json doc = read_document(a.spec);
+  const std::vector<Entry> entries = read_entries(doc, a.spec);
+  std::vector<Decision> decisions;
+  for (const Entry& e : entries) {
+    const json& spec_entry = doc["bound"][e.index];
+    try {
+      Enclosed lhs = evaluate_term(spec_entry, e.index, "", e.lhs);
+      Enclosed rhs = evaluate_term(spec_entry, e.index, "value.", e.rhs);
+      decisions.push_back(decide(e.relation, std::move(lhs), std::move(rhs)));
+    } catch (const undecidable& u) {
+      // A branch inside the evaluation that the enclosures could not settle: no value to compare.
+      Decision d;
+      d.verdict = "undecided";
+      d.decided_by = "the evaluation could not be certified";
+      d.note = first_line(u.what());
+      d.lhs.unbounded = d.rhs.unbounded = false;
+      decisions.push_back(std::move(d));
+    }
+  }
+  std::size_t holds = 0, fails = 0, undecided = 0;
+  for (const Decision& d : decisions) (d.verdict == "holds" ? holds : d.verdict == "fails" ? fails : undecided) += 1;
+  const int status = fails > 0 ? 1 : undecided > 0 ? 3 : 0;
+
+  // Everything is decided: the reports, then the table.
+  json report = {{"spec", a.spec}, {"holds", holds}, {"fails", fails}, {"undecided", undecided},
+                 {"exit_status", status}, {"entries", json::array()}};
+  std::string junit = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"corbin check " +
+                      xml_escaped(a.spec) + "\" tests=\"" + std::to_string(entries.size()) + "\" failures=\"" +
+                      std::to_string(fails) + "\" errors=\"0\" skipped=\"" + std::to_string(undecided) + "\">\n";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    const Decision& d = decisions[i];
+    json item = {{"index", i}, {"name", e.name}, {"quantity", e.lhs.quantity}, {"params", e.lhs.params},
+                 {"relation", e.relation}, {"verdict", d.verdict}, {"decided_by", d.decided_by}};
+    item["value"] = e.rhs.quantity.empty() ? json(e.rhs.text) : json{{"quantity", e.rhs.quantity}, {"params", e.rhs.params}};
+    if (d.note.empty()) {
+      item["lhs"] = value_json(d.lhs);
+      item["rhs"] = value_json(d.rhs);
+    } else {
+      item["note"] = d.note;
+    }
+    report["entries"].push_back(item);
+    const std::string detail = d.note.empty() ? e.lhs.quantity + " = " + value_text(d.lhs) + " " + e.relation + " " +
+                                                    value_text(d.rhs) + ": " + d.verdict + " (" + d.decided_by + ")"
+                                              : d.note;
+    junit += "<testcase classname=\"corbin.check\" name=\"" + xml_escaped(e.name) + "\">";
+    if (d.verdict == "fails") junit += "<failure message=\"" + xml_escaped(detail) + "\"/>";
+    // Undecided is neither a refuted bound nor a broken run: the claim was not settled at the
+    // working precision. JUnit's <skipped> says so; the exit status (3) keeps CI from passing.
+    if (d.verdict == "undecided") junit += "<skipped message=\"undecided: " + xml_escaped(detail) + "\"/>";
+    junit += "</testcase>\n";
+  }
+  junit += "</testsuite>\n</testsuites>\n";
+  if (!a.json_path.empty()) io::write_atomically(a.json_path, report.dump(2) + "\n", "json");
+  if (!a.junit_path.empty()) io::write_atomically(a.junit_path, junit, "junit");
+
+  std::vector<std::array<std::string, 5>> rows{{"name", "quantity", "relation", "value", "verdict"}};
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    rows.push_back({entries[i].name, entries[i].lhs.quantity, entries[i].relation, entries[i].rhs.text, decisions[i].verdict});
+  std::array<std::size_t, 5> width{};
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < 5; ++c) width[c] = std::max(width[c], row[c].size());
+  std::ostringstream table;
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < 5; ++c)
+      table << row[c] << (c + 1 < 5 ? std::string(width[c] - row[c].size() + 2, ' ') : "\n");
+  }
+  table << holds << " hold, " << fails << " fail, " << undecided << " undecided\n";
+  std::cout << table.str() << std::flush;
+  return status;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand("check", "decide a spec of bounds (TOML or JSON) as holds, fails or undecided");
+  cmd->add_option("spec", args->spec, "the spec: [[bound]] entries (README: corbin check)")->required();
+  cmd->add_option("--json", args->json_path, "write the verdicts and the values that decided them as JSON");
+  cmd->add_option("--junit", args->junit_path, "write a JUnit XML report (one testcase per entry)");
+  cmd->callback([args] {
+    if (const int status = run_check(*args); status != 0) throw ExitStatus{status};
+  });
+}
+
+}  // namespace corbin::cli

@@ -1,0 +1,175 @@
+// `corbin check SPEC` end to end: the paper's spec, each relation's holds/fails/undecided on exact
+// values and on certified enclosures, the JSON and JUnit reports, and every malformed spec's exit 2
+// naming the entry and the field with nothing written.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+
+#include "process.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh directory per test case (ctest runs cases side by side).
+fs::path scratch() {
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() / ("corbin_check_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write(const fs::path& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name) << text;
+  return dir / name;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+Outcome check(const fs::path& spec, const fs::path& dir) {
+  return run_process({CORBIN_CLI_PATH, "check", spec.string(), "--json", (dir / "out.json").string(), "--junit",
+                      (dir / "out.xml").string()});
+}
+
+/// One entry: quantity and params as TOML, relation, value as TOML.
+std::string entry(const std::string& name, const std::string& quantity, const std::string& params,
+                  const std::string& relation, const std::string& value) {
+  return "[[bound]]\nname = \"" + name + "\"\nquantity = \"" + quantity + "\"\nparams = { " + params +
+         " }\nrelation = \"" + relation + "\"\nvalue = " + value + "\n\n";
+}
+
+}  // namespace
+
+TEST_CASE("corbin check: the paper's spec holds entry by entry", "[check]") {
+  const fs::path dir = scratch();
+  const Outcome o = check(fs::path(CORBIN_SOURCE_DIR) / "examples/paper.toml", dir);
+  INFO(o.err);
+  REQUIRE(o.status == 0);
+  const auto report = nlohmann::json::parse(read(dir / "out.json"));
+  REQUIRE(report["entries"].size() >= 10);
+  CHECK(report["fails"] == 0);
+  CHECK(report["undecided"] == 0);
+  for (const auto& e : report["entries"]) CHECK(e["verdict"] == "holds");
+  // Theorem 1's tight constant, exact on both sides.
+  CHECK(report["entries"][0]["lhs"]["exact"] == "1/4");
+  CHECK(report["entries"][0]["decided_by"] == "lhs == rhs (exact)");
+  CHECK(o.out.find("13 hold, 0 fail, 0 undecided") != std::string::npos);
+}
+
+TEST_CASE("corbin check: each relation holds, fails or is undecided", "[check]") {
+  const fs::path dir = scratch();
+  const std::string e3 = "exp-eps = \"3\", bits = \"5\"", e1 = "eps = \"1\", bits = \"5\"";
+  const std::string ratio_e1 = "{ quantity = \"pldp_ratio\", params = { " + e1 + " } }";
+  struct Case {
+    std::string quantity, params, relation, value, verdict;
+  };
+  const std::vector<Case> cases = {
+      // Exact: sup_gap = 1/4 at e^ε = 3, d = 5.
+      {"sup_gap", e3, "==", "\"1/4\"", "holds"},     {"sup_gap", e3, "==", "\"0.25000001\"", "fails"},
+      {"sup_gap", e3, "<=", "\"1/4\"", "holds"},     {"sup_gap", e3, "<", "\"1/4\"", "fails"},
+      {"sup_gap", e3, ">=", "\"1/4\"", "holds"},     {"sup_gap", e3, ">", "\"1/4\"", "fails"},
+      {"sup_gap", e3, ">", "\"0.2499\"", "holds"},   {"sup_gap", e3, "<", "1", "holds"},
+      // Certified: the ratio at ε = 1 is e = 2.718281828459045...
+      {"pldp_ratio", e1, "<", "\"2.7182818284590453\"", "holds"},
+      {"pldp_ratio", e1, ">", "\"2.7182818284590452\"", "holds"},
+      {"pldp_ratio", e1, "<=", "\"2.7182818284590452\"", "fails"},
+      {"pldp_ratio", e1, "==", "\"2.718281828459045\"", "fails"},
+      // The same enclosure on both sides: equal, but no enclosure of width > 0 decides ==.
+      {"pldp_ratio", e1, "==", ratio_e1, "undecided"},
+      {"pldp_ratio", e1, "<=", ratio_e1, "undecided"},
+  };
+  std::string spec;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    spec += entry("case " + std::to_string(i), cases[i].quantity, cases[i].params, cases[i].relation, cases[i].value);
+  const Outcome o = check(write(dir, "relations.toml", spec), dir);
+  INFO(o.err);
+  CHECK(o.status == 1);  // one fails
+  const auto report = nlohmann::json::parse(read(dir / "out.json"));
+  REQUIRE(report["entries"].size() == cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("case " << i << ": " << cases[i].quantity << " " << cases[i].relation << " " << cases[i].value);
+    CHECK(report["entries"][i]["verdict"] == cases[i].verdict);
+  }
+  // A certified value is recorded as its enclosure's ends, rounded outward around e.
+  const auto& lhs = report["entries"][8]["lhs"];
+  CHECK(lhs["lower"].get<std::string>().rfind("2.71828182845904523", 0) == 0);
+  CHECK(lhs["upper"].get<std::string>().rfind("2.71828182845904523", 0) == 0);
+  CHECK(lhs["lower"] < lhs["upper"]);
+  CHECK(report["entries"][8]["decided_by"] == "lhs.upper < rhs.lower");
+
+  // JUnit: one testcase per entry, a <failure> per fail and a <skipped> per undecided.
+  const std::string xml = read(dir / "out.xml");
+  const auto count = [&](const std::string& pattern) {
+    const std::regex re(pattern);
+    return std::distance(std::sregex_iterator(xml.begin(), xml.end(), re), std::sregex_iterator());
+  };
+  const long fails = std::count_if(cases.begin(), cases.end(), [](const Case& c) { return c.verdict == "fails"; });
+  CHECK(count("<testcase ") == long(cases.size()));
+  CHECK(count("<failure ") == fails);
+  CHECK(count("<skipped ") == 2);
+  CHECK(xml.find("tests=\"" + std::to_string(cases.size()) + "\" failures=\"" + std::to_string(fails) + "\"") !=
+        std::string::npos);
+
+  // Undecided alone is exit 3; JSON specs read the same.
+  const Outcome u = run_process({CORBIN_CLI_PATH, "check",
+                                 write(dir, "u.json", R"({"bound": [{"name": "u", "quantity": "pldp_ratio",
+                                   "params": {"eps": "1"}, "relation": "==",
+                                   "value": {"quantity": "pldp_ratio", "params": {"eps": "1"}}}]})")
+                                     .string()});
+  CHECK(u.status == 3);
+  CHECK(u.out.find("undecided") != std::string::npos);
+}
+
+TEST_CASE("corbin check: a malformed spec is exit 2 naming the entry and the field, nothing written", "[check]") {
+  const fs::path dir = scratch();
+  const std::string good = entry("good", "sup_gap", "exp-eps = \"3\"", "==", "\"1/4\"");
+  struct Bad {
+    std::string spec, message;
+  };
+  const std::vector<Bad> bad = {
+      {entry("q", "sup_gapp", "exp-eps = \"3\"", "==", "\"1/4\""), "bound[1] (q): quantity is 'sup_gapp'"},
+      {entry("r", "sup_gap", "exp-eps = \"3\"", "=<", "\"1/4\""),
+       "bound[1] (r): relation is '=<', but must be one of ==, <=, >=, <, >"},
+      {entry("p", "sup_gap", "exp-epss = \"3\"", "==", "\"1/4\""), "bound[1] (p): params.exp-epss is given"},
+      {entry("v", "sup_gap", "exp-eps = \"3\"", "==", "\"1/x\""), "bound[1] (v): value is '1/x'"},
+      {entry("f", "sup_gap", "exp-eps = \"3\"", "==", "0.25"), "bound[1] (f): value is 0.25"},
+      {entry("e", "sup_gap", "exp-eps = \"1/2\"", "==", "\"1/4\""), "bound[1] (e): params.exp-eps is 1/2"},
+      {entry("w", "mse", "exp-eps = \"3\", w = \"2\"", "<=", "\"1\""), "bound[1] (w): params.w is 2"},
+      {entry("g", "sup_gap", "exp-eps = \"3,4\"", "==", "\"1/4\""), "bound[1] (g): params.exp-eps is '3,4'"},
+      {entry("b", "sup_gap", "bits = \"5\"", "==", "\"1/4\""), "bound[1] (b): params (the budget axis) is missing"},
+      {entry("i", "sup_gap", "exp-eps = \"3\"", "==", "{ quantity = \"mse\", params = { w = \"9\", exp-eps = \"3\" } }"),
+       "bound[1] (i): value.params.w is 9"},
+      {"[[bound]]\nname = \"m\"\nquantity = \"sup_gap\"\nrelation = \"==\"\n", "bound[1] (m): value is missing"},
+      {"[[bound]]\nname = \"x\"\nquantity = \"sup_gap\"\nrelation = \"==\"\nvalue = \"1\"\nextra = 1\n",
+       "bound[1] (x): extra is given"},
+      {"[[bound]\n", "the spec is"},
+  };
+  for (const Bad& b : bad) {
+    INFO(b.spec);
+    fs::remove(dir / "out.json");
+    fs::remove(dir / "out.xml");
+    const Outcome o = check(write(dir, "bad.toml", good + b.spec), dir);
+    CHECK(o.status == 2);
+    CHECK(o.err.find(b.message) != std::string::npos);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.out.empty());
+    CHECK_FALSE(fs::exists(dir / "out.json"));
+    CHECK_FALSE(fs::exists(dir / "out.xml"));
+  }
+  // Thousands of entries past the limit: refused by count before anything is evaluated.
+  std::string many;
+  for (int i = 0; i < 10001; ++i) many += good;
+  const Outcome o = check(write(dir, "many.toml", many), dir);
+  CHECK(o.status == 2);
+  CHECK(o.err.find("10001 entries, but must be at most 10000 entries") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "out.json"));
+}
