@@ -156,6 +156,10 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   CHECK(g.out.empty());
   CHECK(g.err.find("--mechanism is 'gaussian'") != std::string::npos);
   CHECK(g.err.find("answers law ") != std::string::npos);
+  // At a transcendental ε, LDPQ's MSE at w = c is an enclosure of (rα)² = coth(1/2)² = 4.68269437683...
+  const Result t = run("sweep --quantity law_mse --mechanism ldp --eps 1 --w 0");
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find("\nldp,1,0,4.68269437683116") != std::string::npos);
   const Result u = run("sweep --quantity law --mechanism nope --exp-eps 3");
   CHECK(u.err.find("one of vanilla, ldp, corbin") != std::string::npos);  // the known ones
 }
@@ -207,7 +211,7 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity nope --eps 1", "--quantity"},
       {"sweep --quantity mse --eps 1 --bits 1/2", "--bits"},
       {"sweep --quantity law --mechanism gaussian --exp-eps 3", "--mechanism"},
-      {"sweep --quantity law_mse --mechanism ldp --eps 1", "--mechanism"},
+      {"sweep --quantity law --mechanism ldp --eps 1", "--mechanism"},  // no exact law at a transcendental ε
       {"sweep --quantity law_mse --mechanism nope --exp-eps 3", "--mechanism"},
       {"sweep --quantity law_mse --exp-eps 3", "--mechanism"},
       {"sweep --quantity mse --mechanism ldp --exp-eps 3", "--mechanism"},
