@@ -1,5 +1,6 @@
 """The Python module against values derived by hand and by the C++ tests (run by ctest with
 Debian's python3 and PYTHONPATH at the built module)."""
+import math
 from fractions import Fraction as F
 
 import numpy as np
@@ -67,6 +68,10 @@ for bad in (lambda: corbin.joint_law(2, 0, 1, 2, 0, 5), lambda: corbin.alpha_of_
         raise AssertionError("bad input accepted")
     except ValueError:
         pass
+# LDPQ's MSE at w = c and a transcendental ε: an enclosure (lower, upper) of (rα)² = coth(1/2)².
+lo, hi = corbin.mse("ldp", 0, eps=1)
+assert lo <= hi and hi - lo < F(1, 10 ** 30), (lo, hi)
+assert abs(float(lo) - (math.cosh(0.5) / math.sinh(0.5)) ** 2) < 1e-12, float(lo)
 # Issue 10's reproducers: each bad argument is a ValueError naming the parameter, as the C++
 # library names it (was: ldpq_q(2, 0, 1, 7) = 9/4, a negative MSE at α = -3, an answer at a
 # negative e^ε, an unnamed OverflowError at α = 0, an infinity silently clipped, and integers
@@ -86,7 +91,7 @@ for call, name in ((lambda: corbin.ldpq_q(2, 0, 1, 7), "w"),
                    (lambda: corbin.sample_corbinq(zero_w, zero_w, 3, 0, 1, 5, -1), "seed"),
                    (lambda: corbin.law("gaussian", 0, exp_eps=3), "mechanism"),  # no finite law
                    (lambda: corbin.law("nope", 0, exp_eps=3), "mechanism"),
-                   (lambda: corbin.mse("ldp", 0, eps=1), "mechanism"),  # LDPQ's law at an irrational α
+                   (lambda: corbin.law("ldp", 0, eps=1), "mechanism"),  # LDPQ's law at an irrational α
                    (lambda: corbin.pldp("laplace", exp_eps=3), "mechanism"),  # no PLDP claim
                    (lambda: corbin.law("ldp", F(5, 4), exp_eps=3), "w"),
                    (lambda: corbin.mse("ldp", 0, exp_eps=3, radius=0), "radius"),
