@@ -16,13 +16,8 @@ void run_mechanisms(bool json) {
   Json list = Json::array();
   for (const fl::Mechanism* m : fl::Registry::global().all()) {
     Json one = Json::object();
-    one["name"] = m->name();
-    one["summary"] = m->summary();
-    one["pairing"] = fl::to_string(m->pairing());
-    one["takes_budget"] = m->takes_budget();
-    one["federated"] = m->federated();
-    one["bits_per_coordinate"] = m->bits_per_coordinate();
-    one["device_kernel"] = m->device_kernel() != fl::DeviceKernel::host;
+    for (const auto& property : fl::properties_of(*m))
+      std::visit([&](const auto& value) { one[property.first] = value; }, property.second);
     list.push_back(one);
   }
   if (json) {

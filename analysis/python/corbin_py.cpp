@@ -236,13 +236,8 @@ PYBIND11_MODULE(corbin, m) {
     py::list out;
     for (const fl::Mechanism* room : fl::Registry::global().all()) {
       py::dict d;
-      d["name"] = room->name();
-      d["summary"] = room->summary();
-      d["pairing"] = fl::to_string(room->pairing());
-      d["takes_budget"] = room->takes_budget();
-      d["federated"] = room->federated();
-      d["bits_per_coordinate"] = room->bits_per_coordinate();
-      d["device_kernel"] = room->device_kernel() != fl::DeviceKernel::host;
+      for (const auto& property : fl::properties_of(*room))
+        std::visit([&](const auto& value) { d[py::str(property.first)] = value; }, property.second);
       out.append(d);
     }
     return out;

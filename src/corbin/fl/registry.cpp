@@ -259,6 +259,16 @@ Registry::Registry() {
   add(make_signsgd());
 }
 
+std::vector<std::pair<std::string, Property>> properties_of(const Mechanism& m) {
+  return {{"name", m.name()},
+          {"summary", m.summary()},
+          {"pairing", std::string(to_string(m.pairing()))},
+          {"takes_budget", m.takes_budget()},
+          {"federated", m.federated()},
+          {"bits_per_coordinate", m.bits_per_coordinate()},
+          {"device_kernel", m.device_kernel() != DeviceKernel::host}};
+}
+
 Registry& Registry::global() {
   static Registry registry;
   return registry;

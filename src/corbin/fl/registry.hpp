@@ -20,6 +20,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "corbin/fl/geometry.hpp"
@@ -208,6 +210,12 @@ class Mechanism {
   /// mechanism has no certified accountant at this configuration; `why_not` then says why.
   virtual std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const;
 };
+
+/// What a mechanism is, as `corbin mechanisms --json` and the Python module's mechanisms() report
+/// it: name, summary, pairing, takes_budget, federated, bits_per_coordinate and device_kernel
+/// (whether it has device kernels), in that order. One list, so that the two cannot drift.
+using Property = std::variant<std::string, bool, unsigned>;
+std::vector<std::pair<std::string, Property>> properties_of(const Mechanism& m);
 
 /// Every mechanism by name. The built-in ones are there from the start; `add` registers more
 /// (a test's toy mechanism, a user's own) for the rest of the process.
