@@ -211,9 +211,10 @@ class Mechanism {
   virtual std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const;
 };
 
-/// What a mechanism is, as `corbin mechanisms --json` and the Python module's mechanisms() report
-/// it: name, summary, pairing, takes_budget, federated, bits_per_coordinate and device_kernel
-/// (whether it has device kernels), in that order. One list, so that the two cannot drift.
+/// What a mechanism is, as the CLI's `mechanisms` subcommand (in JSON) and the Python module's
+/// mechanisms() report it: name, summary, pairing, takes_budget, federated, bits_per_coordinate
+/// and device_kernel (whether it has device kernels), in that order. One list, so that the two
+/// cannot drift.
 using Property = std::variant<std::string, bool, unsigned>;
 std::vector<std::pair<std::string, Property>> properties_of(const Mechanism& m);
 
