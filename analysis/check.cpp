@@ -10,7 +10,9 @@
 //
 // TOML (toml11) or JSON ({"bound": [{...}, ...]}), chosen by the extension, else by the content.
 // A quantity is one of `corbin sweep`'s, evaluated by the sweep's own code at a single point
-// (evaluate_at); its params are the sweep's options without dashes, one value each.
+// (evaluate_at), or the accountant's ε(δ) or δ(ε) (accountant_eps, accountant_delta: the value
+// lies in `corbin account`'s certified [lower, upper], computed by its own code, compute_account);
+// its params are that command's options without dashes, one value each.
 // Exit status: 0 every entry holds, 1 one fails, 3 none fails but one is undecided, 2 a malformed
 // spec (the message names the entry and the field; nothing is printed or written).
 
@@ -25,6 +27,7 @@
 #include <sstream>
 #include <toml.hpp>
 
+#include "account.hpp"
 #include "commands.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
@@ -52,15 +55,41 @@ const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
     {"m", &SweepArgs::m},             {"sensitivity", &SweepArgs::sensitivity},
     {"mechanism", &SweepArgs::mechanism}};
 
+/// AccountArgs' fields by the name a spec gives them (`corbin account`'s options without dashes).
+using AccountField = std::string& (*)(AccountArgs&);
+const std::pair<const char*, AccountField> kAccountParams[] = {
+    {"exp-eps", [](AccountArgs& a) -> std::string& { return a.budget.exp_eps; }},
+    {"eps", [](AccountArgs& a) -> std::string& { return a.budget.eps; }},
+    {"alpha", [](AccountArgs& a) -> std::string& { return a.budget.alpha; }},
+    {"n", [](AccountArgs& a) -> std::string& { return a.n; }},
+    {"gamma", [](AccountArgs& a) -> std::string& { return a.gamma; }},
+    {"m", [](AccountArgs& a) -> std::string& { return a.m; }},
+    {"rounds", [](AccountArgs& a) -> std::string& { return a.rounds; }},
+    {"delta", [](AccountArgs& a) -> std::string& { return a.delta; }},
+    {"at-eps", [](AccountArgs& a) -> std::string& { return a.at_eps; }},
+    {"neighbours", [](AccountArgs& a) -> std::string& { return a.neighbours; }},
+    {"role", [](AccountArgs& a) -> std::string& { return a.role; }},
+    {"center", [](AccountArgs& a) -> std::string& { return a.geometry.center; }},
+    {"radius", [](AccountArgs& a) -> std::string& { return a.geometry.radius; }},
+    {"bits", [](AccountArgs& a) -> std::string& { return a.geometry.bits; }},
+    {"variant", [](AccountArgs& a) -> std::string& { return a.geometry.variant; }},
+    {"cells", [](AccountArgs& a) -> std::string& { return a.cells; }}};
+
+/// The accountant's quantities: ε at the params' delta, or δ at their at-eps.
+bool is_account(const std::string& quantity) { return quantity == "accountant_eps" || quantity == "accountant_delta"; }
+
 std::string joined(const auto& names) {
   std::string out;
   for (const auto& name : names) out += (out.empty() ? "" : ", ") + std::string(name);
   return out;
 }
 
-std::vector<std::string> param_names() {
+std::vector<std::string> param_names(const std::string& quantity) {
   std::vector<std::string> out;
-  for (const auto& [name, field] : kParams) out.push_back(name);
+  if (is_account(quantity))
+    for (const auto& p : kAccountParams) out.push_back(p.first);
+  else
+    for (const auto& p : kParams) out.push_back(p.first);
   return out;
 }
 
@@ -180,10 +209,9 @@ Term read_term(const json& entry, std::size_t index, const std::string& prefix, 
   if (!params.is_object()) refuse(entry, index, prefix + "params", params.dump(), "a table of parameters");
   for (const auto& [key, value] : params.items()) {
     const std::string field = prefix + "params." + key;
-    const bool known = std::any_of(std::begin(kParams), std::end(kParams), [&](const auto& p) { return key == p.first; });
-    if (!known)
-      refuse(entry, index, field, "given",
-             "a known parameter (one of " + joined(param_names()) + ")");
+    const std::vector<std::string> names = param_names(t.quantity);
+    if (std::find(names.begin(), names.end(), key) == names.end())
+      refuse(entry, index, field, "given", "a known parameter of " + t.quantity + " (one of " + joined(names) + ")");
     std::string text;
     if (value.is_number_integer()) text = value.dump();
     else if (value.is_string()) text = value.get<std::string>();
@@ -241,34 +269,70 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
   return out;
 }
 
-/// A term's value; the sweep's messages name its options, which an entry names without dashes.
+/// The accountant's certified [lower, upper] around ε(δ) (accountant_eps) or δ(ε)
+/// (accountant_delta); an infinite upper bound leaves the value in [lower, +∞).
+Enclosed evaluate_account(const Term& t) {
+  AccountArgs args;
+  for (const auto& [key, field] : kAccountParams)
+    if (const auto it = t.params.find(key); it != t.params.end()) field(args) = it->second;
+  const int budgets = int(!args.budget.exp_eps.empty()) + int(!args.budget.eps.empty()) + int(!args.budget.alpha.empty());
+  if (budgets != 1) throw invalid_argument("the privacy budget", budgets == 0 ? "missing" : "given twice", "exactly one of --exp-eps, --eps, --alpha");
+  if (args.n.empty()) throw invalid_argument("--n", "missing", "given");
+  if (args.gamma.empty()) throw invalid_argument("--gamma", "missing", "given");
+  if (args.neighbours.empty()) throw invalid_argument("--neighbours", "missing", "given (replace or remove)");
+  if (t.quantity == "accountant_eps" && !args.at_eps.empty())
+    throw invalid_argument("--at-eps", args.at_eps, "absent for accountant_eps (its params give delta; accountant_delta takes at-eps)");
+  if (t.quantity == "accountant_delta" && args.at_eps.empty())
+    throw invalid_argument("--at-eps", "missing", "given (accountant_delta is δ at ε = at-eps)");
+  const AccountOutcome o = compute_account(args);
+  Enclosed x;
+  if (std::isinf(o.bounds.lower)) {  // no ε at all reaches δ (disjoint laws): the value is +∞
+    x.unbounded = true;
+    return x;
+  }
+  x.lower = Rational(o.bounds.lower);  // a double converts exactly
+  if (std::isinf(o.bounds.upper)) x.upper_infinite = true;
+  else x.upper = Rational(o.bounds.upper);
+  return x;
+}
+
+/// A term's value; the sweep's and the accountant's messages name their options, which an entry
+/// names without dashes.
 Enclosed evaluate_term(const json& spec_entry, std::size_t index, const std::string& prefix, const Term& t) {
   if (t.quantity.empty()) {
     Enclosed x;
     x.exact = x.lower = x.upper = t.number;
     return x;
   }
-  SweepArgs args;
-  args.quantity = t.quantity;
-  for (const auto& [key, field] : kParams)
-    if (const auto it = t.params.find(key); it != t.params.end()) args.*field = it->second;
   try {
+    if (is_account(t.quantity)) return evaluate_account(t);
+    SweepArgs args;
+    args.quantity = t.quantity;
+    for (const auto& [key, field] : kParams)
+      if (const auto it = t.params.find(key); it != t.params.end()) args.*field = it->second;
     return evaluate_at(args);
   } catch (const invalid_argument& e) {
     std::string parameter = option_for(e.parameter());  // the library's names (exp_eps, w1) too
-    if (parameter == "--quantity") refuse(spec_entry, index, prefix + "quantity", e.value(), e.rule());
+    if (parameter == "--quantity") {
+      std::string rule = e.rule();
+      if (rule.rfind("one of ", 0) == 0) rule += ", accountant_eps, accountant_delta";
+      refuse(spec_entry, index, prefix + "quantity", e.value(), rule);
+    }
     if (parameter.rfind("--", 0) == 0) parameter = "params." + parameter.substr(2);
     else parameter = "params (" + parameter + ")";
     std::string rule = e.rule();
-    for (const auto& [key, field] : kParams)  // "exactly one of --eps, --exp-eps": the spec's names
-      for (std::size_t at; (at = rule.find("--" + std::string(key))) != std::string::npos;) rule.erase(at, 2);
+    for (const std::string& key : param_names(t.quantity))  // "exactly one of --eps, --exp-eps": the spec's names
+      for (std::size_t at; (at = rule.find("--" + key)) != std::string::npos;) rule.erase(at, 2);
     refuse(spec_entry, index, prefix + parameter, e.value(), rule);
   }
 }
 
-/// x <= y etc. on the extended reals: an unbounded value is +∞.
+/// One end of x against one end of y on the extended reals: an unbounded value is +∞ at both
+/// ends, a value known only from below is +∞ at its upper end.
 int compare(const Enclosed& x, bool x_upper, const Enclosed& y, bool y_upper) {
-  if (x.unbounded || y.unbounded) return x.unbounded == y.unbounded ? 0 : x.unbounded ? 1 : -1;
+  const bool x_inf = x.unbounded || (x_upper && x.upper_infinite);
+  const bool y_inf = y.unbounded || (y_upper && y.upper_infinite);
+  if (x_inf || y_inf) return x_inf == y_inf ? 0 : x_inf ? 1 : -1;
   const Rational& a = x_upper ? x.upper : x.lower;
   const Rational& b = y_upper ? y.upper : y.lower;
   return a < b ? -1 : a > b ? 1 : 0;
@@ -317,7 +381,10 @@ std::string decimal_outward(const Rational& x, bool up, int digits = 20) {
   if (x == 0) return "0";
   // 10^e <= |x| < 10^(e+1), found exactly from a first guess.
   const Rational ax = x < 0 ? Rational(-x) : x;
-  long e = static_cast<long>(std::floor(std::log10(to_double(ax))));
+  // From the bit lengths, not a double: |x| may lie beyond a double's range.
+  const long bits = static_cast<long>(boost::multiprecision::msb(numerator(ax))) -
+                    static_cast<long>(boost::multiprecision::msb(denominator(ax)));
+  long e = static_cast<long>(std::floor(static_cast<double>(bits) * 0.30102999566398119521));
   const auto pow10 = [](long k) {
     BigInt p = 1;
     for (long i = 0; i < (k < 0 ? -k : k); ++i) p *= 10;
@@ -337,13 +404,15 @@ std::string decimal_outward(const Rational& x, bool up, int digits = 20) {
 json value_json(const Enclosed& x) {
   if (x.unbounded) return {{"unbounded", true}};
   if (x.exact) return {{"exact", to_string(*x.exact)}};
-  return {{"lower", decimal_outward(x.lower, false)}, {"upper", decimal_outward(x.upper, true)}};
+  return {{"lower", decimal_outward(x.lower, false)},
+          {"upper", x.upper_infinite ? std::string("inf") : decimal_outward(x.upper, true)}};
 }
 
 std::string value_text(const Enclosed& x) {
   if (x.unbounded) return "inf";
   if (x.exact) return to_string(*x.exact);
-  return "[" + decimal_outward(x.lower, false, 12) + ", " + decimal_outward(x.upper, true, 12) + "]";
+  return "[" + decimal_outward(x.lower, false, 12) + ", " +
+         (x.upper_infinite ? std::string("inf") : decimal_outward(x.upper, true, 12)) + "]";
 }
 
 std::string xml_escaped(const std::string& text) {
@@ -419,8 +488,11 @@ int run_check(const CheckArgs& a) {
     junit += "</testcase>\n";
   }
   junit += "</testsuite>\n</testsuites>\n";
-  if (!a.json_path.empty()) io::write_atomically(a.json_path, report.dump(2) + "\n", "json");
-  if (!a.junit_path.empty()) io::write_atomically(a.junit_path, junit, "junit");
+  const std::string report_text = report.dump(2) + "\n";
+  std::vector<io::PendingFile> files;  // both reports or neither
+  if (!a.json_path.empty()) files.push_back({a.json_path, report_text, "json"});
+  if (!a.junit_path.empty()) files.push_back({a.junit_path, junit, "junit"});
+  io::write_together(files);
 
   std::vector<std::array<std::string, 5>> rows{{"name", "quantity", "relation", "value", "verdict"}};
   for (std::size_t i = 0; i < entries.size(); ++i)

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 
+#include "account.hpp"
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
@@ -17,12 +18,57 @@
 #include "report.hpp"
 
 namespace corbin::cli {
+
+AccountOutcome compute_account(const AccountArgs& a) {
+  AccountOutcome o;
+  AccountSetting& s = o.setting;
+  s.budget = a.budget.budget();
+  s.n = parse_count(a.n, "--n", kMaxAccountClients);
+  s.gamma = parse_rational(a.gamma, "--gamma");
+  if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("--gamma", a.gamma, "in [0, 1]");
+  s.center = a.geometry.c();
+  s.radius = a.geometry.r();
+  s.bits = a.geometry.d();
+  s.variant = a.geometry.v();
+  if (a.neighbours == "replace") s.relation = Neighbour::replace_one;
+  else if (a.neighbours == "remove") s.relation = Neighbour::remove_one;
+  else throw invalid_argument("--neighbours", quote(a.neighbours), "replace or remove");
+  if (a.role == "ldpq") s.role = TargetClient::Role::ldpq;
+  else if (a.role == "paired") s.role = TargetClient::Role::leader;
+  else throw invalid_argument("--role", quote(a.role), "ldpq or paired");
+  o.m = parse_count(a.m, "--m", kMaxCompositions);
+  if (o.m < 1) throw invalid_argument("--m", a.m, "at least 1");
+  o.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
+  if (o.rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
+  if (o.m > kMaxCompositions / o.rounds)
+    throw invalid_argument("--rounds", a.rounds,
+                           "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(o.m) + ")");
+  PldLimits limits;
+  limits.max_cells = parse_count(a.cells, "--cells", 1ul << 16);
+  if (limits.max_cells < 64) throw invalid_argument("--cells", a.cells, "at least 64");
+  o.cells = limits.max_cells;
+  o.at = !a.at_eps.empty();
+  if (o.at && !a.delta.empty()) throw invalid_argument("--at-eps", a.at_eps, "absent when --delta is given (one of the two)");
+  if (o.at) {
+    o.at_eps = parse_rational(a.at_eps, "--at-eps");
+    if (o.at_eps <= 0) throw invalid_argument("--at-eps", a.at_eps, "> 0");
+  } else {
+    if (a.delta.empty()) throw invalid_argument("--delta", "missing", "given (or --at-eps)");
+    o.delta = parse_rational(a.delta, "--delta");
+    if (o.delta <= 0 || o.delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
+  }
+  check_account_setting(s);
+  const Accountant one(s, limits);
+  o.compositions = static_cast<std::uint64_t>(o.m) * o.rounds;
+  const Accountant all = one.compose(o.compositions);
+  o.bounds = o.at ? all.delta(o.at_eps) : all.epsilon(o.delta);
+  return o;
+}
+
 namespace {
 
-struct AccountArgs {
-  BudgetOptions budget;
-  GeometryOptions geometry;
-  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "ldpq", cells = "2048";
+struct AccountCli {
+  AccountArgs args;
   bool json = false;
 };
 
@@ -61,78 +107,41 @@ void put_bound(Json& out, const std::string& key, double x, bool up) {
   else out[key + "_approx"] = x;
 }
 
-void run_account(const AccountArgs& a) {
-  AccountSetting s;
-  s.budget = a.budget.budget();
-  s.n = parse_count(a.n, "--n", kMaxAccountClients);
-  s.gamma = parse_rational(a.gamma, "--gamma");
-  if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("--gamma", a.gamma, "in [0, 1]");
-  s.center = a.geometry.c();
-  s.radius = a.geometry.r();
-  s.bits = a.geometry.d();
-  s.variant = a.geometry.v();
-  if (a.neighbours == "replace") s.relation = Neighbour::replace_one;
-  else if (a.neighbours == "remove") s.relation = Neighbour::remove_one;
-  else throw invalid_argument("--neighbours", quote(a.neighbours), "replace or remove");
-  if (a.role == "ldpq") s.role = TargetClient::Role::ldpq;
-  else if (a.role == "paired") s.role = TargetClient::Role::leader;
-  else throw invalid_argument("--role", quote(a.role), "ldpq or paired");
-  const unsigned long m = parse_count(a.m, "--m", kMaxCompositions);
-  if (m < 1) throw invalid_argument("--m", a.m, "at least 1");
-  const unsigned long rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
-  if (rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
-  if (m > kMaxCompositions / rounds)
-    throw invalid_argument("--rounds", a.rounds,
-                           "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(m) + ")");
-  PldLimits limits;
-  limits.max_cells = parse_count(a.cells, "--cells", 1ul << 16);
-  if (limits.max_cells < 64) throw invalid_argument("--cells", a.cells, "at least 64");
-  Rational delta, at_eps;
-  const bool at = !a.at_eps.empty();
-  if (at) {
-    at_eps = parse_rational(a.at_eps, "--at-eps");
-    if (at_eps <= 0) throw invalid_argument("--at-eps", a.at_eps, "> 0");
-  } else {
-    if (a.delta.empty()) throw invalid_argument("--delta", "missing", "given (or --at-eps)");
-    delta = parse_rational(a.delta, "--delta");
-    if (delta <= 0 || delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
-  }
-  check_account_setting(s);
-  const Accountant one(s, limits);
-  const std::uint64_t k = static_cast<std::uint64_t>(m) * rounds;
-  const Accountant all = one.compose(k);
+void run_account(const AccountCli& cli) {
+  const AccountArgs& a = cli.args;
+  const AccountOutcome o = compute_account(a);
+  const AccountSetting& s = o.setting;
   Json out = Json::object();
   put_budget(out, s.budget);
   out["n"] = s.n;
   put(out, "gamma", s.gamma);
-  out["m"] = m;
-  out["rounds"] = rounds;
-  out["compositions"] = std::to_string(k);
+  out["m"] = o.m;
+  out["rounds"] = o.rounds;
+  out["compositions"] = std::to_string(o.compositions);
   out["neighbours"] = a.neighbours;
   out["role"] = a.role;
   const PopulationCounts counts = population_counts(s.n, s.gamma);
   out["ldpq_clients"] = counts.ldpq;
   out["pairs"] = counts.pairs;
-  if (at) {
-    put(out, "at_eps", at_eps);
-    const TwoSided d = all.delta(at_eps);
-    put_bound(out, "delta_lower", d.lower, false);
-    put_bound(out, "delta_upper", d.upper, true);
+  if (o.at) {
+    put(out, "at_eps", o.at_eps);
+    put_bound(out, "delta_lower", o.bounds.lower, false);
+    put_bound(out, "delta_upper", o.bounds.upper, true);
   } else {
-    put(out, "delta", delta);
-    const TwoSided e = all.epsilon(delta);
-    put_bound(out, "eps_lower", e.lower, false);
-    put_bound(out, "eps_upper", e.upper, true);
-    if (!std::isinf(e.upper) && e.lower > 0) out["relative_width"] = e.upper / e.lower - 1;
+    put(out, "delta", o.delta);
+    put_bound(out, "eps_lower", o.bounds.lower, false);
+    put_bound(out, "eps_upper", o.bounds.upper, true);
+    if (!std::isinf(o.bounds.upper) && o.bounds.lower > 0) out["relative_width"] = o.bounds.upper / o.bounds.lower - 1;
   }
-  out["cells"] = limits.max_cells;
-  emit(std::cout, out, a.json);
+  out["cells"] = o.cells;
+  emit(std::cout, out, cli.json);
 }
 
 }  // namespace
 
 void add_account(CLI::App& app) {
-  auto args = std::make_shared<AccountArgs>();
+  auto cli = std::make_shared<AccountCli>();
+  AccountArgs* args = &cli->args;
   auto* cmd = app.add_subcommand("account", "certified two-sided ε(δ) or δ(ε) of Theorem 3's mechanism over m·T compositions");
   args->budget.add(*cmd);
   cmd->add_option("--n", args->n, "clients n in [2, 10^8]")->required();
@@ -148,8 +157,8 @@ void add_account(CLI::App& app) {
   cmd->add_option("--bits", args->geometry.bits, "shared bits d (default 5)");
   cmd->add_option("--variant", args->geometry.variant, "CorBinQ variant (default corrected)");
   cmd->add_option("--cells", args->cells, "grid points per distribution (default 2048; cost ~ cells²)");
-  cmd->add_flag("--json", args->json, "one JSON object on stdout");
-  cmd->callback([args] { run_account(*args); });
+  cmd->add_flag("--json", cli->json, "one JSON object on stdout");
+  cmd->callback([cli] { run_account(*cli); });
 }
 
 }  // namespace corbin::cli

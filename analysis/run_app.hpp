@@ -42,7 +42,7 @@ inline std::string option_for(const std::string& parameter) {
       {"dropout", "--dropout"}, {"model", "--model"}, {"z_transport", "--z-transport"}, {"entropy", "--entropy"},
       {"data", "--data"}, {"normalisation", "--normalisation"}, {"convolution", "--stacked-conv"},
       {"device", "--device"}, {"precision", "--precision"}, {"split", "--split"}, {"beta", "--beta"}, {"rounds", "--rounds"},
-      {"checkpoint", "--resume"}, {"out", "--out"}};
+      {"checkpoint", "--resume"}, {"out", "--out"}, {"json", "--json"}, {"junit", "--junit"}};
   const auto bracket = parameter.find('[');
   const std::string base = parameter.substr(0, bracket);
   for (const auto& [name, option] : kOptions)

@@ -20,12 +20,15 @@ struct SweepArgs {
 
 /// One quantity's value at one point: exact where the toolkit computes it exactly (`exact`, and
 /// lower == upper == it), else a certified enclosure whose ends `lower`, `upper` are exact
-/// rationals; `unbounded` for a PLDP ratio of +∞ (an output one input can give and another not).
+/// rationals; `unbounded` for a PLDP ratio of +∞ (an output one input can give and another not);
+/// `upper_infinite` for a value known only to be >= lower (`corbin check`'s accountant_eps where
+/// no finite ε reaches δ; the sweep never sets it).
 struct Enclosed {
   std::optional<Rational> exact;
   Interval enclosure;
   Rational lower, upper;
   bool unbounded = false;
+  bool upper_infinite = false;
 };
 
 /// The sweep's quantity at the single point `args` names (each grid one value; law, a

@@ -62,7 +62,7 @@ TEST_CASE("corbin check: the paper's spec holds entry by entry", "[check]") {
   // Theorem 1's tight constant, exact on both sides.
   CHECK(report["entries"][0]["lhs"]["exact"] == "1/4");
   CHECK(report["entries"][0]["decided_by"] == "lhs == rhs (exact)");
-  CHECK(o.out.find("13 hold, 0 fail, 0 undecided") != std::string::npos);
+  CHECK(o.out.find("16 hold, 0 fail, 0 undecided") != std::string::npos);
 }
 
 TEST_CASE("corbin check: each relation holds, fails or is undecided", "[check]") {
@@ -129,6 +129,89 @@ TEST_CASE("corbin check: each relation holds, fails or is undecided", "[check]")
   CHECK(u.out.find("undecided") != std::string::npos);
 }
 
+TEST_CASE("corbin check: the accountant's certified bounds decide accountant_eps and accountant_delta", "[check]") {
+  const fs::path dir = scratch();
+  // ε(1e-5) of 1000 compositions (m = 100, T = 10) at e^ε = 3, n = 50, all on LDPQ.
+  const std::string p = "exp-eps = \"3\", n = \"50\", gamma = \"1\", neighbours = \"replace\", m = \"100\", rounds = \"10\"";
+  const std::string eps = p + ", delta = \"1e-5\"";
+  // 10^6 compositions on a 64-cell grid at δ = 1e-300: a finite lower bound, no finite upper one.
+  const std::string coarse = "exp-eps = \"3\", n = \"50\", gamma = \"1\", neighbours = \"replace\", m = \"1000000\", "
+                             "cells = \"64\", delta = \"1e-300\"";
+  // A paired client removed: its partner's output reveals it (disjoint laws), ε is +∞.
+  const std::string disjoint = "exp-eps = \"3\", n = \"50\", gamma = \"1/2\", neighbours = \"remove\", role = \"paired\", "
+                               "delta = \"1e-5\"";
+  struct Case {
+    std::string quantity, params, relation, value, verdict;
+  };
+  const std::vector<Case> cases = {
+      {"accountant_eps", eps, "<=", "\"36\"", "holds"},
+      {"accountant_eps", eps, ">=", "\"35.5\"", "holds"},
+      {"accountant_eps", eps, "<=", "\"35.54\"", "undecided"},  // inside [35.5313, 35.5500]
+      {"accountant_eps", eps, "<", "\"35.5\"", "fails"},
+      // δ(36) <= 1e-5, since ε(1e-5) <= 35.55 < 36: the two directions agree.
+      {"accountant_delta", p + ", at-eps = \"36\"", "<=", "\"1e-5\"", "holds"},
+      {"accountant_delta", p + ", at-eps = \"35\"", ">", "\"1e-5\"", "holds"},
+      {"accountant_eps", coarse, ">=", "\"9000\"", "holds"},
+      {"accountant_eps", coarse, "<=", "\"9000\"", "fails"},
+      {"accountant_eps", coarse, "<=", "\"1e9\"", "undecided"},
+      {"accountant_eps", disjoint, ">", "\"1e100\"", "holds"},
+      // Against another quantity: T3's counterexample (alpha = 2, n = 1800, r = 1/100).
+      {"accountant_eps", "alpha = \"2\", n = \"1800\", gamma = \"1\", delta = \"1e-5\", radius = \"1/100\", neighbours = \"replace\"",
+       ">", "{ quantity = \"eps_u_printed\", params = { alpha = \"2\", n = \"1800\", gamma = \"1\", delta = \"1e-5\", radius = \"1/100\" } }",
+       "holds"},
+  };
+  std::string spec;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    spec += entry("case " + std::to_string(i), cases[i].quantity, cases[i].params, cases[i].relation, cases[i].value);
+  const Outcome o = check(write(dir, "account.toml", spec), dir);
+  INFO(o.err);
+  CHECK(o.status == 1);
+  const auto report = nlohmann::json::parse(read(dir / "out.json"));
+  REQUIRE(report["entries"].size() == cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO("case " << i << ": " << cases[i].quantity << " " << cases[i].relation << " " << cases[i].value);
+    CHECK(report["entries"][i]["verdict"] == cases[i].verdict);
+  }
+  // The recorded enclosure is `corbin account`'s, rounded outward.
+  const Outcome a = run_process({CORBIN_CLI_PATH, "account", "--exp-eps", "3", "--n", "50", "--gamma", "1", "--neighbours",
+                                 "replace", "--m", "100", "--rounds", "10", "--delta", "1e-5", "--json"});
+  REQUIRE(a.status == 0);
+  const auto account = nlohmann::json::parse(a.out);
+  const auto& lhs = report["entries"][0]["lhs"];
+  const double lower = std::stod(lhs["lower"].get<std::string>()), upper = std::stod(lhs["upper"].get<std::string>());
+  CHECK(lower <= account["eps_lower_approx"].get<double>());
+  CHECK(lower == Approx(account["eps_lower_approx"].get<double>()).epsilon(1e-15));
+  CHECK(upper >= account["eps_upper_approx"].get<double>());
+  CHECK(upper == Approx(account["eps_upper_approx"].get<double>()).epsilon(1e-15));
+  CHECK(lower > 35.5);
+  CHECK(upper < 35.56);
+  CHECK(report["entries"][6]["lhs"]["upper"] == "inf");
+  CHECK(report["entries"][9]["lhs"]["unbounded"] == true);
+
+  // Malformed accountant entries: exit 2 naming the field.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {entry("n", "accountant_eps", "exp-eps = \"3\", gamma = \"1\", delta = \"1e-5\", neighbours = \"replace\"", "<=", "\"1\""),
+       "bound[0] (n): params.n is missing, but must be given"},
+      {entry("b", "accountant_eps", "exp-eps = \"3\", eps = \"1\", n = \"50\", gamma = \"1\", delta = \"1e-5\", neighbours = \"replace\"",
+             "<=", "\"1\""),
+       "bound[0] (b): params (the privacy budget) is given twice, but must be exactly one of exp-eps, eps, alpha"},
+      {entry("a", "accountant_eps", p + ", delta = \"1e-5\", at-eps = \"1\"", "<=", "\"1\""), "bound[0] (a): params.at-eps is 1"},
+      {entry("d", "accountant_delta", eps, "<=", "\"1\""), "bound[0] (d): params.at-eps is missing"},
+      {entry("w", "accountant_eps", eps + ", w = \"1\"", "<=", "\"1\""), "bound[0] (w): params.w is given, but must be a known parameter of accountant_eps"},
+      {entry("g", "accountant_eps", "exp-eps = \"3\", n = \"50\", gamma = \"2\", delta = \"1e-5\", neighbours = \"replace\"", "<=", "\"1\""),
+       "bound[0] (g): params.gamma is 2, but must be in [0, 1]"},
+      {entry("r", "accountant_eps", eps + ", role = \"alone\"", "<=", "\"1\""), "bound[0] (r): params.role is 'alone'"},
+  };
+  for (const auto& [text, message] : bad) {
+    INFO(text);
+    fs::remove(dir / "out.json");
+    const Outcome b = check(write(dir, "bad.toml", text), dir);
+    CHECK(b.status == 2);
+    CHECK(b.err.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "out.json"));
+  }
+}
+
 TEST_CASE("corbin check: a malformed spec is exit 2 naming the entry and the field, nothing written", "[check]") {
   const fs::path dir = scratch();
   const std::string good = entry("good", "sup_gap", "exp-eps = \"3\"", "==", "\"1/4\"");
@@ -164,6 +247,16 @@ TEST_CASE("corbin check: a malformed spec is exit 2 naming the entry and the fie
     CHECK(o.out.empty());
     CHECK_FALSE(fs::exists(dir / "out.json"));
     CHECK_FALSE(fs::exists(dir / "out.xml"));
+  }
+  // Both reports or neither: an unwritable --junit leaves no --json behind.
+  {
+    const Outcome w = run_process({CORBIN_CLI_PATH, "check", write(dir, "good.toml", good).string(), "--json",
+                                   (dir / "out.json").string(), "--junit", (dir / "missing" / "out.xml").string()});
+    CHECK(w.status == 2);
+    CHECK(w.err.find("--junit is") != std::string::npos);
+    CHECK(w.out.empty());
+    CHECK_FALSE(fs::exists(dir / "out.json"));
+    for (const auto& item : fs::directory_iterator(dir)) CHECK(item.path().filename().string().find(".tmp.") == std::string::npos);
   }
   // Thousands of entries past the limit: refused by count before anything is evaluated.
   std::string many;

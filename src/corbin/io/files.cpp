@@ -47,18 +47,41 @@ void sync_directory(const fs::path& dir, const std::string& what) {
 }
 
 void write_atomically(const fs::path& path, std::string_view bytes, const std::string& what) {
-  const fs::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(what, path, "a writable location", errno);
-  int error = write_all(fd, bytes);
-  if (error == 0 && ::fsync(fd) != 0) error = errno;
-  if (::close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && ::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(temporary.c_str());
-    fail(what, path, "a location where the file can be written completely", error);
+  write_together({{path, bytes, what}});
+}
+
+void write_together(const std::vector<PendingFile>& files) {
+  // Every temporary is complete on disk before the first rename: a failure up to there leaves
+  // every path untouched. Renames within one directory do not fail for want of space.
+  std::vector<fs::path> temporaries;
+  const auto discard = [&] {
+    for (const fs::path& t : temporaries) ::unlink(t.c_str());
+  };
+  for (const PendingFile& f : files) {
+    const fs::path temporary = f.path.string() + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      const int error = errno;
+      discard();
+      fail(f.what, f.path, "a writable location", error);
+    }
+    temporaries.push_back(temporary);
+    int error = write_all(fd, f.bytes);
+    if (error == 0 && ::fsync(fd) != 0) error = errno;
+    if (::close(fd) != 0 && error == 0) error = errno;
+    if (error != 0) {
+      discard();
+      fail(f.what, f.path, "a location where the file can be written completely", error);
+    }
   }
-  sync_directory(path.parent_path(), what);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (::rename(temporaries[i].c_str(), files[i].path.c_str()) != 0) {
+      const int error = errno;
+      discard();
+      fail(files[i].what, files[i].path, "a location where the file can be written completely", error);
+    }
+  }
+  for (const PendingFile& f : files) sync_directory(f.path.parent_path(), f.what);
 }
 
 void remove_tree(const fs::path& path, const std::string& what) {

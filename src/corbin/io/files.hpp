@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace corbin::io {
 
@@ -16,6 +17,19 @@ namespace corbin::io {
 /// over `path`, and the directory fsync'ed. On any failure the temporary is removed, `path` is
 /// untouched, and invalid_argument(what) is raised.
 void write_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what);
+
+/// A file for write_together: its path, its content, and the caller's name for it.
+struct PendingFile {
+  std::filesystem::path path;
+  std::string_view bytes;
+  std::string what;
+};
+
+/// Writes several files all or none: every temporary written and fsync'ed before any is renamed
+/// over its path, so that a failure while writing (an unwritable directory, a full disk) leaves
+/// every path untouched. (Only a failed rename after another succeeded could leave part; renames
+/// in a writable directory do not fail for space.)
+void write_together(const std::vector<PendingFile>& files);
 
 /// fsync of a directory, so that renames and new entries in it are on disk.
 void sync_directory(const std::filesystem::path& dir, const std::string& what);
