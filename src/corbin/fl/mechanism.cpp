@@ -53,8 +53,7 @@ std::uint64_t update_bytes(const Mechanism& mechanism, const std::vector<Layer>&
   return bytes;
 }
 
-RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const MechanismConfig& config,
-                     std::uint64_t round) {
+RoundRoles draw_roles(std::size_t n, const MechanismConfig& config, std::uint64_t round) {
   check_mechanism(config);
   if (n < 2) throw invalid_argument("clients", std::to_string(n), "at least 2");
   // Who survives this round: a client drops when its uniform falls below p.
@@ -64,24 +63,38 @@ RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const Mech
   // Roles from the server's random order.
   const std::vector<std::size_t> order = permutation(n, derive_key(config.seed, round_label(round, "pairing")));
   const std::size_t first_paired = lone_before_pairs(config.mechanism->pairing(), config.gamma, n);
-  RoundPlan plan;
-  std::vector<std::pair<std::size_t, std::size_t>> drawn_pairs;
+  RoundRoles roles;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = order[k];
     if (k < first_paired || (k + 1 == n && (n - first_paired) % 2 == 1)) {
-      if (alive[i]) plan.alone.push_back(i);
+      if (alive[i]) roles.alone.push_back(i);
     } else if ((k - first_paired) % 2 == 0) {
       const std::size_t j = order[k + 1];
-      if (alive[i] && alive[j]) drawn_pairs.emplace_back(i, j);
-      else if (alive[i]) plan.alone.push_back(i);  // the partner dropped: LDPQ
-      else if (alive[j]) plan.alone.push_back(j);
+      if (alive[i] && alive[j]) roles.pairs.emplace_back(i, j);
+      else if (alive[i]) roles.alone.push_back(i);  // the partner dropped: LDPQ
+      else if (alive[j]) roles.alone.push_back(j);
     }
   }
-  // The protocol: every client downloads the model; pairs set up their channels.
+  return roles;
+}
+
+RoundPlan plan_round(std::size_t n, const std::vector<Layer>& layers, const MechanismConfig& config,
+                     std::uint64_t round) {
+  const RoundRoles roles = draw_roles(n, config, round);
   Relay relay(n);
+  std::vector<PairChannel> channels =
+      establish_pairs(roles.pairs, layers, config.bits, config.protocol, config.seed, round, relay);
+  return complete_plan(roles, std::move(channels), layers, config, relay);
+}
+
+RoundPlan complete_plan(const RoundRoles& roles, std::vector<PairChannel> channels, const std::vector<Layer>& layers,
+                        const MechanismConfig& config, Relay& relay) {
+  RoundPlan plan;
+  plan.alone = roles.alone;
+  plan.channels = std::move(channels);
+  // Every client downloads the model; every survivor uploads its update.
   const std::uint64_t broadcast = model_bytes(layers), update = update_bytes(*config.mechanism, layers);
-  for (std::size_t i = 0; i < n; ++i) relay.count_model_download(i, broadcast);
-  plan.channels = establish_pairs(drawn_pairs, layers, config.bits, config.protocol, config.seed, round, relay);
+  for (std::size_t i = 0; i < relay.traffic().size(); ++i) relay.count_model_download(i, broadcast);
   for (std::size_t i : plan.alone) relay.count_update_upload(i, update);
   for (const PairChannel& c : plan.channels) {
     relay.count_update_upload(c.leader, update);
@@ -112,22 +125,66 @@ Key round_secret(const MechanismConfig& config, std::uint64_t round, std::size_t
   return client_secret(config.protocol, config.seed, round, client, purpose);
 }
 
-RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
-                            const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
-  for (std::size_t i = 0; i < clients.size(); ++i) {
-    const std::vector<float>& w = clients[i];
-    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
-    const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
-    if (nan != w.end())
-      throw invalid_argument("w[" + std::to_string(i) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
-                             "a number (a NaN weight cannot be obfuscated or averaged)");
+std::vector<std::vector<float>> obfuscate_held(const RoundPlan& plan, const std::vector<const float*>& weights,
+                                               const std::vector<float>& global, const std::vector<Layer>& layers,
+                                               const MechanismConfig& config, std::uint64_t round) {
+  const Mechanism& mechanism = *config.mechanism;
+  std::vector<std::vector<float>> sent(weights.size());
+  const auto held = [&](std::size_t i) { return weights[i] != nullptr; };
+  for (std::size_t i : plan.alone)
+    if (held(i)) sent[i].resize(global.size());
+  for (const PairChannel& c : plan.channels)
+    for (std::size_t i : {c.leader, c.follower})
+      if (held(i)) sent[i].resize(global.size());
+  // The lone clients passed to the sampler: those held here, or all of them where the mechanism
+  // couples them (CQ's shared shifts depend on each client's place among all), the others given
+  // zero weights and their outputs dropped.
+  const bool all_alone = mechanism.couples_lone_clients();
+  std::vector<std::size_t> alone;
+  for (std::size_t i : plan.alone)
+    if (all_alone || held(i)) alone.push_back(i);
+  std::vector<float> zeros, scratch, scratch_partner;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    const Layer& layer = layers[l];
+    const Geometry g = layer_geometry(global.data() + layer.offset, layer.size);
+    const LayerRound lr{config, g, static_cast<std::uint32_t>(l), round, layer.size};
+    const auto sampler = mechanism.sampler(lr);
+    zeros.assign(layer.size, 0.0f);
+    scratch.resize(layer.size);
+    std::vector<std::vector<float>> dropped(alone.size());
+    std::vector<const float*> inputs(alone.size());
+    std::vector<float*> outputs(alone.size());
+    for (std::size_t k = 0; k < alone.size(); ++k) {
+      const std::size_t i = alone[k];
+      if (held(i)) {
+        inputs[k] = weights[i] + layer.offset;
+        outputs[k] = sent[i].data() + layer.offset;
+      } else {
+        dropped[k].resize(layer.size);
+        inputs[k] = zeros.data();
+        outputs[k] = dropped[k].data();
+      }
+    }
+    sampler->alone(alone, inputs, outputs);
+    for (const PairChannel& c : plan.channels) {
+      const bool lead = held(c.leader), follow = held(c.follower);
+      if (!lead && !follow) continue;
+      // An end held alone stands in for its partner with its own weights: its output does not
+      // depend on the partner's (CorBinQ's Q1 and Q2 each read their own w, Z and coins).
+      const float* w_lead = lead ? weights[c.leader] + layer.offset : weights[c.follower] + layer.offset;
+      const float* w_follow = follow ? weights[c.follower] + layer.offset : weights[c.leader] + layer.offset;
+      float* out_lead = lead ? sent[c.leader].data() + layer.offset : scratch.data();
+      float* out_follow = follow ? sent[c.follower].data() + layer.offset : scratch.data();
+      sampler->pair(c, w_lead, w_follow, out_lead, out_follow);
+    }
   }
-  const RoundPlan plan = plan_round(clients.size(), layers, config, round);
-  const std::vector<std::size_t>& alone = plan.alone;
-  const std::vector<PairChannel>& channels = plan.channels;
+  return sent;
+}
+
+RoundResult aggregate_round(const RoundPlan& plan, const std::vector<std::vector<float>>& sent,
+                            const std::vector<const float*>& weights, const std::vector<float>& global,
+                            const std::vector<Layer>& layers, const MechanismConfig& config) {
   RoundResult out = plan.result_frame();
-  out.aggregate.assign(global.size(), 0.0f);
-  out.clipped_mean.assign(global.size(), 0.0f);
   if (out.survivors() == 0) {
     out.aggregate = global;
     out.clipped_mean = global;
@@ -136,34 +193,19 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
   const Mechanism& mechanism = *config.mechanism;
   std::vector<double> sum(global.size(), 0.0), clipped_sum(global.size(), 0.0);
   const std::vector<std::size_t> order = plan.summation_order();
-  std::vector<std::vector<float>> sent(order.size());
-  for (std::size_t l = 0; l < layers.size(); ++l) {
-    const Layer& layer = layers[l];
+  for (const Layer& layer : layers) {
     const Geometry g = layer_geometry(global.data() + layer.offset, layer.size);
-    const LayerRound lr{config, g, static_cast<std::uint32_t>(l), round, layer.size};
-    const auto sampler = mechanism.sampler(lr);
-    // Every survivor's output for the layer, in summation order: the lone ones, then each pair's
-    // leader and follower.
-    std::vector<const float*> inputs(order.size());
-    std::vector<float*> outputs(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      sent[k].resize(layer.size);
-      inputs[k] = clients[order[k]].data() + layer.offset;
-      outputs[k] = sent[k].data();
-    }
-    sampler->alone(alone, std::span(inputs).first(alone.size()), std::span(outputs).first(alone.size()));
-    for (std::size_t p = 0; p < channels.size(); ++p) {
-      const std::size_t k = alone.size() + 2 * p;
-      sampler->pair(channels[p], inputs[k], inputs[k + 1], outputs[k], outputs[k + 1]);
-    }
-    for (std::size_t k = 0; k < order.size(); ++k) {
+    for (std::size_t i : order) {
+      const float* w = weights[i] + layer.offset;
+      const float* s = sent[i].data() + layer.offset;
       for (std::size_t t = 0; t < layer.size; ++t) {
-        const float w = inputs[k][t];
-        sum[layer.offset + t] += sent[k][t];
-        clipped_sum[layer.offset + t] += mechanism.clips() ? clip(g, w) : w;
+        sum[layer.offset + t] += s[t];
+        clipped_sum[layer.offset + t] += mechanism.clips() ? clip(g, w[t]) : w[t];
       }
     }
   }
+  out.aggregate.assign(global.size(), 0.0f);
+  out.clipped_mean.assign(global.size(), 0.0f);
   double squared = 0;
   const double k = static_cast<double>(out.survivors());
   for (std::size_t t = 0; t < global.size(); ++t) {
@@ -174,6 +216,23 @@ RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, cons
   }
   out.mse_empirical = squared / static_cast<double>(global.size());
   return out;
+}
+
+RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
+                            const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
+  std::vector<const float*> weights(clients.size());
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    const std::vector<float>& w = clients[i];
+    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
+    const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
+    if (nan != w.end())
+      throw invalid_argument("w[" + std::to_string(i) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
+                             "a number (a NaN weight cannot be obfuscated or averaged)");
+    weights[i] = w.data();
+  }
+  const RoundPlan plan = plan_round(clients.size(), layers, config, round);
+  const auto sent = obfuscate_held(plan, weights, global, layers, config, round);
+  return aggregate_round(plan, sent, weights, global, layers, config);
 }
 
 }  // namespace corbin::fl

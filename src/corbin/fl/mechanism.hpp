@@ -80,9 +80,36 @@ struct RoundPlan {
   RoundResult result_frame() const;
 };
 
+/// Who survives, who quantizes alone and which pairs were drawn: public randomness from (seed,
+/// round), so every process of a distributed run draws the same.
+struct RoundRoles {
+  std::vector<std::size_t> alone;
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  ///< as drawn (the election orders them)
+};
+RoundRoles draw_roles(std::size_t clients, const MechanismConfig& config, std::uint64_t round);
+
 /// Draws the roles and runs the protocol for a round of `clients` clients (Alg. 3, lines 1–17).
 RoundPlan plan_round(std::size_t clients, const std::vector<Layer>& layers, const MechanismConfig& config,
                      std::uint64_t round);
+
+/// The plan once the pairs' channels are set up: `relay` has counted their messages; the model's
+/// download by every client and each survivor's upload are counted here.
+RoundPlan complete_plan(const RoundRoles& roles, std::vector<PairChannel> channels, const std::vector<Layer>& layers,
+                        const MechanismConfig& config, Relay& relay);
+
+/// The obfuscated vectors of the survivors whose weights this process holds (weights[i] non-null;
+/// a pair's channel as its held end knows it), by client (empty for the others). Each client's
+/// output depends on its own weights, its secrets and its pair's Z only, so a pair split between
+/// processes gives each end what the pair computed together gives it.
+std::vector<std::vector<float>> obfuscate_held(const RoundPlan& plan, const std::vector<const float*>& weights,
+                                               const std::vector<float>& global, const std::vector<Layer>& layers,
+                                               const MechanismConfig& config, std::uint64_t round);
+
+/// The round's result from every survivor's obfuscated vector and every client's weights (by
+/// client): sums in summation_order, in double, so that any split of the work gives the same bits.
+RoundResult aggregate_round(const RoundPlan& plan, const std::vector<std::vector<float>>& sent,
+                            const std::vector<const float*>& weights, const std::vector<float>& global,
+                            const std::vector<Layer>& layers, const MechanismConfig& config);
 
 /// A client's secret key for a purpose ("private coins", "noise") in a round.
 Key round_secret(const MechanismConfig& config, std::uint64_t round, std::size_t client, const char* purpose);

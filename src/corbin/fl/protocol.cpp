@@ -3,6 +3,8 @@
 #include <sodium.h>
 
 #include <array>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "corbin/number/error.hpp"
@@ -126,74 +128,119 @@ std::vector<PairChannel> establish_pairs(const std::vector<std::pair<std::size_t
                                          const std::vector<Layer>& layers, unsigned bits,
                                          const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round,
                                          Relay& relay) {
+  return establish_pairs(pairs, layers, bits, config, seed, round, relay, [](std::size_t) { return true; });
+}
+
+std::vector<PairChannel> establish_pairs(const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                                         const std::vector<Layer>& layers, unsigned bits,
+                                         const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round,
+                                         MessageBus& bus, const std::function<bool(std::size_t)>& holds) {
   ensure_sodium();
-  std::vector<PairChannel> out;
-  out.reserve(pairs.size());
-  for (const auto& [i, j] : pairs) {
-    Endpoint a, b;
-    a.id = i;
-    b.id = j;
-    for (Endpoint* e : {&a, &b}) {
-      const Key seed_bytes = client_secret(config, seed, round, e->id, "x25519");
-      crypto_kx_seed_keypair(e->pk, e->sk, seed_bytes.data());
+  // Each held end of each pair: its endpoint, its election bit and, once elected, its view.
+  struct End {
+    std::size_t pair;
+    std::size_t partner;
+    Endpoint endpoint;
+    std::uint8_t y = 0;
+    std::size_t leader = 0;
+  };
+  std::vector<std::unique_ptr<End>> ends;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto [i, j] = pairs[p];
+    for (const auto& [self, partner] : {std::pair{i, j}, std::pair{j, i}}) {
+      if (!holds(self)) continue;
+      auto e = std::make_unique<End>();
+      e->pair = p;
+      e->partner = partner;
+      e->endpoint.id = self;
+      ends.push_back(std::move(e));
     }
-    // 1. Public keys through the server.
-    relay.send(i, j, Relay::Purpose::key, Bytes(a.pk, a.pk + sizeof a.pk));
-    relay.send(j, i, Relay::Purpose::key, Bytes(b.pk, b.pk + sizeof b.pk));
-    a.agree(relay.receive(i, j), j);
-    b.agree(relay.receive(j, i), i);
-    // 2. Election: a fair private bit each, sealed (message 0 of each direction).
-    const auto coin = [&](std::size_t id) {
-      return static_cast<std::uint8_t>(client_secret(config, seed, round, id, "election")[0] & 1);
-    };
-    const std::uint8_t ya = coin(i), yb = coin(j);
-    relay.send(i, j, Relay::Purpose::election, seal(a.to_partner, 0, {ya}));
-    relay.send(j, i, Relay::Purpose::election, seal(b.to_partner, 0, {yb}));
-    const Bytes yb_at_a = open(a.from_partner, 0, relay.receive(i, j));
-    const Bytes ya_at_b = open(b.from_partner, 0, relay.receive(j, i));
-    // Each end decides from what it holds; they agree because both bits arrived intact.
-    const auto leader_seen_by = [](std::size_t self, std::size_t other, std::uint8_t y_self, std::uint8_t y_other) {
-      return y_self == y_other ? std::min(self, other) : std::max(self, other);
-    };
-    const std::size_t leader = leader_seen_by(i, j, ya, yb_at_a.at(0));
-    if (leader != leader_seen_by(j, i, yb, ya_at_b.at(0))) throw std::logic_error("protocol: the election disagreed");
-    PairChannel channel;
-    channel.leader = leader;
-    channel.follower = leader == i ? j : i;
-    Endpoint& lead = leader == i ? a : b;
-    Endpoint& follow = leader == i ? b : a;
+  }
+  // 1. Public keys through the server.
+  for (auto& e : ends) {
+    const Key seed_bytes = client_secret(config, seed, round, e->endpoint.id, "x25519");
+    crypto_kx_seed_keypair(e->endpoint.pk, e->endpoint.sk, seed_bytes.data());
+    bus.send(e->endpoint.id, e->partner, MessageBus::Purpose::key,
+             Bytes(e->endpoint.pk, e->endpoint.pk + sizeof e->endpoint.pk));
+  }
+  bus.deliver();
+  // 2. Election: a fair private bit each, sealed (message 0 of each direction).
+  for (auto& e : ends) {
+    e->endpoint.agree(bus.receive(e->endpoint.id, e->partner), e->partner);
+    e->y = static_cast<std::uint8_t>(client_secret(config, seed, round, e->endpoint.id, "election")[0] & 1);
+    bus.send(e->endpoint.id, e->partner, MessageBus::Purpose::election, seal(e->endpoint.to_partner, 0, {e->y}));
+  }
+  bus.deliver();
+  // Each end decides from what it holds: equal bits make the smaller index the leader.
+  std::vector<std::optional<PairChannel>> channels(pairs.size());
+  std::vector<Bytes> plain_z(ends.size());
+  for (std::size_t k = 0; k < ends.size(); ++k) {
+    End& e = *ends[k];
+    const std::uint8_t y_partner = open(e.endpoint.from_partner, 0, bus.receive(e.endpoint.id, e.partner)).at(0);
+    const std::size_t self = e.endpoint.id;
+    e.leader = e.y == y_partner ? std::min(self, e.partner) : std::max(self, e.partner);
+    std::optional<PairChannel>& channel = channels[e.pair];
+    if (channel && channel->leader != e.leader) throw std::logic_error("protocol: the election disagreed");
+    if (!channel) {
+      channel.emplace();
+      channel->leader = e.leader;
+      channel->follower = e.leader == self ? e.partner : self;
+    }
     // 3. Z.
     if (config.transport == ZTransport::derived) {
-      if (lead.z_master != follow.z_master) throw std::logic_error("protocol: the derived keys disagreed");
-      channel.z_key = lead.z_master;
-    } else if (bits > 0) {
+      if (channel->z_key != Key{} && channel->z_key != e.endpoint.z_master)
+        throw std::logic_error("protocol: the derived keys disagreed");
+      channel->z_key = e.endpoint.z_master;
+    } else if (bits > 0 && e.leader == self) {
       // The leader draws Z from its own secret and sends every layer's packed Z in one sealed
-      // message (message 1 of its direction); the follower keeps what it decrypts.
-      const Key z_source = client_secret(config, seed, round, lead.id, "shared vector Z");
+      // message (message 1 of its direction).
+      const Key z_source = client_secret(config, seed, round, self, "shared vector Z");
       std::size_t total = 0;
       for (const Layer& layer : layers) total += CorbinqPairSampler::packed_z_bytes(layer.size, bits);
-      Bytes plain(total);
+      Bytes& plain = plain_z[k];
+      plain.resize(total);
       std::size_t offset = 0;
       for (std::size_t l = 0; l < layers.size(); ++l) {
         CorbinqPairSampler::packed_z(z_source, static_cast<std::uint32_t>(l), bits, plain.data() + offset,
                                      layers[l].size);
         offset += CorbinqPairSampler::packed_z_bytes(layers[l].size, bits);
       }
-      relay.send(lead.id, follow.id, Relay::Purpose::z, seal(lead.to_partner, 1, plain));
-      sodium_memzero(plain.data(), plain.size());
-      const Bytes received = open(follow.from_partner, 1, relay.receive(follow.id, lead.id));
-      offset = 0;
+      bus.send(self, e.partner, MessageBus::Purpose::z, seal(e.endpoint.to_partner, 1, plain));
+    }
+  }
+  bus.deliver();
+  if (config.transport == ZTransport::encrypted) {
+    for (std::size_t k = 0; k < ends.size(); ++k) {
+      End& e = *ends[k];
+      PairChannel& channel = *channels[e.pair];
+      if (!channel.z.empty()) continue;  // both ends held here: the follower's copy is kept
+      Bytes z;
+      if (bits == 0) {
+        channel.z.assign(layers.size(), Bytes{});  // d = 0: there is no Z to send
+        continue;
+      }
+      if (e.leader == e.endpoint.id) {
+        // The leader's own Z; replaced by what the follower decrypts when it is held here too.
+        const bool follower_here = holds(channel.follower);
+        if (follower_here) continue;
+        z = plain_z[k];
+      } else {
+        z = open(e.endpoint.from_partner, 1, bus.receive(e.endpoint.id, e.partner));
+      }
+      std::size_t offset = 0;
       for (const Layer& layer : layers) {
         const std::size_t size = CorbinqPairSampler::packed_z_bytes(layer.size, bits);
-        channel.z.emplace_back(received.begin() + static_cast<std::ptrdiff_t>(offset),
-                               received.begin() + static_cast<std::ptrdiff_t>(offset + size));
+        channel.z.emplace_back(z.begin() + static_cast<std::ptrdiff_t>(offset),
+                               z.begin() + static_cast<std::ptrdiff_t>(offset + size));
         offset += size;
       }
-    } else {
-      channel.z.assign(layers.size(), Bytes{});  // d = 0: there is no Z to send
+      sodium_memzero(z.data(), z.size());
     }
-    out.push_back(std::move(channel));
   }
+  for (Bytes& plain : plain_z) sodium_memzero(plain.data(), plain.size());
+  std::vector<PairChannel> out;
+  for (auto& channel : channels)
+    if (channel) out.push_back(std::move(*channel));
   return out;
 }
 

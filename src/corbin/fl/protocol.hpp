@@ -54,14 +54,26 @@ struct Traffic {
   std::uint64_t down() const { return model_down + key_down + election_down + z_down; }
 };
 
+/// How a pair's messages travel: the protocol sends a phase's messages, then `deliver()`, then
+/// receives what they carried. In one process that is the Relay itself; under MPI the clients sit
+/// on several processes and rank 0's Relay forwards them (fl/mpi_clients.hpp).
+class MessageBus {
+ public:
+  enum class Purpose { key, election, z };
+  virtual ~MessageBus() = default;
+  virtual void send(std::size_t from, std::size_t to, Purpose purpose, std::vector<std::uint8_t> bytes) = 0;
+  /// Ends a phase: every message sent so far reaches its recipient's queue.
+  virtual void deliver() {}
+  /// The oldest message from `from` to `to`; raises std::logic_error if there is none.
+  virtual std::vector<std::uint8_t> receive(std::size_t to, std::size_t from) = 0;
+};
+
 /// The server: forwards opaque messages between clients and counts every byte.
-class Relay {
+class Relay : public MessageBus {
  public:
   explicit Relay(std::size_t clients);
-  enum class Purpose { key, election, z };
-  void send(std::size_t from, std::size_t to, Purpose purpose, std::vector<std::uint8_t> bytes);
-  /// The oldest message from `from` to `to`; raises std::logic_error if there is none.
-  std::vector<std::uint8_t> receive(std::size_t to, std::size_t from);
+  void send(std::size_t from, std::size_t to, Purpose purpose, std::vector<std::uint8_t> bytes) override;
+  std::vector<std::uint8_t> receive(std::size_t to, std::size_t from) override;
   /// The server's own broadcast and the clients' uploads (counted, not relayed).
   void count_model_download(std::size_t to, std::uint64_t bytes) { traffic_.at(to).model_down += bytes; }
   void count_update_upload(std::size_t from, std::uint64_t bytes) { traffic_.at(from).update_up += bytes; }
@@ -98,5 +110,14 @@ std::vector<PairChannel> establish_pairs(const std::vector<std::pair<std::size_t
                                          const std::vector<Layer>& layers, unsigned bits,
                                          const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round,
                                          Relay& relay);
+
+/// The same steps, phase by phase over every pair, run by the ends this process holds (`holds`:
+/// client → here?) over `bus`. Returns a channel for each pair with an end held here, in `pairs`'
+/// order: leader and follower as the held end elected them, and the Z it holds (the follower's as
+/// decrypted, the leader's as drawn; the same bytes). The other pairs' entries are absent.
+std::vector<PairChannel> establish_pairs(const std::vector<std::pair<std::size_t, std::size_t>>& pairs,
+                                         const std::vector<Layer>& layers, unsigned bits,
+                                         const ProtocolConfig& config, std::uint64_t seed, std::uint64_t round,
+                                         MessageBus& bus, const std::function<bool(std::size_t)>& holds);
 
 }  // namespace corbin::fl

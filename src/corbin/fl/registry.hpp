@@ -170,6 +170,9 @@ class Mechanism {
   virtual std::optional<double> noise_scale(const MechanismConfig&, const Geometry&) const { return std::nullopt; }
   /// Bits a client sends per coordinate (1 for the one-bit quantizers, 32 for a float).
   virtual unsigned bits_per_coordinate() const { return 32; }
+  /// Whether a lone client's output depends on the other lone clients (CQ: its place among them
+  /// picks its shift); then a process holding some of them samples all (fl/mechanism: obfuscate_held).
+  virtual bool couples_lone_clients() const { return false; }
   virtual DeviceKernel device_kernel() const { return DeviceKernel::host; }
 
   /// The round's sampler for a layer.

@@ -20,6 +20,7 @@ class CqMechanism : public Mechanism {
   }
   bool takes_budget() const override { return false; }
   unsigned bits_per_coordinate() const override { return 1; }
+  bool couples_lone_clients() const override { return true; }
   std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
 };
