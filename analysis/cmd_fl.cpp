@@ -20,6 +20,11 @@
 // Data: --split iid (the paper's equal shares) or --split dirichlet --beta B (non-IID labels,
 // fl/split.hpp). A Dirichlet split's shards are unequal, so its clients train one at a time (the
 // stack needs equal shards); the server still averages them equally, as Alg. 3.
+//
+// Under `mpirun -np K` (built with CORBIN_WITH_MPI) the clients are spread over the ranks and rank
+// 0 is the server (fl/mpi_clients.hpp): every rank parses the same options and builds its own
+// block's clients; rank 0 alone owns the output directory, the checkpoint and the log, and
+// its rows gain the bytes each rank moved. The results are the single process's, bit for bit.
 
 #include <unistd.h>
 
@@ -45,6 +50,10 @@
 #include "corbin/number/error.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "run_app.hpp"
+#ifdef CORBIN_WITH_MPI
+#include "corbin/fl/mpi_clients.hpp"
+#endif
 
 namespace corbin::cli {
 namespace {
@@ -185,7 +194,13 @@ Json split_json(const FlArgs& a, fl::SplitKind kind, const fl::Split& split, con
   return out;
 }
 
-void run_fl(const FlArgs& a) {
+/// The MPI world of a run (one rank without MPI), and whether every rank has finished setting up.
+struct Distributed {
+  int ranks = 1, rank = 0;
+  bool agreed = false;
+};
+
+void run_fl(const FlArgs& a, Distributed& d) {
   fl::MechanismConfig mech;
   mech.mechanism = &fl::parse_mechanism(a.mechanism);
   if (!mech.mechanism->federated())
@@ -204,6 +219,12 @@ void run_fl(const FlArgs& a) {
   fl::check_mechanism(mech);
   const std::size_t n = parse_count(a.clients, "--clients", 100000);
   if (n < 2) throw invalid_argument("--clients", a.clients, "at least 2");
+  if (static_cast<std::size_t>(d.ranks) > n)
+    throw invalid_argument("the ranks (mpirun -np)", std::to_string(d.ranks),
+                           "at most --clients (" + std::to_string(n) + "): each rank holds a client at least");
+  // This rank's clients: [first, first + held) (fl/mpi_clients.hpp's blocks; all without MPI).
+  const std::size_t first = n * static_cast<std::size_t>(d.rank) / static_cast<std::size_t>(d.ranks);
+  const std::size_t held = n * static_cast<std::size_t>(d.rank + 1) / static_cast<std::size_t>(d.ranks) - first;
   const unsigned long rounds = parse_count(a.rounds, "--rounds", 1000000);
   const Rational lambda = parse_rational(a.lambda, "--lambda");
   if (lambda <= 0 || lambda > 1) throw invalid_argument("--lambda", a.lambda, "in (0, 1]");
@@ -282,18 +303,29 @@ void run_fl(const FlArgs& a) {
   const fl::Model net = fl::make_model(a.model, static_cast<std::int64_t>(files.train.images.rows));
   net->to(device);
   std::vector<fl::Batch> shards;
-  for (const auto& shard : split.clients) shards.push_back(fl::gather(files, shard, device, normalisation));
+  for (std::size_t i = first; i < first + held; ++i) shards.push_back(fl::gather(files, split.clients[i], device, normalisation));
   std::unique_ptr<fl::Clients> clients;
   if (stacked) {
     clients = fl::clients_stacked(a.model, static_cast<std::int64_t>(files.train.images.rows),
-                                  fl::stack_shards(shards), static_cast<std::int64_t>(n), device, convolution, local);
+                                  fl::stack_shards(shards), static_cast<std::int64_t>(held), device, convolution, local);
     shards.clear();  // the stack holds its own copy (on the device)
   } else {
     clients = fl::clients_one_at_a_time(net, std::move(shards), device, local);
   }
+  const std::uint64_t parameters = fl::parameter_count(*net);
+#ifdef CORBIN_WITH_MPI
+  if (d.rank != 0) {
+    // A worker: its block's clients, at rank 0's command, until the run ends.
+    const fl::mpi::Layout layout = fl::mpi::world_layout(n);
+    fl::mpi::agree(layout, nullptr, describe_exception);
+    d.agreed = true;
+    const int status = fl::mpi::serve(*clients, layout, fl::layers_of(*net), mech, parameters, describe_exception);
+    if (status != 0) throw ExitStatus{status};
+    return;
+  }
+#endif
   fl::Server server(mech, net, fl::gather(files, split.test, device, normalisation),
                     fl::gather(files, split.validation, device, normalisation), {to_double(lambda), patience});
-  const std::uint64_t parameters = fl::parameter_count(*net);
   fl::RunAccounting accounting = fl::account_run(mech, n, parameters, rounds);
   if (accounting.accountant)
     server.account([&](std::uint64_t done) { return accounting.accountant->after(done); }, target_eps);
@@ -324,11 +356,22 @@ void run_fl(const FlArgs& a) {
     state.server.best = state.server.global;
   }
   io::LineFile log(out / "rounds.jsonl", !a.resume, "--out");
+#ifdef CORBIN_WITH_MPI
+  fl::mpi::MpiClients* spread = nullptr;  // rank 0's view of the clients on every rank
+  if (fl::mpi::active()) {
+    const fl::mpi::Layout layout = fl::mpi::world_layout(n);
+    fl::mpi::agree(layout, nullptr, describe_exception);
+    d.agreed = true;
+    auto over_ranks = std::make_unique<fl::mpi::MpiClients>(std::move(clients), layout, describe_exception);
+    spread = over_ranks.get();
+    clients = std::move(over_ranks);
+  }
+#endif
   const bool tty = isatty(2);
   const auto start = std::chrono::steady_clock::now();
   double seconds_sum = 0;
   const unsigned long first_round = state.server.next_round;
-  const fl::RunEnd end = server.run(*clients, state, rounds, out, [&](const fl::RoundReport& report) {
+  const auto sink = [&](const fl::RoundReport& report) {
     const fl::RoundResult& r = report.result;
     const std::optional<fl::LiveCheck>& check = report.check;
     Json row = Json::object();
@@ -368,13 +411,35 @@ void run_fl(const FlArgs& a) {
     row["seconds"] = report.seconds;
     row["threads"] = torch::get_num_threads();
     row["seed"] = mech.seed;
+#ifdef CORBIN_WITH_MPI
+    if (spread != nullptr) {
+      row["ranks"] = d.ranks;
+      row["mpi_bytes_sent"] = spread->last_round_bytes().sent;
+      row["mpi_bytes_received"] = spread->last_round_bytes().received;
+    }
+#endif
     const std::string line = row.dump();
     log.append(line);
     seconds_sum += report.seconds;
     if (tty)
       progress(report.round, rounds, report.test.accuracy, seconds_sum / static_cast<double>(report.round + 1 - first_round));
     return line;
-  });
+  };
+  fl::RunEnd end;
+#ifdef CORBIN_WITH_MPI
+  try {
+    end = server.run(*clients, state, rounds, out, sink);
+  } catch (const fl::mpi::RankFailure&) {
+    throw;  // every rank knows
+  } catch (...) {
+    // Rank 0's own failure (evaluation, the checkpoint, the log): the other ranks are released.
+    if (spread != nullptr) spread->finish(describe_exception(std::current_exception()).first);
+    throw;
+  }
+  if (spread != nullptr) spread->finish(0);
+#else
+  end = server.run(*clients, state, rounds, out, sink);
+#endif
   if (end.stopped_by_target) {
     if (tty) std::cerr << "\n";
     std::cerr << "corbin fl: stopped before round " << end.round << " (0-based): after it the model's certified "
@@ -427,6 +492,38 @@ void run_fl(const FlArgs& a) {
 
 }  // namespace
 
+/// Runs on every rank; under MPI one line for the whole run's failure, printed by rank 0.
+void run_fl_on_ranks(const FlArgs& a) {
+  Distributed d;
+#ifdef CORBIN_WITH_MPI
+  if (!fl::mpi::active()) return run_fl(a, d);
+  const fl::mpi::Layout world = fl::mpi::world();
+  d.ranks = world.ranks;
+  d.rank = world.rank;
+  const auto report = [&](const fl::mpi::RankFailure& f) {
+    if (d.rank == 0) std::cerr << "corbin: " << f.what() << "\n";
+    throw ExitStatus{f.status};
+  };
+  try {
+    run_fl(a, d);
+  } catch (const fl::mpi::RankFailure& f) {
+    report(f);
+  } catch (const ExitStatus&) {
+    throw;
+  } catch (...) {
+    if (d.agreed) throw;  // rank 0's own, after the setup: printed as it is
+    // Before every rank was set up: the setup's agreement, joined as failed.
+    try {
+      fl::mpi::agree(world, std::current_exception(), describe_exception);
+    } catch (const fl::mpi::RankFailure& f) {
+      report(f);
+    }
+  }
+#else
+  run_fl(a, d);
+#endif
+}
+
 void add_fl(CLI::App& app) {
   auto args = std::make_shared<FlArgs>();
   auto* cmd = app.add_subcommand("fl", "federated training with a privacy mechanism (libtorch)");
@@ -472,7 +569,7 @@ void add_fl(CLI::App& app) {
   cmd->add_option("--normalisation", args->normalisation,
                   "half (pixels to [-1, 1]; default) | mnist (MNIST's mean and sd, as the authors' code)");
   cmd->add_option("--threads", args->threads, "intra-op threads (0: libtorch's default)");
-  cmd->callback([args] { run_fl(*args); });
+  cmd->callback([args] { run_fl_on_ranks(*args); });
 }
 
 }  // namespace corbin::cli

@@ -77,6 +77,31 @@ struct ExitStatus {
   int status;
 };
 
+/// An error as its exit status and the line printed after "corbin: " (options named as the CLI
+/// spells them). `corbin fl` under MPI sends it from the failing rank to rank 0.
+inline std::pair<int, std::string> describe_exception(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const corbin::invalid_argument& e) {
+    return {2, option_for(e.parameter()) + " is " + e.value() + ", but must be " + e.rule()};
+  } catch (const corbin::undecidable& e) {
+    std::string text = e.what();
+    const std::string library = "raise the working precision", cli = "raise --precision";
+    if (const auto at = text.find(library); at != std::string::npos) text.replace(at, library.size(), cli);
+    return {3, text};
+  } catch (const std::filesystem::filesystem_error& e) {
+    return {2, e.path1().string() + ": " + e.code().message()};
+  } catch (const nlohmann::json::exception& e) {
+    return {2, "a JSON file: " + first_line(e.what())};
+  } catch (const std::bad_alloc&) {
+    return {4, "out of memory"};
+  } catch (const std::exception& e) {
+    return {4, "internal error: " + first_line(e.what())};
+  } catch (...) {
+    return {4, "internal error (an exception of unknown type)"};
+  }
+}
+
 /// Parses and runs; returns the exit status (see the header comment).
 inline int run_app(CLI::App& app, int argc, char** argv,
                    const std::function<void(const std::string&)>& extra_test_throw = {}) {
@@ -96,31 +121,10 @@ inline int run_app(CLI::App& app, int argc, char** argv,
   } catch (const CLI::ParseError& e) {
     std::cerr << "corbin: " << first_line(e.what()) << "\n";
     return 2;
-  } catch (const corbin::invalid_argument& e) {
-    std::cerr << "corbin: " << option_for(e.parameter()) << " is " << e.value() << ", but must be " << e.rule()
-              << "\n";
-    return 2;
-  } catch (const corbin::undecidable& e) {
-    std::string text = e.what();
-    const std::string library = "raise the working precision", cli = "raise --precision";
-    if (const auto at = text.find(library); at != std::string::npos) text.replace(at, library.size(), cli);
-    std::cerr << "corbin: " << text << "\n";
-    return 3;
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "corbin: " << e.path1().string() << ": " << e.code().message() << "\n";
-    return 2;
-  } catch (const nlohmann::json::exception& e) {
-    std::cerr << "corbin: a JSON file: " << first_line(e.what()) << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "corbin: out of memory\n";
-    return 4;
-  } catch (const std::exception& e) {
-    std::cerr << "corbin: internal error: " << first_line(e.what()) << "\n";
-    return 4;
   } catch (...) {
-    std::cerr << "corbin: internal error (an exception of unknown type)\n";
-    return 4;
+    const auto [status, line] = describe_exception(std::current_exception());
+    std::cerr << "corbin: " << line << "\n";
+    return status;
   }
   return 0;
 }

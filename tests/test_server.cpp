@@ -34,6 +34,7 @@ class ChosenClients : public Clients {
     r.traffic.resize(n_);
     return r;
   }
+  std::vector<std::vector<float>> trained() const override { return {}; }
   std::vector<std::uint64_t> seeds_;  ///< the last round's
 
  private:

@@ -31,6 +31,8 @@ class OneAtATime : public Clients {
     return r;
   }
 
+  std::vector<std::vector<float>> trained() const override { return trained_; }
+
  private:
   Model net_;
   std::vector<Batch> shards_;
@@ -68,6 +70,16 @@ class Stacked : public Clients {
       sampled->values.assign(picked.data_ptr<float>(), picked.data_ptr<float>() + picked.numel());
     }
     return r;
+  }
+
+  std::vector<std::vector<float>> trained() const override {
+    const torch::Tensor rows = stack_.rows().cpu().contiguous();
+    std::vector<std::vector<float>> out(static_cast<std::size_t>(rows.size(0)));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const float* row = rows[static_cast<std::int64_t>(i)].data_ptr<float>();
+      out[i].assign(row, row + rows.size(1));
+    }
+    return out;
   }
 
  private:

@@ -31,6 +31,8 @@ class Clients {
   /// sampled->coordinates are kept too (the live check's).
   virtual RoundResult obfuscate(const std::vector<float>& global, const std::vector<Layer>& layers,
                                 const MechanismConfig& mechanism, std::uint64_t round, SampledWeights* sampled) = 0;
+  /// The last round's trained weights, per client (a distributed round obfuscates them itself).
+  virtual std::vector<std::vector<float>> trained() const = 0;
 };
 
 /// One at a time through `net` (the server's model: it is reloaded with the global model before
