@@ -53,11 +53,14 @@ std::optional<Shard> shard_to_run(const std::string& text, bool given, const std
 
 /// A shard file's content.
 struct ShardFile {
-  Json run = Json::object();  ///< {"command", "corbin" (version), "arguments": {...}}: the run's identity
+  Json run =
+      Json::object();  ///< {"command", "corbin" (version), "arguments": {...}}: the run's identity
   Shard shard;
-  std::size_t items = 0;      ///< work items of the whole run
-  Json shared = Json::object();  ///< what every shard of the run carries alike (the sweep's CSV header)
-  std::vector<std::pair<std::size_t, Json>> results;  ///< the items held, ascending, with their results
+  std::size_t items = 0;  ///< work items of the whole run
+  Json shared =
+      Json::object();  ///< what every shard of the run carries alike (the sweep's CSV header)
+  std::vector<std::pair<std::size_t, Json>>
+      results;  ///< the items held, ascending, with their results
 };
 
 /// "fnv1a64:<16 hex digits>" of `bytes`: a run's fingerprint, and how an identity names a file's

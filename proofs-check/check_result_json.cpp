@@ -11,8 +11,8 @@
 namespace corbin::audit {
 namespace {
 
-constexpr Verdict kVerdicts[] = {Verdict::holds, Verdict::holds_with_slack, Verdict::holds_only_under,
-                                 Verdict::fails, Verdict::undecided};
+constexpr Verdict kVerdicts[] = {Verdict::holds, Verdict::holds_with_slack,
+                                 Verdict::holds_only_under, Verdict::fails, Verdict::undecided};
 
 Verdict verdict_named(const std::string& text) {
   for (const Verdict v : kVerdicts)
@@ -35,7 +35,8 @@ Json check_result_json(const ClaimResult& r) {
   j["figures"] = r.figures;
   j["reading"] = r.reading;
   Json also = Json::array();
-  for (const auto& [key, verdict] : r.also) also.push_back({{"reading", key}, {"verdict", to_string(verdict)}});
+  for (const auto& [key, verdict] : r.also)
+    also.push_back({{"reading", key}, {"verdict", to_string(verdict)}});
   j["also"] = also;
   j["certificate"] = r.certificate;
   return j;
@@ -54,7 +55,8 @@ ClaimResult check_result_from_json(const Json& j) {
   r.figures = j.at("figures").get<std::vector<std::string>>();
   r.reading = j.at("reading").get<std::string>();
   for (const Json& a : j.at("also"))
-    r.also.emplace_back(a.at("reading").get<std::string>(), verdict_named(a.at("verdict").get<std::string>()));
+    r.also.emplace_back(a.at("reading").get<std::string>(),
+                        verdict_named(a.at("verdict").get<std::string>()));
   r.certificate = j.at("certificate");
   return r;
 }
