@@ -1,18 +1,59 @@
 // `corbin sweep`'s options; the sweep itself is write_sweep (sweep.cpp), which tests call
-// in-process.
+// in-process. With --shard i/N (or in a Slurm array task) it prints a shard file instead of the
+// CSV: the grid points k with k mod N = i, each with its CSV rows (shard.hpp); `corbin merge`
+// joins the N shards into the unsharded CSV.
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
 #include "commands.hpp"
+#include "corbin/number/error.hpp"
+#include "shard.hpp"
 #include "sweep.hpp"
 
 namespace corbin::cli {
+namespace {
+
+/// The sweep's identity in its shard files: every option as given (defaults included).
+Json sweep_arguments(const SweepArgs& a) {
+  Json j = Json::object();
+  const std::pair<const char*, const std::string*> options[] = {
+      {"--quantity", &a.quantity}, {"--mechanism", &a.mechanism}, {"--eps", &a.eps}, {"--exp-eps", &a.exp_eps},
+      {"--alpha", &a.alpha}, {"--bits", &a.bits}, {"--w", &a.w}, {"--w2", &a.w2}, {"--center", &a.center},
+      {"--radius", &a.radius}, {"--variant", &a.variant}, {"--n", &a.n}, {"--gamma", &a.gamma},
+      {"--delta", &a.delta}, {"--m", &a.m}, {"--sensitivity", &a.sensitivity}};
+  for (const auto& [option, value] : options) j[option] = *value;
+  return j;
+}
+
+/// One shard of the sweep, as a shard file on `out` (all computed before anything is printed).
+void write_sweep_shard(const SweepArgs& a, const Shard& shard, std::ostream& out, bool progress) {
+  ShardFile file;
+  file.run = run_identity("sweep", sweep_arguments(a));
+  file.shard = shard;
+  const SweepHeader h = sweep_points(
+      a, [&](std::size_t k) { return shard.holds(k); },
+      [&](std::size_t k, const std::string& rows) { file.results.emplace_back(k, rows); }, progress);
+  file.items = h.points;
+  file.shared["header"] = h.header;
+  out << shard_text(file) << std::flush;
+  if (!out) throw invalid_argument("standard output", "unwritable", "a stream the shard can be written to");
+}
+
+struct SweepCommand {
+  SweepArgs args;
+  std::string shard;
+  CLI::Option* shard_option = nullptr;
+};
+
+}  // namespace
 
 void add_sweep(CLI::App& app) {
-  auto args = std::make_shared<SweepArgs>();
+  auto command = std::make_shared<SweepCommand>();
+  SweepArgs* args = &command->args;
   auto* cmd = app.add_subcommand("sweep", "CSV of one quantity over a grid of parameters");
   cmd->add_option("--quantity", args->quantity,
                   "mse | mse_optimal | mse_ldp | gap | paper_gap_bound | sup_gap | pldp_ratio | "
@@ -40,7 +81,17 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--m", args->m, "grid of m (default 1)");
   cmd->add_option("--sensitivity", args->sensitivity,
                   "sensitivity for the noise quantities (default 2)");
-  cmd->callback([args] { write_sweep(*args, std::cout, isatty(2)); });
+  command->shard_option = cmd->add_option(
+      "--shard", command->shard,
+      "i/N: print shard i of N (0 <= i < N) for `corbin merge`, not the CSV; default in a Slurm array task: "
+      "its SLURM_ARRAY_TASK_ID and _COUNT; none: the whole CSV");
+  cmd->callback([command] {
+    const auto shard = shard_to_run(command->shard, command->shard_option->count() > 0, "sweep", std::getenv);
+    if (shard)
+      write_sweep_shard(command->args, *shard, std::cout, isatty(2));
+    else
+      write_sweep(command->args, std::cout, isatty(2));
+  });
 }
 
 }  // namespace corbin::cli

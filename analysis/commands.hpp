@@ -21,6 +21,7 @@ void add_leakage(CLI::App& app);
 void add_audit(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_check(CLI::App& app);
+void add_merge(CLI::App& app);  // the shards of sweep and audit
 void add_fl(CLI::App& app);  // in corbin-fl only (libtorch)
 
 /// Calls f(α) with α exact (Rational) for --alpha/--exp-eps, or as an Interval for --eps, under

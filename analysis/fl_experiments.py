@@ -16,7 +16,7 @@ two scales:
 Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out reports]
            [--corbin build/analysis/corbin] [--registry CORBIN] [--device cpu|cuda] [--jobs K]
            [--deadline SECONDS] [--only EXP ...] [--seeds 0 42 ...]
-           [--runs-only | --report-only | --dry-run]   (EXP: 1 2 3 4 5 7 base niid)
+           [--runs-only | --report-only | --dry-run] [--shard i/N|none]   (EXP: 1 2 3 4 5 7 base niid)
 The mechanisms come from the registry: `corbin mechanisms --json` (of --registry, by default the
 --corbin executable: `corbin` or its helper corbin-fl) says which exist,
 which run in `corbin fl` (federated) and which take a budget (only those get --eps); a configured
@@ -25,6 +25,10 @@ state (done, part-done, stopped, to run) and its command, and runs nothing.
 Progress goes to the terminal; a finished run (summary.json present with the same command) is not
 run again, so an interrupted sweep resumes where it stopped. --jobs runs K processes side by side
 (on a GPU they share it); --deadline starts no run it expects to outlast, and stops the sweep then.
+--shard i/N (0 <= i < N; in a Slurm array task, by default, its SLURM_ARRAY_TASK_ID and _COUNT, as
+`corbin sweep --shard` takes them) keeps the selected runs (after --only and --seeds, in --dry-run's
+order) whose index k has k mod N = i, runs them and writes no report; once every shard is done,
+--report-only (never sharded) reports every run there. --dry-run lists the shard's runs.
 """
 import argparse
 import csv
@@ -293,10 +297,60 @@ def registry_executable(corbin):
 
 
 def selected(args, runs):
-    """The runs --only keeps, each with every seed: (experiment, name, options, seed, run folder)."""
+    """The runs --only keeps, each with every seed: (experiment, name, options, seed, run folder);
+    of those, the k-th is kept when k mod N = i under --shard i/N."""
     sc = SCALES[args.scale]
-    return [(exp, name, opts, seed, os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed)))
-            for exp, name, opts in runs if not args.only or exp in args.only for seed in (args.seeds or sc["seeds"])]
+    every = [(exp, name, opts, seed, os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed)))
+             for exp, name, opts in runs if not args.only or exp in args.only for seed in (args.seeds or sc["seeds"])]
+    if args.shard is None:
+        return every
+    index, count = args.shard
+    return [run for k, run in enumerate(every) if k % count == index]
+
+
+def bad_input(message):
+    """One line on stderr and exit status 2, as `corbin` answers bad input."""
+    sys.stderr.write("fl experiments: " + message + "\n")
+    sys.exit(2)
+
+
+def shard_to_run(text, env):
+    """(i, N) from --shard's text ("none": None), else from a Slurm array task's variables (i = (ID -
+    MIN) / STEP, N = COUNT: analysis/shard.hpp's rule), else None. Bad input exits 2 naming the
+    option or the variable."""
+    def count_of(name, value):
+        if not value or not value.isdigit() or not value.isascii():
+            bad_input("{} is '{}', but must be a count (digits only)".format(name, value))
+        return int(value)
+
+    if text is not None:
+        if text == "none":
+            return None
+        i, slash, n = text.partition("/")
+        if not slash or not (i.isdigit() and n.isdigit() and i.isascii() and n.isascii()) or not 0 <= int(i) < int(n):
+            bad_input("--shard is '{}', but must be i/N with integers 0 <= i < N (shard i of N, counted from 0), "
+                      "or none".format(text))
+        return int(i), int(n)
+    task, total = env.get("SLURM_ARRAY_TASK_ID"), env.get("SLURM_ARRAY_TASK_COUNT")
+    if task is None and total is None:
+        return None
+    if task is None or total is None:
+        bad_input("{} is unset, but must be set with the other (a Slurm array task has both; --shard none ignores "
+                  "them)".format("SLURM_ARRAY_TASK_ID" if task is None else "SLURM_ARRAY_TASK_COUNT"))
+    task, count = count_of("SLURM_ARRAY_TASK_ID", task), count_of("SLURM_ARRAY_TASK_COUNT", total)
+    low = count_of("SLURM_ARRAY_TASK_MIN", env["SLURM_ARRAY_TASK_MIN"]) if "SLURM_ARRAY_TASK_MIN" in env else 0
+    step = count_of("SLURM_ARRAY_TASK_STEP", env["SLURM_ARRAY_TASK_STEP"]) if "SLURM_ARRAY_TASK_STEP" in env else 1
+    if count < 1:
+        bad_input("SLURM_ARRAY_TASK_COUNT is '{}', but must be at least 1 (the number of shards)".format(total))
+    if step < 1:
+        bad_input("SLURM_ARRAY_TASK_STEP is '{}', but must be at least 1".format(step))
+    if task < low or (task - low) % step or (task - low) // step >= count:
+        bad_input("SLURM_ARRAY_TASK_ID is '{}', but must be one of {} + k * {} for k < {} (an array a-b or a-b:s; "
+                  "--shard i/N otherwise)".format(task, low, step, count))
+    index = (task - low) // step
+    sys.stderr.write("fl experiments: shard {}/{} from SLURM_ARRAY_TASK_ID={} and SLURM_ARRAY_TASK_COUNT={} "
+                     "(--shard overrides; --shard none runs them all)\n".format(index, count, task, count))
+    return index, count
 
 
 def finished(run_dir, cmd):
@@ -1071,8 +1125,15 @@ def main():
     mode.add_argument("--runs-only", action="store_true", help="run, and write no report")
     mode.add_argument("--report-only", action="store_true", help="report the runs already there")
     mode.add_argument("--dry-run", action="store_true", help="list the runs, their state and commands; run nothing")
+    p.add_argument("--shard", help="i/N: only the selected runs k with k mod N = i, and no report (default in a Slurm "
+                   "array task: its SLURM_ARRAY_TASK_ID and _COUNT; none: every run)")
     args = p.parse_args()
     SCALE = SCALES[args.scale]
+    if args.report_only and args.shard not in (None, "none"):
+        bad_input("--shard is '{}', but must be absent with --report-only (the report covers every run "
+                  "there)".format(args.shard))
+    # The report step is never sharded (a Slurm array task's variables are ignored there).
+    args.shard = None if args.report_only else shard_to_run(args.shard, os.environ)
     if args.jobs < 1:
         sys.exit("fl experiments: --jobs {} must be at least 1".format(args.jobs))
     if not (args.report_only or args.dry_run) and not os.access(args.corbin, os.X_OK):
@@ -1085,6 +1146,10 @@ def main():
         return
     os.makedirs(os.path.join(args.out, SCALE["dir"]), exist_ok=True)
     results = collect(args, runs) if args.report_only else run_all(args, runs)
+    if args.shard is not None:
+        print("fl experiments: shard {}/{} done; once every shard is, --report-only writes the report".format(
+            *args.shard))
+        return
     if args.runs_only:
         return
     write_csv(results, os.path.join(args.out, SCALE["dir"], "results.csv"))

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_audit(app);
   corbin::cli::add_sweep(app);
   corbin::cli::add_check(app);
+  corbin::cli::add_merge(app);
   app.add_subcommand("fl", "federated training with a privacy mechanism (libtorch; `corbin fl --help`)")
       ->allow_extras();
   // CLI11 reports an unknown first word as "A subcommand is required": name it instead.

@@ -315,30 +315,34 @@ Enclosed evaluate_at(const SweepArgs& args) {
   return evaluate(p, x);
 }
 
-void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
+SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_t)>& want,
+                         const std::function<void(std::size_t, const std::string&)>& emit, bool progress) {
   const Plan p = make_plan(a);
   const std::string& q = p.q;
   const bool wire = p.wire, w_axis = p.w_axis, bits_axis = p.bits_axis, per_mechanism = p.per_mechanism;
-  std::ostringstream csv;
+  std::ostringstream header;
   if (per_mechanism) {
-    csv << "mechanism";
-    if (!wire) csv << "," << p.budget_option + 2;
-    if (bits_axis) csv << ",bits";
-    if (w_axis) csv << ",w";
-    if (q == "law") csv << ",output";
+    header << "mechanism";
+    if (!wire) header << "," << p.budget_option + 2;
+    if (bits_axis) header << ",bits";
+    if (w_axis) header << ",w";
+    if (q == "law") header << ",output";
   } else {
-    csv << p.budget_option + 2;
-    if (p.pair || p.per_bits) csv << ",bits";
-    if (p.pair) csv << ",w,w2";
-    if (p.ucdp) csv << ",n,gamma,delta,m";
-    if (q == "gaussian_sigma") csv << ",delta";
+    header << p.budget_option + 2;
+    if (p.pair || p.per_bits) header << ",bits";
+    if (p.pair) header << ",w,w2";
+    if (p.ucdp) header << ",n,gamma,delta,m";
+    if (q == "gaussian_sigma") header << ",delta";
   }
-  csv << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper";
-  if (per_mechanism && q == "pldp_ratio") csv << ",bound,bound_exact,bound_lower,bound_upper";
-  csv << "\n";
-  std::size_t done = 0;
-  const auto tick = [&] {
-    if (progress && ++done % 64 == 0) std::cerr << "\rcorbin sweep: " << done << "/" << p.total << std::flush;
+  header << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper";
+  if (per_mechanism && q == "pldp_ratio") header << ",bound,bound_exact,bound_lower,bound_upper";
+  header << "\n";
+  // Every grid point in the CSV's order, numbered; `rows` computes its line(s) only where wanted.
+  std::size_t point = 0;
+  const auto at_point = [&](const auto& rows) {
+    if (want(point)) emit(point, rows());
+    ++point;
+    if (progress && point % 64 == 0) std::cerr << "\rcorbin sweep: " << point << "/" << p.total << std::flush;
   };
   for (const fl::Mechanism* m : p.mechanisms) {
     // A room that takes no budget answers once for the whole budget axis (an empty cell), one
@@ -357,27 +361,29 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
         std::string prefix = m->name();
         if (!wire) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
         if (bits_axis) prefix += "," + (paired ? std::to_string(x.d) : std::string());
-        if (wire || q == "pldp_ratio") {
-          std::optional<Enclosed> claimed;
-          csv << prefix << "," << cells(evaluate(p, x, &claimed));
-          if (q == "pldp_ratio") csv << "," << (claimed ? cells(*claimed) : std::string(",,,"));
-          csv << "\n";
-        }
-        for (const Rational& w : w_axis ? p.w1s : std::vector<Rational>{}) {
-          const std::string at = prefix + "," + to_decimal(Real(w), 17);
-          if (q == "law") {
-            fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
-            s.delta = x.delta;
-            PrecisionScope scope(default_precision_bits(s.bits));
-            for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
-              csv << at << "," << to_decimal(Real(atom.value), 17) << "," << cells(atom.prob) << "\n";
-          } else {
-            x.w1 = w;
-            csv << at << "," << cells(evaluate(p, x)) << "\n";
-          }
-          tick();
-        }
-        if (!w_axis) tick();
+        if (!w_axis)
+          at_point([&] {
+            std::optional<Enclosed> claimed;
+            std::string row = prefix + "," + cells(evaluate(p, x, &claimed));
+            if (q == "pldp_ratio") row += "," + (claimed ? cells(*claimed) : std::string(",,,"));
+            return row + "\n";
+          });
+        for (const Rational& w : w_axis ? p.w1s : std::vector<Rational>{})
+          at_point([&] {
+            const std::string at = prefix + "," + to_decimal(Real(w), 17);
+            std::string rows;
+            if (q == "law") {
+              fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
+              s.delta = x.delta;
+              PrecisionScope scope(default_precision_bits(s.bits));
+              for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
+                rows += at + "," + to_decimal(Real(atom.value), 17) + "," + cells(atom.prob) + "\n";
+            } else {
+              x.w1 = w;
+              rows = at + "," + cells(evaluate(p, x)) + "\n";
+            }
+            return rows;
+          });
       }
     }
   }
@@ -386,8 +392,7 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
     x.budget_value = value;
     x.budget = Budget::make(p.kind, value);
     const auto emit_row = [&](const std::string& prefix) {
-      csv << to_decimal(Real(value), 17) << prefix << "," << cells(evaluate(p, x)) << "\n";
-      tick();
+      at_point([&] { return to_decimal(Real(value), 17) + prefix + "," + cells(evaluate(p, x)) + "\n"; });
     };
     if (p.pair || p.per_bits) {
       for (const unsigned long d : p.d_values) {
@@ -427,7 +432,14 @@ void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
     }
   }
   if (progress) std::cerr << "\rcorbin sweep: " << p.total << "/" << p.total << " rows\n";
-  out << csv.str() << std::flush;
+  return {header.str(), point};
+}
+
+void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
+  std::string csv;
+  const SweepHeader h = sweep_points(
+      a, [](std::size_t) { return true; }, [&](std::size_t, const std::string& rows) { csv += rows; }, progress);
+  out << h.header << csv << std::flush;
   if (!out) throw invalid_argument("standard output", "unwritable", "a stream the CSV can be written to");
 }
 

@@ -2,6 +2,8 @@
 // `corbin sweep` as a function: the CLI (cmd_sweep.cpp) prints to stdout, and a test calls it
 // in-process, where a mechanism it registered (tests/test_registry.cpp's toy) is in the registry.
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -35,6 +37,19 @@ struct Enclosed {
 /// distribution, refused): the same evaluation as write_sweep's rows. Bad input raises
 /// invalid_argument naming the option, as write_sweep does.
 Enclosed evaluate_at(const SweepArgs& args);
+
+/// The sweep's CSV header line and its number of grid points.
+struct SweepHeader {
+  std::string header;
+  std::size_t points = 0;
+};
+
+/// The sweep point by point, in the CSV's order (points numbered from 0): for each point k with
+/// want(k), emit(k, its rows) — one CSV line, or a law's lines — and the other points are not
+/// computed. write_sweep is this with every point wanted; a shard of a sharded sweep wants its
+/// own. Bad input raises invalid_argument naming the option before any point is computed.
+SweepHeader sweep_points(const SweepArgs& args, const std::function<bool(std::size_t)>& want,
+                         const std::function<void(std::size_t, const std::string&)>& emit, bool progress = false);
 
 /// Computes the whole CSV, then writes it to `out` (nothing at all when a value is refused
 /// half-way). Bad input raises invalid_argument naming the option; `progress` writes a counter
