@@ -338,7 +338,7 @@ TEST_CASE("leakage: bounded at d = 0, unbounded for an eavesdropper or a Z holde
   CHECK_THROWS_AS(pair_eavesdropper_leakage(a, c, r, 11, Variant::corrected), invalid_argument);
 }
 
-TEST_CASE("with its precondition met, cpSGD (consistent units) bounds the exact ε; the printed "
+TEST_CASE("with its precondition met, cpSGD (consistent units) bounds the exact ε, and the printed "
           "Theorem 3 does not once r is small",
           "[ucdp][unit]") {
   PrecisionScope scope(128);

@@ -311,7 +311,7 @@ TEST_CASE("leader election is fair over rounds", "[fl][unit]") {
   CHECK(std::abs(smaller - 200) < 45);
 }
 
-TEST_CASE("CQ: identical clients at the midpoint aggregate exactly; bytes per round", "[fl][unit]") {
+TEST_CASE("CQ: identical clients at the midpoint aggregate exactly, and its bytes per round", "[fl][unit]") {
   // K even, every y = 1/2: slots 0..K/2−1 send the top level, the rest the bottom, whatever the
   // shift, so the mean is exactly c.
   const std::size_t size = 300;

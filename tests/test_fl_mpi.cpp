@@ -98,7 +98,7 @@ TEST_CASE("corbin fl under mpirun gives the single process's rounds bit for bit"
   fs::remove_all(base);
 }
 
-TEST_CASE("corbin fl under mpirun: a failing rank ends the run in one line; --resume finishes it", "[fl][mpi]") {
+TEST_CASE("corbin fl under mpirun: a failing rank ends the run in one line, and --resume finishes it", "[fl][mpi]") {
   const fs::path data = tiny_dir("flmpifail", 60, true, 8, 8);
   const fs::path base = fs::temp_directory_path() / ("corbin_fl_mpi_fail_" + std::to_string(getpid()));
   fs::remove_all(base);

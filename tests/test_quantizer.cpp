@@ -125,7 +125,7 @@ TEST_CASE("corrected CorBinQ has LDPQ marginals for every d up to 4096", "[quant
   }
 }
 
-TEST_CASE("the certified path encloses the exact law; the double path is close", "[quantizer][unit]") {
+TEST_CASE("the certified path encloses the exact law, and the double path is close", "[quantizer][unit]") {
   const Rational alpha(5, 2), c = 0, r = 1, w1(3, 10), w2(-7, 10);
   for (unsigned long d : {0ul, 3ul, 17ul, 40ul}) {
     const auto exact = corbinq_joint_law(alpha, c, r, w1, w2, d, Variant::corrected);

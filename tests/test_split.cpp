@@ -138,7 +138,7 @@ TEST_CASE("each client's shard is in random order, so a prefix (--per-client) ke
   }
 }
 
-TEST_CASE("at β = 1e4 clients get the pool's label mix; at β = 0.05 a few labels dominate each", "[fl][split][unit]") {
+TEST_CASE("at β = 1e4 clients get the pool's label mix, and at β = 0.05 a few labels dominate each", "[fl][split][unit]") {
   const auto labels = ten_classes();
   constexpr std::size_t kClients = 5;
   // β = 1e4: p_k,i has sd √((1/5)(4/5)/(5β + 1)) ≈ 0.0018, so client i's count of class k is
