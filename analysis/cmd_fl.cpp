@@ -51,9 +51,7 @@
 #include "options.hpp"
 #include "report.hpp"
 #include "run_app.hpp"
-#ifdef CORBIN_WITH_MPI
-#include "corbin/fl/mpi_clients.hpp"
-#endif
+#include "corbin/fl/mpi_clients.hpp"  // its Layout without MPI too; the rest under CORBIN_WITH_MPI
 
 namespace corbin::cli {
 namespace {
@@ -222,9 +220,9 @@ void run_fl(const FlArgs& a, Distributed& d) {
   if (static_cast<std::size_t>(d.ranks) > n)
     throw invalid_argument("the ranks (mpirun -np)", std::to_string(d.ranks),
                            "at most --clients (" + std::to_string(n) + "): each rank holds a client at least");
-  // This rank's clients: [first, first + held) (fl/mpi_clients.hpp's blocks; all without MPI).
-  const std::size_t first = n * static_cast<std::size_t>(d.rank) / static_cast<std::size_t>(d.ranks);
-  const std::size_t held = n * static_cast<std::size_t>(d.rank + 1) / static_cast<std::size_t>(d.ranks) - first;
+  // This rank's clients: [first, first + held) (all of them without MPI).
+  const fl::mpi::Layout layout{d.ranks, d.rank, n};
+  const std::size_t first = layout.first(layout.rank), held = layout.held();
   const unsigned long rounds = parse_count(a.rounds, "--rounds", 1000000);
   const Rational lambda = parse_rational(a.lambda, "--lambda");
   if (lambda <= 0 || lambda > 1) throw invalid_argument("--lambda", a.lambda, "in (0, 1]");
@@ -316,7 +314,6 @@ void run_fl(const FlArgs& a, Distributed& d) {
 #ifdef CORBIN_WITH_MPI
   if (d.rank != 0) {
     // A worker: its block's clients, at rank 0's command, until the run ends.
-    const fl::mpi::Layout layout = fl::mpi::world_layout(n);
     fl::mpi::agree(layout, nullptr, describe_exception);
     d.agreed = true;
     const int status = fl::mpi::serve(*clients, layout, fl::layers_of(*net), mech, parameters, describe_exception);
@@ -359,7 +356,6 @@ void run_fl(const FlArgs& a, Distributed& d) {
 #ifdef CORBIN_WITH_MPI
   fl::mpi::MpiClients* spread = nullptr;  // rank 0's view of the clients on every rank
   if (fl::mpi::active()) {
-    const fl::mpi::Layout layout = fl::mpi::world_layout(n);
     fl::mpi::agree(layout, nullptr, describe_exception);
     d.agreed = true;
     auto over_ranks = std::make_unique<fl::mpi::MpiClients>(std::move(clients), layout, describe_exception);

@@ -218,17 +218,20 @@ RoundResult aggregate_round(const RoundPlan& plan, const std::vector<std::vector
   return out;
 }
 
+void check_weights(const std::vector<float>& w, std::size_t client, std::size_t parameters) {
+  if (w.size() != parameters) throw invalid_argument("clients", "of another size", "the global model's size");
+  const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
+  if (nan != w.end())
+    throw invalid_argument("w[" + std::to_string(client) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
+                           "a number (a NaN weight cannot be obfuscated or averaged)");
+}
+
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
                             const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round) {
   std::vector<const float*> weights(clients.size());
   for (std::size_t i = 0; i < clients.size(); ++i) {
-    const std::vector<float>& w = clients[i];
-    if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
-    const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
-    if (nan != w.end())
-      throw invalid_argument("w[" + std::to_string(i) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
-                             "a number (a NaN weight cannot be obfuscated or averaged)");
-    weights[i] = w.data();
+    check_weights(clients[i], i, global.size());
+    weights[i] = clients[i].data();
   }
   const RoundPlan plan = plan_round(clients.size(), layers, config, round);
   const auto sent = obfuscate_held(plan, weights, global, layers, config, round);

@@ -122,6 +122,10 @@ std::uint64_t model_bytes(const std::vector<Layer>& layers);
 /// knows c, r and ε, so the signs say everything), a float32 per coordinate otherwise.
 std::uint64_t update_bytes(const Mechanism& mechanism, const std::vector<Layer>& layers);
 
+/// Client `client`'s trained weights as a round takes them: the global model's size, no NaN;
+/// raises invalid_argument naming clients, or w[client][t] at the first NaN.
+void check_weights(const std::vector<float>& w, std::size_t client, std::size_t parameters);
+
 RoundResult obfuscated_mean(const std::vector<std::vector<float>>& clients, const std::vector<float>& global,
                             const std::vector<Layer>& layers, const MechanismConfig& config, std::uint64_t round);
 

@@ -198,7 +198,7 @@ struct Gathered {
 };
 
 /// The round's mechanism, collectively (every rank calls it with its own block's trained
-/// weights); rank 0 gets the result. `check_nan` names a NaN weight as obfuscated_mean does.
+/// weights); rank 0 gets the result.
 std::optional<RoundResult> distributed_round(const Layout& layout, std::vector<std::vector<float>> held,
                                              const std::vector<float>& global, const std::vector<Layer>& layers,
                                              const MechanismConfig& config, std::uint64_t round,
@@ -208,13 +208,8 @@ std::optional<RoundResult> distributed_round(const Layout& layout, std::vector<s
   RoundRoles roles;
   agreed(layout, describe, [&] {
     for (std::size_t k = 0; k < held.size(); ++k) {
-      const std::vector<float>& w = held[k];
-      if (w.size() != global.size()) throw invalid_argument("clients", "of another size", "the global model's size");
-      const auto nan = std::find_if(w.begin(), w.end(), [](float x) { return x != x; });
-      if (nan != w.end())
-        throw invalid_argument("w[" + std::to_string(first + k) + "][" + std::to_string(nan - w.begin()) + "]", "NaN",
-                               "a number (a NaN weight cannot be obfuscated or averaged)");
-      weights[first + k] = w.data();
+      check_weights(held[k], first + k, global.size());
+      weights[first + k] = held[k].data();
     }
     roles = draw_roles(n, config, round);
   });
@@ -298,8 +293,6 @@ RoundBytes collect_bytes(const Layout& layout) {
   return out;
 }
 
-std::vector<std::vector<float>> held_weights(const Clients& local) { return local.trained(); }
-
 /// Tests only: CORBIN_TEST_FAIL_RANK = "r:k" makes rank r (> 0) fail in the k-th round it trains
 /// (0-based, counted from its start), as a rank whose training raised would.
 void fail_for_test(const Layout& layout, unsigned long call) {
@@ -322,25 +315,10 @@ bool active() {
 Session::Session(int& argc, char**& argv) { MPI_Init(&argc, &argv); }
 Session::~Session() { MPI_Finalize(); }
 
-int Layout::owner(std::size_t client) const {
-  int r = 0;
-  while (r + 1 < ranks && first(r + 1) <= client) ++r;
-  return r;
-}
-
 Layout world() {
   Layout l;
   MPI_Comm_size(MPI_COMM_WORLD, &l.ranks);
   MPI_Comm_rank(MPI_COMM_WORLD, &l.rank);
-  return l;
-}
-
-Layout world_layout(std::size_t clients) {
-  Layout l = world();
-  l.clients = clients;
-  if (static_cast<std::size_t>(l.ranks) > clients)
-    throw invalid_argument("ranks", std::to_string(l.ranks),
-                           "at most the clients (" + std::to_string(clients) + "): each rank holds one at least");
   return l;
 }
 
@@ -385,7 +363,7 @@ RoundResult MpiClients::obfuscate(const std::vector<float>& global, const std::v
   if (global != global_) throw std::logic_error("mpi: the round's model differs from the one its clients trained from");
   Header h{Command::obfuscate, 0, round};
   broadcast(&h, sizeof h, layout_);
-  auto result = distributed_round(layout_, held_weights(*local_), global, layers, mechanism, round, sampled, describe_);
+  auto result = distributed_round(layout_, local_->trained(), global, layers, mechanism, round, sampled, describe_);
   bytes_ = collect_bytes(layout_);
   return std::move(*result);
 }
@@ -422,7 +400,7 @@ int serve(Clients& local, const Layout& layout, const std::vector<Layer>& layers
         break;
       }
       case Command::obfuscate:
-        distributed_round(layout, held_weights(local), global, layers, mechanism, h.round, nullptr, describe);
+        distributed_round(layout, local.trained(), global, layers, mechanism, h.round, nullptr, describe);
         collect_bytes(layout);
         break;
       case Command::finish: return h.status;

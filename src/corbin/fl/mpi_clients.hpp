@@ -41,18 +41,21 @@ class Session {
   ~Session();
 };
 
-/// The world: K ranks, this rank, n clients; rank r holds clients [first(r), first(r + 1)).
+/// The world: K ranks, this rank, n clients; rank r holds clients [first(r), first(r + 1)). Needs
+/// no MPI: a single process is the one rank holding all (the CLI builds its block from it either way).
 struct Layout {
   int ranks = 1, rank = 0;
   std::size_t clients = 0;
   std::size_t first(int r) const { return clients * static_cast<std::size_t>(r) / static_cast<std::size_t>(ranks); }
   std::size_t held() const { return first(rank + 1) - first(rank); }
-  int owner(std::size_t client) const;
+  int owner(std::size_t client) const {
+    int r = 0;
+    while (r + 1 < ranks && first(r + 1) <= client) ++r;
+    return r;
+  }
 };
 /// MPI_COMM_WORLD's size and rank, with no clients yet.
 Layout world();
-/// The world for n clients; raises invalid_argument(ranks) when K > n.
-Layout world_layout(std::size_t clients);
 
 /// One rank's failure, as every rank learns it.
 struct RankFailure : std::runtime_error {
