@@ -3,6 +3,7 @@
 // (check.cpp) decides bounds on it (quantities accountant_eps and accountant_delta).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "corbin/privacy/accountant.hpp"
@@ -14,7 +15,8 @@ namespace corbin::cli {
 struct AccountArgs {
   BudgetOptions budget;
   GeometryOptions geometry;
-  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "ldpq", cells = "2048";
+  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "ldpq",
+                        cells = "2048";
 };
 
 /// The validated setting and its certified two-sided bounds: ε_lower <= ε(δ) <= ε_upper, or with
@@ -27,6 +29,9 @@ struct AccountOutcome {
   bool at = false;
   Rational delta, at_eps;
   TwoSided bounds{0, 0};
+  std::optional<AttainedBy> attained;  ///< the configuration attaining the lower bound
+  std::size_t family_size = 0, configurations = 0,
+              blocks = 0;  ///< the worst case's coverage (Accountant)
 };
 
 /// Validates `a` (invalid_argument naming the option) and computes the bounds.

@@ -34,9 +34,12 @@ void put_probability(Json& out, const std::string& key, const std::string& verdi
   }
   put(out, key, p.enclosure);
   const Interval c = interval_from(claimed);
-  if (upper_of(p.enclosure) <= lower_of(c)) out[verdict_key] = true;
-  else if (lower_of(p.enclosure) > upper_of(c)) out[verdict_key] = false;
-  else out[verdict_key] = "undecided";
+  if (upper_of(p.enclosure) <= lower_of(c))
+    out[verdict_key] = true;
+  else if (lower_of(p.enclosure) > upper_of(c))
+    out[verdict_key] = false;
+  else
+    out[verdict_key] = "undecided";
 }
 
 void run_dropout(const DropoutArgs& a) {
@@ -79,19 +82,22 @@ void run_dropout(const DropoutArgs& a) {
                   r.claimed);
   put(exact, "survivors_mean_fraction", r.survivors_mean_fraction);
   // On the event the proof conditions on, at least ⌈γn⌉ clients quantize alone: the exact ε at
-  // δ1 (replace one, the proof's configuration) of that population, for moderate n.
+  // δ1 (replace one, the worst case over every configuration) of that population, for moderate n.
   if (r.gamma_in_range && s.budget.exact() && s.n <= kMaxExactDropoutClients) {
-    const BigInt singles = -certified_floor(Interval(-r.gamma * interval_from(BigInt(s.n))), "⌈γn⌉");
+    const BigInt singles =
+        -certified_floor(Interval(-r.gamma * interval_from(BigInt(s.n))), "⌈γn⌉");
     ExactUcdpSetting e;
     e.n = s.n;
     e.gamma = Rational(singles, BigInt(s.n));
     e.delta = s.delta1;
-    e.geometry = {s.budget.alpha_exact(), Rational(0), s.radius, a.bits_value(), Variant::corrected};
-    const ExactUcdpResult x =
-        exact_ucdp(e, proof_configuration(Rational(0), s.radius), Neighbour::replace_one);
+    e.geometry = {s.budget.alpha_exact(), Rational(0), s.radius, a.bits_value(),
+                  Variant::corrected};
+    const ExactUcdpResult x = exact_ucdp(e, Neighbour::replace_one);
     exact["singles_min"] = singles.str();
-    if (x.infinite) exact["eps_at_delta1_min_singles"] = "infinite";
-    else put(exact, "eps_at_delta1_min_singles", x.eps);
+    if (x.infinite)
+      exact["eps_at_delta1_min_singles"] = "infinite";
+    else
+      put(exact, "eps_at_delta1_min_singles", x.eps);
   }
   out["exact"] = exact;
   emit(std::cout, out, a.json);

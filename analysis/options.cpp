@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <algorithm>
+
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 
@@ -11,17 +13,20 @@ void BudgetOptions::add(CLI::App& app) {
   eps_option_ = app.add_option("--eps", eps, "ε > 0 (transcendental α: certified intervals)");
   alpha_option_->excludes(exp_eps_option_)->excludes(eps_option_);
   exp_eps_option_->excludes(eps_option_);
-  precision_option_ = app.add_option("--precision", precision,
-                                     "working precision in bits for --eps (default: bits + 128, at least 128)");
+  precision_option_ =
+      app.add_option("--precision", precision,
+                     "working precision in bits for --eps (default: bits + 128, at least 128)");
 }
 
 namespace {
-bool was_given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
+bool was_given(const CLI::Option* option) {
+  return option != nullptr && option->count() > 0;
+}
 }  // namespace
 
 bool BudgetOptions::given() const {
-  return was_given(alpha_option_) || was_given(exp_eps_option_) || was_given(eps_option_) || !alpha.empty() ||
-         !exp_eps.empty() || !eps.empty();
+  return was_given(alpha_option_) || was_given(exp_eps_option_) || was_given(eps_option_) ||
+         !alpha.empty() || !exp_eps.empty() || !eps.empty();
 }
 
 Budget BudgetOptions::budget() const {
@@ -30,12 +35,27 @@ Budget BudgetOptions::budget() const {
     return Budget::make(Budget::Kind::alpha, parse_rational(alpha, "--alpha"));
   if (was_given(exp_eps_option_) || !exp_eps.empty())
     return Budget::make(Budget::Kind::exp_eps, parse_rational(exp_eps, "--exp-eps"));
-  if (was_given(eps_option_) || !eps.empty()) return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
-  throw invalid_argument("the privacy budget", "missing", "given by one of --alpha, --exp-eps, --eps");
+  if (was_given(eps_option_) || !eps.empty())
+    return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
+  throw invalid_argument("the privacy budget", "missing",
+                         "given by one of --alpha, --exp-eps, --eps");
 }
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {
-  if (precision.empty() && !was_given(precision_option_)) return default_precision_bits(bits);
+  if (precision.empty() && !was_given(precision_option_)) {
+    // A large budget puts α − 1 near 2e^(−ε): as many more bits as −log2(α − 1) keep
+    // q− = (1 − 1/α)/2 apart from 0 in every enclosure.
+    double extra = 0;
+    const Budget b = budget();
+    if (b.kind == Budget::Kind::eps) {
+      extra = to_double(b.value) * 1.4426950408889634;
+    } else {
+      const Rational gap = b.alpha_exact() - 1;  // > 0
+      extra = static_cast<double>(msb(denominator(gap))) - static_cast<double>(msb(numerator(gap)));
+    }
+    return default_precision_bits(bits) +
+           static_cast<unsigned>(std::clamp(extra + 1, 0.0, double(1u << 24)));
+  }
   const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
   if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");
   return static_cast<unsigned>(p);
@@ -45,14 +65,17 @@ void GeometryOptions::add(CLI::App& app, bool pair) {
   app.add_option("--center", center, "center c (default 0)");
   app.add_option("--radius", radius, "radius r > 0 (default 1)");
   app.add_option("--bits", bits, "shared bits per parameter d >= 0 (default 5)");
-  app.add_option("--variant", variant, "corrected | as-printed | reference-code (default corrected)");
+  app.add_option("--variant", variant,
+                 "corrected | as-printed | reference-code (default corrected)");
   if (pair) {
     app.add_option("--w", w, "leader's weight in [c − r, c + r] (default 0)");
     app.add_option("--w2", w2, "follower's weight in [c − r, c + r] (default 0)");
   }
 }
 
-Rational GeometryOptions::c() const { return parse_rational(center, "--center"); }
+Rational GeometryOptions::c() const {
+  return parse_rational(center, "--center");
+}
 Rational GeometryOptions::r() const {
   const Rational value = parse_rational(radius, "--radius");
   check_radius(value);
@@ -71,7 +94,9 @@ Rational GeometryOptions::w2_value() const {
 unsigned long GeometryOptions::d(unsigned long limit) const {
   return parse_count(bits, "--bits", limit);
 }
-Variant GeometryOptions::v() const { return parse_variant(variant); }
+Variant GeometryOptions::v() const {
+  return parse_variant(variant);
+}
 
 unsigned long parse_count(const std::string& text, const char* option, unsigned long limit) {
   const std::string rule = "an integer in [0, " + std::to_string(limit) + "]";

@@ -12,25 +12,35 @@ ClaimResult check_s1(const Grid& grid) {
   ClaimResult out;
   out.id = "S1";
   out.statement = "AugCorBin-FL achieves SCDP (Eq. (SCDP)); the paper states no ε_s.";
-  out.method = "The exact law of the released sum for m = 1 (γ = 1, the other clients on LDPQ at c − r) with client 1 "
-               "at c + r and replaced by c − r, the farthest replacement Eq. (SCDP) allows when Δ2 >= 2r; its exact ε "
-               "at δ = 1e-5 for several n.";
+  out.method =
+      "The exact worst case (every other client's input, privacy/exact_ucdp.hpp) of the released "
+      "sum for m = 1 (γ = 1) with client 1 "
+      "replaced across its whole range (c ± r), the farthest replacement Eq. (SCDP) allows when Δ2 "
+      ">= 2r; its exact ε "
+      "at δ = 1e-5 for several n.";
   PrecisionScope scope(128);
   Json rows = Json::array();
-  for (unsigned long n : grid.quick ? std::vector<unsigned long>{100, 400} : std::vector<unsigned long>{100, 400, 1600}) {
+  for (unsigned long n : grid.quick ? std::vector<unsigned long>{100, 400}
+                                    : std::vector<unsigned long>{100, 400, 1600}) {
     ExactUcdpSetting e{n, Rational(1), Rational(1, 100000),
-                       SumGeometry{Rational(2), Rational(0), Rational(1), 5, Variant::corrected}, TargetClient::Role::ldpq};
-    const ExactUcdpResult x = exact_ucdp(e, proof_configuration(Rational(0), Rational(1)), Neighbour::replace_one);
+                       SumGeometry{Rational(2), Rational(0), Rational(1), 5, Variant::corrected},
+                       TargetClient::Role::ldpq};
+    const ExactUcdpResult x = exact_ucdp(e, Neighbour::replace_one);
     Json row = Json::object();
     row["n"] = n;
+    row["others_at_c_plus_r"] = x.configuration.top;  // the worst configuration (client 1 on LDPQ)
+    put(row, "exact_exp_eps_replace_one", x.exp_eps);
     put(row, "exact_eps_replace_one", x.eps);
     rows.push_back(row);
   }
   out.certificate["scdp_at_sensitivity_2r"] = rows;
   out.certificate["epsilon_s_stated"] = false;
   out.verdict = Verdict::undecided;
-  out.finding = "the paper states no ε_s (only that one \"can be derived\"); for Δ2 >= 2r, SCDP is replace-one "
-                "UCDP, whose exact ε the certificate gives (α = 2, m = 1) and Theorem 3's formula understates (T3)";
+  out.finding =
+      "the paper states no ε_s (only that one \"can be derived\"); for Δ2 >= 2r, SCDP is "
+      "replace-one "
+      "UCDP, whose exact ε the certificate gives (α = 2, m = 1) and Theorem 3's formula "
+      "understates (T3)";
   out.result = out.finding + ".";
   out.recheck = "`corbin ucdp --n 400 --gamma 1 --delta 1e-5 --alpha 2 --exact`.";
   return out;

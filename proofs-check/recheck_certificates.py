@@ -331,15 +331,6 @@ def approx_when_exact(key):
     return rule
 
 
-def rdp_rule(value, path):
-    """T3's paper_model_sizes: rdp_composition_eps is "infinite", or only its double is written."""
-    if value.get("rdp_composition_eps") == "infinite":
-        return
-    if "rdp_composition_eps" in value:
-        raise Malformed(f"{path}/rdp_composition_eps", f"\"infinite\", not {short(value['rdp_composition_eps'])}")
-    number(value.get("rdp_composition_eps_approx"), f"{path}/rdp_composition_eps_approx")
-
-
 def side_rule(value, path):
     """A compared configuration (experiments.cpp values_json): one value and flag per seed."""
     if len(value["stopped"]) != len(value["values"]):
@@ -471,15 +462,19 @@ DATA_SCHEMA = {
                    **T3_SETTING, "printed_precondition": boolean, "cpsgd_precondition_consistent_units": boolean,
                    **put_interval("printed_eps_u", "cpsgd_eps_u_proof_units", "cpsgd_eps_u_consistent_units",
                                   "exact_eps_replace_one"),
-                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x > 0, "e^ε > 0")),
+                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1")),
+                   "others_at_c_plus_r": nat,
                    **put("remove_one_disjoint_mass", spec=PROBABILITY)}, rule=t3_setting_rule),
                "eps_u_against_n": list_of(obj({
                    "n": nat, **put_interval("printed", "cpsgd_proof_units", "cpsgd_consistent_units",
-                                            "exact_replace_one"), "printed_precondition": boolean},
+                                            "exact_replace_one"), "printed_precondition": boolean,
+                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1")),
+                   "others_at_c_plus_r": nat, "other_ldpq": nat},
                                        rule=t3_size_rule)),
                "paper_model_sizes": list_of(obj({"m": nat, "n": nat, **put_interval("printed_eps_u"),
-                                                 "printed_precondition": boolean},
-                                                rule=lambda v, p: (t3_size_rule(v, p), rdp_rule(v, p)))),
+                                                 "printed_precondition": boolean,
+                                                 "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND},
+                                                rule=t3_size_rule)),
                "paper_scale": list_of(obj({
                    "m": nat, "n": nat, "rounds": nat, "role": one_of("ldpq", "paired (leader)"),
                    "smallest_n_meeting_precondition": boolean, **put("gamma", "delta", "exp_eps", "radius"),
@@ -513,7 +508,10 @@ DATA_SCHEMA = {
     "T3m": obj({"witnesses": list_of(WITNESS)}),
     "T4u": obj({"witness": T4U_WITNESS}),
     "T4m": obj({"printed": T4M_WITNESS, "theta_positive": T4M_WITNESS}),
-    "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({"n": nat})), "epsilon_s_stated": boolean}),
+    "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({
+                   "n": nat, "others_at_c_plus_r": nat, **put_interval("exact_eps_replace_one"),
+                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1"))})),
+               "epsilon_s_stated": boolean}),
     "D1": obj({"points": nat, "marginal_differs_from_ldpq": nat, "witnesses": list_of(WITNESS)}),
     "X1": obj({"witnesses": list_of(WITNESS)}),
     "G1": obj({"witnesses": list_of(WITNESS)}),
@@ -1260,6 +1258,68 @@ def smallest_exp_eps(p, q, delta):
     return max(F(1), (mass_p - delta) / mass_q) if mass_q else F(1)
 
 
+def _binomial_poly(count, a, b):
+    """(b − a + a z)^count: the integer numerators of Binomial(count, a/b) over b^count."""
+    return [math.comb(count, k) * a ** k * (b - a) ** (count - k) for k in range(count + 1)]
+
+
+def _poly_mul(x, y):
+    out = [0] * (len(x) + len(y) - 1)
+    for i, u in enumerate(x):
+        if u:
+            for j, v in enumerate(y):
+                out[i + j] += u * v
+    return out
+
+
+def ldpq_replace_exp_eps(others, top, alpha, delta):
+    """The exact e^ε at δ (worse direction) with client 1 on LDPQ at c + r against c − r, `top` of the
+    `others` other LDPQ clients at c + r and the rest at c − r (other pairs at (c, c) add one sure
+    "+" each, a shift). Integers over the common denominator b^(others + 1), q− = a/b."""
+    q = F(1, 2) - 1 / (2 * alpha)
+    a, b = q.numerator, q.denominator
+    if top > others - top:  # the mirror image (every output reflected) has the same e^ε
+        top = others - top
+    rest = _poly_mul(_binomial_poly(others - top, a, b), _binomial_poly(top, b - a, b))
+    p = [F(v, b ** (others + 1)) for v in _poly_mul(rest, [a, b - a])]       # client 1 at c + r: q+ = (b − a)/b
+    r = [F(v, b ** (others + 1)) for v in _poly_mul(rest, [b - a, a])]       # at c − r: q− = a/b
+    forward, backward = smallest_exp_eps(p, r, delta), smallest_exp_eps(r, p, delta)
+    return None if forward is None or backward is None else max(forward, backward)
+
+
+def population_ldpq(n, gamma):
+    """The LDPQ clients of the reference code's population, client 1 included: ⌊γn⌋, one more if
+    the rest is odd (exact_ucdp.hpp population_counts)."""
+    ldpq = math.floor(gamma * n)
+    return ldpq + 1 if (n - ldpq) % 2 else ldpq
+
+
+def ldpq_replace_worst(others, alpha, delta, claimed_exp_eps):
+    """Every configuration of the accountant's reduction for client 1 on LDPQ (Neighbours.v: j of the
+    other LDPQ clients at c + r, j = 0..others; pairs at (c, c)), screened in double precision at
+    the claimed worst e^ε: the j whose δ there is within 10^-9 of δ or above are recomputed
+    exactly. Returns the j whose exact e^ε exceeds the claim (none when the claim is the worst)."""
+    import numpy as np
+    q = float(F(1, 2) - 1 / (2 * alpha))
+    gamma = float(claimed_exp_eps)
+
+    def pmf(count, p):
+        k = np.arange(count + 1)
+        logs = np.array([math.lgamma(count + 1) - math.lgamma(i + 1) - math.lgamma(count - i + 1) for i in k])
+        return np.exp(logs + k * math.log(p) + (count - k) * math.log1p(-p))
+
+    beyond = []
+    for top in range(others // 2 + 1):  # the rest are mirror images
+        rest = np.convolve(pmf(others - top, q), pmf(top, 1 - q))
+        with_hi, with_lo = np.convolve(rest, [q, 1 - q]), np.convolve(rest, [1 - q, q])
+        screened = max(np.maximum(with_hi - gamma * with_lo, 0).sum(), np.maximum(with_lo - gamma * with_hi, 0).sum())
+        if screened >= float(delta) * (1 - 1e-9):
+            exact = ldpq_replace_exp_eps(others, top, alpha, delta)
+            if exact is None or exact > claimed_exp_eps:
+                beyond.append(top)
+    return beyond
+
+
 def witness_t3_replace(report, w, path):
     """Replace one (client 1 moved): the exact ε at δ of the count of c + rα outputs (the released
     average is an injective function of it), against Eq. (th:3:1) at the witness's parameters."""
@@ -1642,17 +1702,21 @@ def recheck_t4m(cert, report):
 
 
 def recheck_s1(cert, report):
-    """S1: the paper states no ε_s (so the verdict is undecided); the replace-one ε at each n."""
+    """S1: the paper states no ε_s (so the verdict is undecided); at each n the exact replace-one ε of
+    the worst case over every other client's input (γ = 1, α = 2, δ = 1e-5): e^ε recomputed exactly
+    at the configuration the row names, and every other configuration of the reduction screened
+    (ldpq_replace_worst)."""
     report.equal("data/epsilon_s_stated", cert["data"]["epsilon_s_stated"], False)
+    delta, alpha = F(1, 100000), F(2)
     for i, row in enumerate(cert["data"]["scdp_at_sensitivity_2r"]):
-        n = row["n"]
-        w = {"center": "0", "radius": "1", "alpha": "2", "others": [{"count": n - 1, "w": "-1"}], "client_1": "1",
-             "client_1_replaced_by": "-1"}
-        p, q = _ldpq_count_laws(w)
-        exact = max(smallest_exp_eps(p, q, F(1, 100000)) or F(0), smallest_exp_eps(q, p, F(1, 100000)) or F(0))
+        path = f"data/scdp_at_sensitivity_2r/{i}"
+        n, top = row["n"], row["others_at_c_plus_r"]
+        exact = ldpq_replace_exp_eps(n - 1, top, alpha, delta)
+        report.equal(f"{path}/exact_exp_eps_replace_one", rat(row["exact_exp_eps_replace_one"]), exact)
+        report.equal(f"{path}/worse_configurations", ldpq_replace_worst(n - 1, alpha, delta, exact), [])
         with localcontext() as ctx:
             ctx.prec = kWorkDigits
-            report.expect(inside(dec(exact).ln(), row["exact_eps_replace_one"]), f"data/scdp_at_sensitivity_2r/{i}",
+            report.expect(inside(dec(exact).ln(), row["exact_eps_replace_one"]), path,
                           "the exact replace-one ε is outside the enclosure")
     check_verdict(report, cert, "undecided")
 
@@ -2010,12 +2074,32 @@ def recheck_t3(cert, report):
             report.equal(f"data/paper_model_sizes/{i}/printed_precondition", row["printed_precondition"], pre)
         understates = precondition and printed < exact
         recheck_t3_paper_scale(data.get("paper_scale", []), report)
+        for i, row in enumerate(data["paper_model_sizes"]):
+            lower, upper = (math.inf if row[k] == "infinite" else row[k] for k in ("eps_lower", "eps_upper"))
+            report.expect(lower <= upper, f"data/paper_model_sizes/{i}/eps_lower", "above eps_upper")
+    # The exact worst case: e^ε at the named configuration (the others at one end but the named
+    # number), and no other configuration of the reduction above it.
+    exact_exp = rat(cx["exact_exp_eps_replace_one"])
+    report.equal(f"{path}/exact_exp_eps_replace_one", exact_exp,
+                 ldpq_replace_exp_eps(n - 1, cx["others_at_c_plus_r"], alpha, delta))
+    report.equal(f"{path}/worse_configurations", ldpq_replace_worst(n - 1, alpha, delta, exact_exp), [])
+    for i, point in enumerate(data["eps_u_against_n"]):
+        others, e = point["other_ldpq"], rat(point["exact_exp_eps_replace_one"])
+        report.equal(f"data/eps_u_against_n/{i}/other_ldpq", others,
+                     population_ldpq(point["n"], T3_CURVE_GAMMA) - 1)
+        report.equal(f"data/eps_u_against_n/{i}/exact_exp_eps_replace_one", e,
+                     ldpq_replace_exp_eps(others, point["others_at_c_plus_r"], alpha, delta))
+        report.equal(f"data/eps_u_against_n/{i}/worse_configurations", ldpq_replace_worst(others, alpha, delta, e), [])
+        with localcontext() as ctx:
+            ctx.prec = kWorkDigits
+            report.expect(inside(dec(e).ln(), point["exact_replace_one"]), f"data/eps_u_against_n/{i}/exact_replace_one",
+                          "does not enclose ln of the exact e^ε")
     # δ(ε) decreases to the disjoint mass as ε → ∞: no finite ε reaches δ iff that mass exceeds δ.
     infinite = rat(cx["remove_one_disjoint_mass"]) > delta
-    report.not_recomputable(f"{path}/exact_exp_eps_replace_one, {path}/remove_one_disjoint_mass, "
-                            "data/eps_u_against_n/*/exact_replace_one, data/paper_model_sizes/*/rdp_composition_eps",
-                            "the exact law of the released sum needs the other clients' inputs (the proof's "
-                            "configuration) and the pair laws of the whole population, not in the certificate")
+    report.not_recomputable(f"{path}/remove_one_disjoint_mass, data/paper_model_sizes/*/eps_lower, "
+                            "data/paper_model_sizes/*/eps_upper",
+                            "the remove-one laws' disjoint mass needs the whole population's law; the model sizes' "
+                            "bounds come from a certified PLD composition over m (privacy/accountant.hpp)")
     check_verdict(report, cert, "fails" if understates or infinite else "undecided")
 
 

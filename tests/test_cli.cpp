@@ -1,10 +1,10 @@
 // End-to-end tests of the `corbin` executable: the DESIGN.md contract (keys, "p/q" strings,
 // _approx twins) and the bad-input contract (exit 2, one line on stderr naming the option).
 
-#include <catch2/catch.hpp>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -42,7 +42,8 @@ Result run(const std::string& args) {
 }  // namespace
 
 TEST_CASE("corbin joint --json follows the contract", "[cli][unit]") {
-  const Result r = run("joint --exp-eps 3 --center 0 --radius 1 --w 1/4 --w2 -0.125 --bits 2 --json");
+  const Result r =
+      run("joint --exp-eps 3 --center 0 --radius 1 --w 1/4 --w2 -0.125 --bits 2 --json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["joint"]["++"] == "7/128");
@@ -66,16 +67,19 @@ TEST_CASE("corbin gap --sup and pldp report computed verdicts", "[cli][unit]") {
   CHECK(sup["paper_gap_bound"] == "8");
   CHECK(sup["bound_over_sup"] == "32");
   CHECK(sup["w"] == "1/16");
-  const auto printed = nlohmann::json::parse(run("pldp --alpha 2 --bits 5 --variant as-printed --json").out);
+  const auto printed =
+      nlohmann::json::parse(run("pldp --alpha 2 --bits 5 --variant as-printed --json").out);
   CHECK(printed["ratio"] == "24/7");
   CHECK(printed["verdict"] == "fails");
-  const auto ref = nlohmann::json::parse(run("pldp --exp-eps 33 --bits 5 --variant reference-code --json").out);
+  const auto ref =
+      nlohmann::json::parse(run("pldp --exp-eps 33 --bits 5 --variant reference-code --json").out);
   CHECK(ref["ratio"] == "unbounded");
-  const auto eps = nlohmann::json::parse(run("joint --eps 1 --w 0.3 --w2 0.1 --bits 4096 --json").out);
+  const auto eps =
+      nlohmann::json::parse(run("joint --eps 1 --w 0.3 --w2 0.1 --bits 4096 --json").out);
   CHECK(eps["budget_exact"] == false);
   CHECK(eps["marginal1_interval"].size() == 2);
-  const auto agg = nlohmann::json::parse(
-      run("mse --alpha 3 --weights 1/2,-1/3,1/4 --bits 4 --json").out);
+  const auto agg =
+      nlohmann::json::parse(run("mse --alpha 3 --weights 1/2,-1/3,1/4 --bits 4 --json").out);
   CHECK(agg["n"] == 3);
   CHECK(agg["pairing"] == "0-1");
 }
@@ -90,11 +94,15 @@ TEST_CASE("corbin ucdp, calibrate, dropout and leakage print their objects", "[c
         Approx(2 * u["cpsgd"]["eps_u_consistent_units_approx"].get<double>()));
   CHECK(u["exact"]["remove"]["eps"] == "infinite");
   CHECK(u["exact"]["replace"]["eps_approx"].get<double>() < std::log(3.0));
-  CHECK(u["exact"]["replace"]["composition"]["compositions"] == "100");
-  const auto g = nlohmann::json::parse(run("calibrate gaussian --eps 1 --delta 1e-5 --sensitivity 1 --json").out);
+  // The worst case over every configuration of the others, attained by the one named.
+  CHECK(u["exact"]["replace"]["configurations"] == 52);  // 2 candidates × 26 values of j
+  CHECK(u["exact"]["replace"]["attained_by"]["other_pairs"] == "12 other pairs at (c, c)");
+  const auto g = nlohmann::json::parse(
+      run("calibrate gaussian --eps 1 --delta 1e-5 --sensitivity 1 --json").out);
   CHECK(g["sigma_approx"].get<double>() == Approx(3.7306).epsilon(1e-4));
   CHECK(g["sigma_classic_valid"] == false);
-  const auto l = nlohmann::json::parse(run("calibrate laplace --eps 1/2 --sensitivity 2 --json").out);
+  const auto l =
+      nlohmann::json::parse(run("calibrate laplace --eps 1/2 --sensitivity 2 --json").out);
   CHECK(l["scale"] == "4");
   CHECK(l["mse"] == "32");
   const auto d = nlohmann::json::parse(
@@ -106,7 +114,8 @@ TEST_CASE("corbin ucdp, calibrate, dropout and leakage print their objects", "[c
   CHECK(k["z_holder"]["ratio"] == "unbounded");
 }
 
-TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budget is", "[cli][unit]") {
+TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budget is",
+          "[cli][unit]") {
   const Result r = run("sweep --quantity mse --exp-eps 3,5 --bits 2,5 --w 1/4 --w2 -1/8,0");
   REQUIRE(r.status == 0);
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 2 * 2);
@@ -122,33 +131,45 @@ TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budge
 TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities", "[cli][unit]") {
   // B1: PBM with m = 1 and RQM with m = 2 have LDPQ's law, so the same lone-client MSE
   // (rα)² − w² = 25/16 − 1/9 = 209/144 at e^ε = 9 (α = 5/4), w = 1/3; RQM with m = 3 does not.
-  const Result r = run("sweep --quantity law_mse --mechanism ldp,pbm1,rqm2,rqm3 --exp-eps 9 --w 1/3");
+  const Result r =
+      run("sweep --quantity law_mse --mechanism ldp,pbm1,rqm2,rqm3 --exp-eps 9 --w 1/3");
   REQUIRE(r.status == 0);
-  CHECK(r.out == "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n"
-                 "ldp,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
-                 "pbm1,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
-                 "rqm2,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
-                 "rqm3,9,0.33333333333333333,1.2638888888888889,91/72,1.2638888888888889,1.2638888888888889\n");
+  CHECK(
+      r.out ==
+      "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n"
+      "ldp,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+      "pbm1,9,0.33333333333333333,1.4513888888888889,209/"
+      "144,1.4513888888888889,1.4513888888888889\n"
+      "rqm2,9,0.33333333333333333,1.4513888888888889,209/"
+      "144,1.4513888888888889,1.4513888888888889\n"
+      "rqm3,9,0.33333333333333333,1.2638888888888889,91/"
+      "72,1.2638888888888889,1.2638888888888889\n");
   // The PLDP ratio against the claim: e^ε exactly for the calibrated rooms; CorBin-FL's at every d
-  // (its bits column), the same as the sweep's CorBinQ pldp_ratio; SignSGD unbounded, claiming none.
-  const Result p = run("sweep --quantity pldp_ratio --mechanism rqm3,corbin,signsgd --exp-eps 9 --bits 0,5");
+  // (its bits column), the same as the sweep's CorBinQ pldp_ratio; SignSGD unbounded, claiming
+  // none.
+  const Result p =
+      run("sweep --quantity pldp_ratio --mechanism rqm3,corbin,signsgd --exp-eps 9 --bits 0,5");
   REQUIRE(p.status == 0);
-  CHECK(p.out == "mechanism,exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,"
-                 "bound,bound_exact,bound_lower,bound_upper\n"
-                 "rqm3,9,,9,9,9,9,9,9,9,9\n"
-                 "corbin,9,0,9,9,9,9,9,9,9,9\n"
-                 "corbin,9,5,9,9,9,9,9,9,9,9\n"
-                 "signsgd,,,inf,,inf,inf,,,,\n");
+  CHECK(p.out ==
+        "mechanism,exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,"
+        "bound,bound_exact,bound_lower,bound_upper\n"
+        "rqm3,9,,9,9,9,9,9,9,9,9\n"
+        "corbin,9,0,9,9,9,9,9,9,9,9\n"
+        "corbin,9,5,9,9,9,9,9,9,9,9\n"
+        "signsgd,,,inf,,inf,inf,,,,\n");
   CHECK(run("sweep --quantity pldp_ratio --exp-eps 9 --bits 0,5").out ==
-        "exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n9,0,9,9,9,9\n9,5,9,9,9,9\n");
+        "exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n9,0,9,9,9,"
+        "9\n9,5,9,9,9,9\n");
   // At a certified budget the ratio and the claim are enclosures of e^1 (no exact cell).
   const Result e = run("sweep --quantity pldp_ratio --mechanism pbm2 --eps 1");
   REQUIRE(e.status == 0);
   const std::string e1 = "2.7182818284590452";
-  CHECK(e.out.find("\npbm2,1," + e1 + ",," + e1 + "," + e1 + "," + e1 + ",," + e1 + "," + e1 + "\n") != std::string::npos);
+  CHECK(e.out.find("\npbm2,1," + e1 + ",," + e1 + "," + e1 + "," + e1 + ",," + e1 + "," + e1 +
+                   "\n") != std::string::npos);
   // Bits on the wire, no budget.
   CHECK(run("sweep --quantity wire_bits --mechanism ldp,rqm3,signsgd").out ==
-        "mechanism,wire_bits,wire_bits_exact,wire_bits_lower,wire_bits_upper\nldp,1,1,1,1\nrqm3,32,32,32,32\n"
+        "mechanism,wire_bits,wire_bits_exact,wire_bits_lower,wire_bits_upper\nldp,1,1,1,1\nrqm3,32,"
+        "32,32,32\n"
         "signsgd,2,2,2,2\n");
   // A quantity the room cannot answer is refused naming the room and the quantity.
   const Result g = run("sweep --quantity law --mechanism ldp,gaussian --exp-eps 3");
@@ -156,7 +177,8 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   CHECK(g.out.empty());
   CHECK(g.err.find("--mechanism is 'gaussian'") != std::string::npos);
   CHECK(g.err.find("answers law ") != std::string::npos);
-  // At a transcendental ε, LDPQ's MSE at w = c is an enclosure of (rα)² = coth(1/2)² = 4.68269437683...
+  // At a transcendental ε, LDPQ's MSE at w = c is an enclosure of (rα)² = coth(1/2)²
+  // = 4.68269437683...
   const Result t = run("sweep --quantity law_mse --mechanism ldp --eps 1 --w 0");
   REQUIRE(t.status == 0);
   CHECK(t.out.find("\nldp,1,0,4.68269437683116") != std::string::npos);
@@ -164,7 +186,8 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   CHECK(u.err.find("one of vanilla, ldp, corbin") != std::string::npos);  // the known ones
 }
 
-TEST_CASE("corbin --version prints the release and exits 0, whatever the subcommand rule", "[cli][unit]") {
+TEST_CASE("corbin --version prints the release and exits 0, whatever the subcommand rule",
+          "[cli][unit]") {
   const Result r = run("--version");
   CHECK(r.status == 0);
   CHECK(r.out == std::string("corbin ") + corbin::kVersion + "\n");
@@ -211,7 +234,8 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity nope --eps 1", "--quantity"},
       {"sweep --quantity mse --eps 1 --bits 1/2", "--bits"},
       {"sweep --quantity law --mechanism gaussian --exp-eps 3", "--mechanism"},
-      {"sweep --quantity law --mechanism ldp --eps 1", "--mechanism"},  // no exact law at a transcendental ε
+      {"sweep --quantity law --mechanism ldp --eps 1",
+       "--mechanism"},  // no exact law at a transcendental ε
       {"sweep --quantity law_mse --mechanism nope --exp-eps 3", "--mechanism"},
       {"sweep --quantity law_mse --exp-eps 3", "--mechanism"},
       {"sweep --quantity mse --mechanism ldp --exp-eps 3", "--mechanism"},

@@ -47,7 +47,8 @@ Rational to_radius(const py::handle& value) {
 }
 
 /// A weight in [c − r, c + r] (the quantizers' domain; larger values are clipped by clients first).
-Rational to_weight(const py::handle& value, const char* name, const Rational& c, const Rational& r) {
+Rational to_weight(const py::handle& value, const char* name, const Rational& c,
+                   const Rational& r) {
   const Rational w = to_rational(value, name);
   check_weight(name, w, c, r);
   return w;
@@ -61,18 +62,20 @@ unsigned long to_count(const py::handle& value, const char* name, unsigned long 
     throw corbin::invalid_argument(name, quote(text), "an integer");
   const py::int_ v = py::reinterpret_borrow<py::int_>(value);
   if (v < py::int_(0) || v > py::int_(limit))
-    throw corbin::invalid_argument(name, quote(text), "an integer in [0, " + std::to_string(limit) + "]");
+    throw corbin::invalid_argument(name, quote(text),
+                                   "an integer in [0, " + std::to_string(limit) + "]");
   return v.cast<unsigned long>();
 }
 
 /// Every element of a sampler input is a finite number (an infinity would be clipped silently,
 /// a NaN would be quantized as the center).
-void check_finite(const py::array_t<float, py::array::c_style | py::array::forcecast>& w, const char* name) {
+void check_finite(const py::array_t<float, py::array::c_style | py::array::forcecast>& w,
+                  const char* name) {
   const float* p = w.data();
   for (py::ssize_t i = 0; i < w.size(); ++i)
     if (!std::isfinite(p[i]))
-      throw corbin::invalid_argument(std::string(name) + "[" + std::to_string(i) + "]", std::to_string(p[i]),
-                                     "a finite number");
+      throw corbin::invalid_argument(std::string(name) + "[" + std::to_string(i) + "]",
+                                     std::to_string(p[i]), "a finite number");
 }
 
 py::object fraction(const Rational& x) {
@@ -89,25 +92,33 @@ py::dict joint_dict(const JointLaw<Rational>& law) {
   return d;
 }
 
-double mid(const Interval& x) { return midpoint_of(x).convert_to<double>(); }
+double mid(const Interval& x) {
+  return midpoint_of(x).convert_to<double>();
+}
 
 /// A certified enclosure as (lower, upper) Fractions: MPFR's endpoints are dyadic rationals, so
 /// they cross exactly (a float could round the lower end up).
 py::tuple enclosure(const Interval& x) {
-  return py::make_tuple(fraction(corbin::to_rational(lower_of(x))), fraction(corbin::to_rational(upper_of(x))));
+  return py::make_tuple(fraction(corbin::to_rational(lower_of(x))),
+                        fraction(corbin::to_rational(upper_of(x))));
 }
 
 /// The setting of a room's per-coordinate questions (fl::CoordinateSetting): exactly one of
 /// exp_eps, alpha (exact) or eps (certified), or none for a room that takes no budget.
-fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handle& exp_eps, const py::handle& alpha,
-                                         const py::handle& eps, const py::handle& c, const py::handle& r,
-                                         const py::handle& bits, const std::string& variant, const py::handle& delta) {
+fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handle& exp_eps,
+                                         const py::handle& alpha, const py::handle& eps,
+                                         const py::handle& c, const py::handle& r,
+                                         const py::handle& bits, const std::string& variant,
+                                         const py::handle& delta) {
   fl::CoordinateSetting s;
   const int given = !exp_eps.is_none() + !alpha.is_none() + !eps.is_none();
-  if (given > 1) throw corbin::invalid_argument("budget", "given twice", "one of exp_eps, alpha, eps");
+  if (given > 1)
+    throw corbin::invalid_argument("budget", "given twice", "one of exp_eps, alpha, eps");
   if (given == 0 && m.takes_budget())
-    throw corbin::invalid_argument("budget", "missing", "one of exp_eps, alpha, eps (" + m.name() + " takes one)");
-  if (!exp_eps.is_none()) s.budget = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
+    throw corbin::invalid_argument("budget", "missing",
+                                   "one of exp_eps, alpha, eps (" + m.name() + " takes one)");
+  if (!exp_eps.is_none())
+    s.budget = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
   if (!alpha.is_none()) s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
   if (!eps.is_none()) s.budget = Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
   s.center = to_rational(c, "center");
@@ -122,29 +133,41 @@ fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handl
 /// defaults (CoordinateSetting's), at the working precision CorBinQ's d needs for an ε budget.
 template <class F>
 void def_question(py::module_& m, const char* name, const char* doc, F answer, bool takes_w) {
-  const auto run = [answer](const std::string& mechanism, const py::handle& w, const py::handle& exp_eps,
-                            const py::handle& alpha, const py::handle& eps, const py::handle& c, const py::handle& r,
-                            const py::handle& bits, const std::string& variant, const py::handle& delta) {
+  const auto run = [answer](const std::string& mechanism, const py::handle& w,
+                            const py::handle& exp_eps, const py::handle& alpha,
+                            const py::handle& eps, const py::handle& c, const py::handle& r,
+                            const py::handle& bits, const std::string& variant,
+                            const py::handle& delta) {
     const fl::Mechanism& room = fl::Registry::global().find(mechanism);
-    const fl::CoordinateSetting s = coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
+    const fl::CoordinateSetting s =
+        coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
     PrecisionScope scope(default_precision_bits(s.bits));
-    return answer(room, s, w.is_none() ? std::nullopt : std::optional(to_weight(w, "w", s.center, s.radius)));
+    return answer(
+        room, s, w.is_none() ? std::nullopt : std::optional(to_weight(w, "w", s.center, s.radius)));
   };
   const auto setting_args = [](auto&&... first) {
-    return std::make_tuple(first..., py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("alpha") = py::none(),
-                           py::arg("eps") = py::none(), py::arg("center") = 0, py::arg("radius") = 1,
-                           py::arg("bits") = 5, py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
+    return std::make_tuple(first..., py::kw_only(), py::arg("exp_eps") = py::none(),
+                           py::arg("alpha") = py::none(), py::arg("eps") = py::none(),
+                           py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+                           py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
   };
   if (takes_w)
-    std::apply([&](auto&&... args) { m.def(name, run, doc, args...); }, setting_args(py::arg("mechanism"), py::arg("w")));
+    std::apply([&](auto&&... args) { m.def(name, run, doc, args...); },
+               setting_args(py::arg("mechanism"), py::arg("w")));
   else
-    std::apply([&](auto&&... args) {
-      m.def(name, [run](const std::string& mechanism, const py::handle& exp_eps, const py::handle& alpha,
-                        const py::handle& eps, const py::handle& c, const py::handle& r, const py::handle& bits,
-                        const std::string& variant, const py::handle& delta) {
-        return run(mechanism, py::none(), exp_eps, alpha, eps, c, r, bits, variant, delta);
-      }, doc, args...);
-    }, setting_args(py::arg("mechanism")));
+    std::apply(
+        [&](auto&&... args) {
+          m.def(
+              name,
+              [run](const std::string& mechanism, const py::handle& exp_eps,
+                    const py::handle& alpha, const py::handle& eps, const py::handle& c,
+                    const py::handle& r, const py::handle& bits, const std::string& variant,
+                    const py::handle& delta) {
+                return run(mechanism, py::none(), exp_eps, alpha, eps, c, r, bits, variant, delta);
+              },
+              doc, args...);
+        },
+        setting_args(py::arg("mechanism")));
 }
 
 /// A PLDP summary: the ratio (Fraction, (lower, upper) Fractions, or inf), the claimed e^ε (None
@@ -152,10 +175,12 @@ void def_question(py::module_& m, const char* name, const char* doc, F answer, b
 py::dict pldp_dict(const fl::PldpSummary& p) {
   py::dict d;
   d["unbounded"] = p.unbounded;
-  d["ratio"] = p.unbounded ? py::object(py::float_(std::numeric_limits<double>::infinity()))
+  d["ratio"] = p.unbounded     ? py::object(py::float_(std::numeric_limits<double>::infinity()))
                : p.ratio_exact ? fraction(*p.ratio_exact)
                                : py::object(enclosure(p.ratio));
-  d["bound"] = !p.claimed ? py::object(py::none()) : p.bound_exact ? fraction(*p.bound_exact) : py::object(enclosure(p.bound));
+  d["bound"] = !p.claimed      ? py::object(py::none())
+               : p.bound_exact ? fraction(*p.bound_exact)
+                               : py::object(enclosure(p.bound));
   d["client"] = p.client;
   d["output"] = p.output;
   d["w_high"] = fraction(p.w_high);
@@ -165,10 +190,13 @@ py::dict pldp_dict(const fl::PldpSummary& p) {
   return d;
 }
 
-UcdpSetting ucdp_setting(const py::handle& m, const py::handle& n, const py::handle& gamma, const py::handle& delta,
-                         const py::handle& radius, const py::handle& alpha) {
-  return {to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40), to_rational(gamma, "gamma"),
-          to_rational(delta, "delta"), to_radius(radius), Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))};
+UcdpSetting ucdp_setting(const py::handle& m, const py::handle& n, const py::handle& gamma,
+                         const py::handle& delta, const py::handle& radius,
+                         const py::handle& alpha) {
+  return {
+      to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40),
+      to_rational(gamma, "gamma"), to_rational(delta, "delta"),
+      to_radius(radius),           Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))};
 }
 
 py::dict formula_dict(const UcdpFormula& f) {
@@ -188,130 +216,183 @@ PYBIND11_MODULE(corbin, m) {
   py::register_exception<corbin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception<corbin::undecidable>(m, "Undecidable", PyExc_ArithmeticError);
 
-  m.def("alpha_of_exp_eps", [](const py::handle& x) {
-    const Rational v = to_rational(x, "exp_eps");
-    return fraction(Budget::make(Budget::Kind::exp_eps, v).alpha_exact());
-  }, "α = (e^ε + 1)/(e^ε − 1), exactly", py::arg("exp_eps"));
+  m.def(
+      "alpha_of_exp_eps",
+      [](const py::handle& x) {
+        const Rational v = to_rational(x, "exp_eps");
+        return fraction(Budget::make(Budget::Kind::exp_eps, v).alpha_exact());
+      },
+      "α = (e^ε + 1)/(e^ε − 1), exactly", py::arg("exp_eps"));
 
-  m.def("ldpq_q", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w) {
-    const Rational center = to_rational(c, "center"), radius = to_radius(r);
-    return fraction(ldpq_q(to_alpha(alpha), center, radius, to_weight(w, "w", center, radius)));
-  }, "P(LDPQ = c + rα) = 1/2 + (w − c)/(2rα)", py::arg("alpha"), py::arg("center"), py::arg("radius"), py::arg("w"));
+  m.def(
+      "ldpq_q",
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w) {
+        const Rational center = to_rational(c, "center"), radius = to_radius(r);
+        return fraction(ldpq_q(to_alpha(alpha), center, radius, to_weight(w, "w", center, radius)));
+      },
+      "P(LDPQ = c + rα) = 1/2 + (w − c)/(2rα)", py::arg("alpha"), py::arg("center"),
+      py::arg("radius"), py::arg("w"));
 
-  m.def("joint_law", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-                        const py::handle& w2, const py::handle& bits, const std::string& variant) {
-    return joint_dict(corbinq_joint_law(to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_rational(w1, "w1"),
-                                        to_rational(w2, "w2"), to_count(bits, "bits", kMaxBits), parse_variant(variant)));
-  }, "exact joint law of CorBinQ (Alg. 2)", py::arg("alpha"), py::arg("center"), py::arg("radius"), py::arg("w1"),
-        py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
+  m.def(
+      "joint_law",
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
+         const py::handle& w2, const py::handle& bits, const std::string& variant) {
+        return joint_dict(corbinq_joint_law(
+            to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_rational(w1, "w1"),
+            to_rational(w2, "w2"), to_count(bits, "bits", kMaxBits), parse_variant(variant)));
+      },
+      "exact joint law of CorBinQ (Alg. 2)", py::arg("alpha"), py::arg("center"), py::arg("radius"),
+      py::arg("w1"), py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
 
-  m.def("pair_utility", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-                           const py::handle& w2, const py::handle& bits, const std::string& variant) {
-    const Rational center = to_rational(c, "center"), radius = to_radius(r);
-    const auto u = pair_utility(to_alpha(alpha), center, radius, to_weight(w1, "w1", center, radius),
-                                to_weight(w2, "w2", center, radius), to_count(bits, "bits", kMaxBits),
-                                parse_variant(variant));
-    py::dict d;
-    d["mse"] = fraction(u.mse);
-    d["mse_optimal"] = fraction(u.mse_optimal);
-    d["mse_ldp"] = fraction(u.mse_ldp);
-    d["gap"] = fraction(u.gap);
-    d["paper_gap_bound"] = fraction(u.paper_gap_bound);
-    return d;
-  }, "exact pair MSE, optimum, independent LDPQs, gap and the paper's bound", py::arg("alpha"), py::arg("center"),
-        py::arg("radius"), py::arg("w1"), py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
+  m.def(
+      "pair_utility",
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
+         const py::handle& w2, const py::handle& bits, const std::string& variant) {
+        const Rational center = to_rational(c, "center"), radius = to_radius(r);
+        const auto u =
+            pair_utility(to_alpha(alpha), center, radius, to_weight(w1, "w1", center, radius),
+                         to_weight(w2, "w2", center, radius), to_count(bits, "bits", kMaxBits),
+                         parse_variant(variant));
+        py::dict d;
+        d["mse"] = fraction(u.mse);
+        d["mse_optimal"] = fraction(u.mse_optimal);
+        d["mse_ldp"] = fraction(u.mse_ldp);
+        d["gap"] = fraction(u.gap);
+        d["paper_gap_bound"] = fraction(u.paper_gap_bound);
+        return d;
+      },
+      "exact pair MSE, optimum, independent LDPQs, gap and the paper's bound", py::arg("alpha"),
+      py::arg("center"), py::arg("radius"), py::arg("w1"), py::arg("w2"), py::arg("bits"),
+      py::arg("variant") = "corrected");
 
-  m.def("sup_gap", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits) {
-    const auto s = sup_gap(to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_count(bits, "bits", kMaxBits));
-    py::dict d;
-    d["sup_gap"] = fraction(s.value);
-    d["w1"] = fraction(s.w1);
-    d["w2"] = fraction(s.w2);
-    return d;
-  }, "exact supremum of the gap over all inputs, with a witness", py::arg("alpha"), py::arg("center"),
-        py::arg("radius"), py::arg("bits"));
+  m.def(
+      "sup_gap",
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r,
+         const py::handle& bits) {
+        const auto s = sup_gap(to_alpha(alpha), to_rational(c, "center"), to_radius(r),
+                               to_count(bits, "bits", kMaxBits));
+        py::dict d;
+        d["sup_gap"] = fraction(s.value);
+        d["w1"] = fraction(s.w1);
+        d["w2"] = fraction(s.w2);
+        return d;
+      },
+      "exact supremum of the gap over all inputs, with a witness", py::arg("alpha"),
+      py::arg("center"), py::arg("radius"), py::arg("bits"));
 
   // The registry (fl/registry.hpp): every mechanism's properties, and its room's answers.
-  m.def("mechanisms", [] {
-    py::list out;
-    for (const fl::Mechanism* room : fl::Registry::global().all()) {
-      py::dict d;
-      for (const auto& property : fl::properties_of(*room))
-        std::visit([&](const auto& value) { d[py::str(property.first)] = value; }, property.second);
-      out.append(d);
-    }
-    return out;
-  }, "the registered mechanisms and their properties (as `corbin mechanisms --json`)");
+  m.def(
+      "mechanisms",
+      [] {
+        py::list out;
+        for (const fl::Mechanism* room : fl::Registry::global().all()) {
+          py::dict d;
+          for (const auto& property : fl::properties_of(*room))
+            std::visit([&](const auto& value) { d[py::str(property.first)] = value; },
+                       property.second);
+          out.append(d);
+        }
+        return out;
+      },
+      "the registered mechanisms and their properties (as `corbin mechanisms --json`)");
 
-  def_question(m, "law", "a lone client's exact output law at w: [(value, probability)] as Fractions",
-               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>& w) {
-                 py::list out;
-                 for (const fl::Atom& a : fl::answered_law(room, s, *w, "law"))
-                   out.append(py::make_tuple(fraction(a.value), fraction(a.prob)));
-                 return py::object(out);
-               }, true);
-  def_question(m, "mse", "a lone client's E[(Q(w) - w)^2]: a Fraction, or (lower, upper) Fractions where certified",
-               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>& w) {
-                 const fl::LoneMse x = fl::answered_mse(room, s, *w, "mse");
-                 return x.exact ? fraction(*x.exact) : py::object(enclosure(x.enclosure));
-               }, true);
-  def_question(m, "pldp", "a mechanism's PLDP ratio and its claimed e^eps (dict; Fractions, or enclosures)",
-               [](const fl::Mechanism& room, const fl::CoordinateSetting& s, const std::optional<Rational>&) {
-                 return py::object(pldp_dict(fl::answered_pldp(room, s, "pldp")));
-               }, false);
+  def_question(
+      m, "law", "a lone client's exact output law at w: [(value, probability)] as Fractions",
+      [](const fl::Mechanism& room, const fl::CoordinateSetting& s,
+         const std::optional<Rational>& w) {
+        py::list out;
+        for (const fl::Atom& a : fl::answered_law(room, s, *w, "law"))
+          out.append(py::make_tuple(fraction(a.value), fraction(a.prob)));
+        return py::object(out);
+      },
+      true);
+  def_question(
+      m, "mse",
+      "a lone client's E[(Q(w) - w)^2]: a Fraction, or (lower, upper) Fractions where certified",
+      [](const fl::Mechanism& room, const fl::CoordinateSetting& s,
+         const std::optional<Rational>& w) {
+        const fl::LoneMse x = fl::answered_mse(room, s, *w, "mse");
+        return x.exact ? fraction(*x.exact) : py::object(enclosure(x.enclosure));
+      },
+      true);
+  def_question(
+      m, "pldp", "a mechanism's PLDP ratio and its claimed e^eps (dict; Fractions, or enclosures)",
+      [](const fl::Mechanism& room, const fl::CoordinateSetting& s,
+         const std::optional<Rational>&) {
+        return py::object(pldp_dict(fl::answered_pldp(room, s, "pldp")));
+      },
+      false);
   // The older CorBinQ-only call, pldp(alpha, center, radius, bits, variant): CorBin-FL's room.
-  m.def("pldp", [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
-                   const std::string& variant) -> py::object {
-    fl::CoordinateSetting s;
-    s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
-    s.center = to_rational(c, "center");
-    s.radius = to_radius(r);
-    s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
-    s.variant = parse_variant(variant);
-    const fl::PldpSummary p = fl::answered_pldp(fl::Registry::global().find("corbin"), s, "pldp");
-    if (p.unbounded) return py::float_(std::numeric_limits<double>::infinity());
-    return fraction(*p.ratio_exact);
-  }, "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded)", py::arg("alpha"), py::arg("center"),
-        py::arg("radius"), py::arg("bits"), py::arg("variant") = "corrected");
+  m.def(
+      "pldp",
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
+         const std::string& variant) -> py::object {
+        fl::CoordinateSetting s;
+        s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+        s.center = to_rational(c, "center");
+        s.radius = to_radius(r);
+        s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
+        s.variant = parse_variant(variant);
+        const fl::PldpSummary p =
+            fl::answered_pldp(fl::Registry::global().find("corbin"), s, "pldp");
+        if (p.unbounded) return py::float_(std::numeric_limits<double>::infinity());
+        return fraction(*p.ratio_exact);
+      },
+      "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded)", py::arg("alpha"),
+      py::arg("center"), py::arg("radius"), py::arg("bits"), py::arg("variant") = "corrected");
 
-  m.def("ucdp_printed", [](const py::handle& mm, const py::handle& n, const py::handle& gamma, const py::handle& delta,
-                           const py::handle& radius, const py::handle& alpha) {
-    PrecisionScope scope(128);
-    return formula_dict(theorem3_printed(ucdp_setting(mm, n, gamma, delta, radius, alpha)));
-  }, "Theorem 3 as printed", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"), py::arg("radius"),
-        py::arg("alpha"));
+  m.def(
+      "ucdp_printed",
+      [](const py::handle& mm, const py::handle& n, const py::handle& gamma,
+         const py::handle& delta, const py::handle& radius, const py::handle& alpha) {
+        PrecisionScope scope(128);
+        return formula_dict(theorem3_printed(ucdp_setting(mm, n, gamma, delta, radius, alpha)));
+      },
+      "Theorem 3 as printed", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"),
+      py::arg("radius"), py::arg("alpha"));
 
-  m.def("ucdp_cpsgd", [](const py::handle& mm, const py::handle& n, const py::handle& gamma, const py::handle& delta,
-                         const py::handle& radius, const py::handle& alpha, bool consistent_units) {
-    PrecisionScope scope(128);
-    return formula_dict(theorem3_cpsgd(ucdp_setting(mm, n, gamma, delta, radius, alpha), consistent_units));
-  }, "cpSGD Thm 1 with the proof's substitutions", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"),
-        py::arg("radius"), py::arg("alpha"), py::arg("consistent_units") = false);
+  m.def(
+      "ucdp_cpsgd",
+      [](const py::handle& mm, const py::handle& n, const py::handle& gamma,
+         const py::handle& delta, const py::handle& radius, const py::handle& alpha,
+         bool consistent_units) {
+        PrecisionScope scope(128);
+        return formula_dict(
+            theorem3_cpsgd(ucdp_setting(mm, n, gamma, delta, radius, alpha), consistent_units));
+      },
+      "cpSGD Thm 1 with the proof's substitutions", py::arg("m"), py::arg("n"), py::arg("gamma"),
+      py::arg("delta"), py::arg("radius"), py::arg("alpha"), py::arg("consistent_units") = false);
 
-  m.def("exact_ucdp", [](const py::handle& n, const py::handle& gamma, const py::handle& delta, const py::handle& alpha,
-                         const py::handle& c, const py::handle& r, const py::handle& bits, const std::string& relation,
-                         const std::string& role) {
-    PrecisionScope scope(128);
-    if (role != "ldpq" && role != "paired") throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
-    ExactUcdpSetting s{to_count(n, "n", kMaxExactClients), to_rational(gamma, "gamma"), to_rational(delta, "delta"),
-                       SumGeometry{to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_count(bits, "bits", kMaxBits),
-                                   Variant::corrected},
-                       role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader};
-    const auto x = exact_ucdp(s, proof_configuration(s.geometry.center, s.geometry.radius), parse_neighbour(relation));
-    py::dict d;
-    d["infinite"] = x.infinite;
-    d["exp_eps"] = x.infinite ? py::object(py::none()) : fraction(x.exp_eps);
-    d["eps"] = x.infinite ? std::numeric_limits<double>::infinity() : mid(x.eps);
-    d["disjoint_mass"] = fraction(x.disjoint_mass);
-    return d;
-  }, "exact ε at δ of the released sum, m = 1", py::arg("n"), py::arg("gamma"), py::arg("delta"), py::arg("alpha"),
-        py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5, py::arg("relation") = "replace",
-        py::arg("role") = "ldpq");
+  m.def(
+      "exact_ucdp",
+      [](const py::handle& n, const py::handle& gamma, const py::handle& delta,
+         const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
+         const std::string& relation, const std::string& role) {
+        PrecisionScope scope(128);
+        if (role != "ldpq" && role != "paired")
+          throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
+        ExactUcdpSetting s{to_count(n, "n", kMaxExactClients), to_rational(gamma, "gamma"),
+                           to_rational(delta, "delta"),
+                           SumGeometry{to_alpha(alpha), to_rational(c, "center"), to_radius(r),
+                                       to_count(bits, "bits", kMaxBits), Variant::corrected},
+                           role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader};
+        const auto x = exact_ucdp(s, parse_neighbour(relation));
+        py::dict d;
+        d["infinite"] = x.infinite;
+        d["exp_eps"] = x.infinite ? py::object(py::none()) : fraction(x.exp_eps);
+        d["eps"] = x.infinite ? std::numeric_limits<double>::infinity() : mid(x.eps);
+        d["disjoint_mass"] = fraction(x.disjoint_mass);
+        return d;
+      },
+      "exact ε at δ of the released sum, m = 1", py::arg("n"), py::arg("gamma"), py::arg("delta"),
+      py::arg("alpha"), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+      py::arg("relation") = "replace", py::arg("role") = "ldpq");
 
   // The certified two-sided accountant (privacy/accountant.hpp): every method returns a
   // (lower, upper) pair of floats that bracket the true value (inf where no finite ε reaches δ).
-  py::class_<Accountant>(m, "Accountant",
-                         "Theorem 3's mechanism for one coordinate and round, certified two-sided bounds")
+  py::class_<Accountant>(
+      m, "Accountant",
+      "Theorem 3's mechanism for one coordinate and round, certified two-sided bounds")
       .def(py::init([](const py::handle& n, const py::handle& gamma, const py::handle& alpha,
                        const std::string& neighbours, const std::string& role, const py::handle& c,
                        const py::handle& r, const py::handle& bits, const py::handle& cells) {
@@ -323,58 +404,84 @@ PYBIND11_MODULE(corbin, m) {
              s.radius = to_radius(r);
              s.bits = to_count(bits, "bits", kMaxBits);
              s.relation = parse_neighbour(neighbours);
-             if (role != "ldpq" && role != "paired") throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
+             if (role != "ldpq" && role != "paired")
+               throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
              s.role = role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader;
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
              return Accountant(s, limits);
            }),
            py::arg("n"), py::arg("gamma"), py::arg("alpha"), py::arg("neighbours") = "replace",
-           py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
-           py::arg("cells") = 2048)
-      .def("compose", [](const Accountant& a, const py::handle& k) {
-             return a.compose(to_count(k, "compositions", kMaxCompositions));
-           }, "this mechanism composed k times (m coordinates × T rounds)", py::arg("k"))
+           py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1,
+           py::arg("bits") = 5, py::arg("cells") = 2048)
+      .def(
+          "compose",
+          [](const Accountant& a, const py::handle& k) {
+            return a.compose(to_count(k, "compositions", kMaxCompositions));
+          },
+          "this mechanism composed k times (m coordinates × T rounds)", py::arg("k"))
       .def_property_readonly("compositions", &Accountant::compositions)
-      .def("epsilon", [](const Accountant& a, const py::handle& delta) {
-             const TwoSided b = a.epsilon(to_rational(delta, "delta"));
-             return py::make_tuple(b.lower, b.upper);
-           }, "(eps_lower, eps_upper) at δ", py::arg("delta"))
-      .def("delta", [](const Accountant& a, const py::handle& eps) {
-             const TwoSided b = a.delta(to_rational(eps, "eps"));
-             return py::make_tuple(b.lower, b.upper);
-           }, "(delta_lower, delta_upper) at ε", py::arg("epsilon"));
+      .def(
+          "epsilon",
+          [](const Accountant& a, const py::handle& delta) {
+            const TwoSided b = a.epsilon(to_rational(delta, "delta"));
+            return py::make_tuple(b.lower, b.upper);
+          },
+          "(eps_lower, eps_upper) at δ", py::arg("delta"))
+      .def(
+          "delta",
+          [](const Accountant& a, const py::handle& eps) {
+            const TwoSided b = a.delta(to_rational(eps, "eps"));
+            return py::make_tuple(b.lower, b.upper);
+          },
+          "(delta_lower, delta_upper) at ε", py::arg("epsilon"));
 
-  m.def("agm_sigma", [](const py::handle& eps, const py::handle& delta, const py::handle& sensitivity) {
-    PrecisionScope scope(256);
-    return agm_sigma(to_rational(eps, "eps"), to_rational(delta, "delta"), to_rational(sensitivity, "sensitivity"))
-        .convert_to<double>();
-  }, "analytic Gaussian σ (Balle & Wang)", py::arg("eps"), py::arg("delta"), py::arg("sensitivity"));
+  m.def(
+      "agm_sigma",
+      [](const py::handle& eps, const py::handle& delta, const py::handle& sensitivity) {
+        PrecisionScope scope(256);
+        return agm_sigma(to_rational(eps, "eps"), to_rational(delta, "delta"),
+                         to_rational(sensitivity, "sensitivity"))
+            .convert_to<double>();
+      },
+      "analytic Gaussian σ (Balle & Wang)", py::arg("eps"), py::arg("delta"),
+      py::arg("sensitivity"));
 
-  m.def("laplace_scale", [](const py::handle& eps, const py::handle& sensitivity) {
-    return fraction(laplace_scale(to_rational(eps, "eps"), to_rational(sensitivity, "sensitivity")));
-  }, "Laplace scale Δ/ε", py::arg("eps"), py::arg("sensitivity"));
+  m.def(
+      "laplace_scale",
+      [](const py::handle& eps, const py::handle& sensitivity) {
+        return fraction(
+            laplace_scale(to_rational(eps, "eps"), to_rational(sensitivity, "sensitivity")));
+      },
+      "Laplace scale Δ/ε", py::arg("eps"), py::arg("sensitivity"));
 
-  m.def("sample_corbinq", [](py::array_t<float, py::array::c_style | py::array::forcecast> w1,
-                             py::array_t<float, py::array::c_style | py::array::forcecast> w2,
-                             const py::handle& exp_eps, const py::handle& c, const py::handle& r,
-                             const py::handle& bits_value, const py::handle& seed_value) {
-    if (w1.size() != w2.size()) throw corbin::invalid_argument("w2", "of another length", "as long as w1");
-    check_finite(w1, "w1");
-    check_finite(w2, "w2");
-    const auto bits = static_cast<unsigned>(to_count(bits_value, "bits", CorbinqPairSampler::kMaxBits));
-    const std::uint64_t seed = to_count(seed_value, "seed", ~0ul);
-    const FixedPointLaw law(Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps")),
-                            to_rational(c, "center"), to_radius(r));
-    const CorbinqPairSampler sampler(law, bits, derive_key(seed, "shared"), derive_key(seed, "leader"),
-                                     derive_key(seed, "follower"), 0);
-    py::array_t<float> out1(w1.size()), out2(w2.size());
-    {
-      py::gil_scoped_release release;
-      sampler.sample(w1.data(), w2.data(), out1.mutable_data(), out2.mutable_data(),
-                     static_cast<std::size_t>(w1.size()));
-    }
-    return py::make_tuple(out1, out2);
-  }, "sample CorBinQ pairs (ChaCha20, seeded)", py::arg("w1"), py::arg("w2"), py::arg("exp_eps"), py::arg("center"),
-        py::arg("radius"), py::arg("bits"), py::arg("seed"));
+  m.def(
+      "sample_corbinq",
+      [](py::array_t<float, py::array::c_style | py::array::forcecast> w1,
+         py::array_t<float, py::array::c_style | py::array::forcecast> w2,
+         const py::handle& exp_eps, const py::handle& c, const py::handle& r,
+         const py::handle& bits_value, const py::handle& seed_value) {
+        if (w1.size() != w2.size())
+          throw corbin::invalid_argument("w2", "of another length", "as long as w1");
+        check_finite(w1, "w1");
+        check_finite(w2, "w2");
+        const auto bits =
+            static_cast<unsigned>(to_count(bits_value, "bits", CorbinqPairSampler::kMaxBits));
+        const std::uint64_t seed = to_count(seed_value, "seed", ~0ul);
+        const FixedPointLaw law(
+            Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps")),
+            to_rational(c, "center"), to_radius(r));
+        const CorbinqPairSampler sampler(law, bits, derive_key(seed, "shared"),
+                                         derive_key(seed, "leader"), derive_key(seed, "follower"),
+                                         0);
+        py::array_t<float> out1(w1.size()), out2(w2.size());
+        {
+          py::gil_scoped_release release;
+          sampler.sample(w1.data(), w2.data(), out1.mutable_data(), out2.mutable_data(),
+                         static_cast<std::size_t>(w1.size()));
+        }
+        return py::make_tuple(out1, out2);
+      },
+      "sample CorBinQ pairs (ChaCha20, seeded)", py::arg("w1"), py::arg("w2"), py::arg("exp_eps"),
+      py::arg("center"), py::arg("radius"), py::arg("bits"), py::arg("seed"));
 }

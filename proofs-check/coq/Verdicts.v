@@ -8,7 +8,7 @@
     Names are qualified by their file so that an auditor finds each one at once. *)
 
 From Coq Require Import Reals Lra Lia.
-From Corbin Require Defs Alpha Facts P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
+From Corbin Require Defs Alpha Facts Neighbours P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
   Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Errata B1.
 Import Corbin.Defs.
 Open Scope R_scope.
@@ -52,6 +52,12 @@ Lemma T2b_covariance_step_fails : ~ T2b_covariance_step_claim.
 Proof. intros H. exact (Errata.E7_differs 1 (-1) ltac:(lra) ltac:(lra) (H 1 (-1) ltac:(lra))). Qed.
 
 (** ** The pins *)
+
+(** The accountant's reduction (privacy/neighbours.hpp, Lemmas 1 and 2), on which its certified
+    bounds and the exact worst cases of T3 and S1 rest: whatever the other LDPQ clients' inputs,
+    j of them at c + r and the rest at c − r is at least as bad, for every e^ε. *)
+Theorem holds__ACC__ldpq_others_at_ends : Neighbours.ldpq_others_at_ends_claim.
+Proof. exact Neighbours.ldpq_others_at_ends. Qed.
 
 Theorem holds__P1__printed : P1_claim. Proof. exact P1.P1. Qed.
 Theorem fails__A2__printed : ~ A2.A2_claim. Proof. exact A2.A2. Qed.
@@ -104,7 +110,8 @@ Theorem holds__B1__signsgd : B1.B1_claim_signsgd. Proof. exact B1.B1_signsgd. Qe
 (** Every pin in one term, so that one Print Assumptions lists the axioms they rest on together
     (check.sh accepts only the reals' axioms and coq-interval's primitive specifications). *)
 Definition all_pins :=
-  (holds__P1__printed,
+  (holds__ACC__ldpq_others_at_ends,
+   holds__P1__printed,
    fails__A2__printed,
    holds__A2__intended,
    fails__T1a__printed,

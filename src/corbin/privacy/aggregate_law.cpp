@@ -1,69 +1,14 @@
 #include "corbin/privacy/aggregate_law.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <cmath>
+#include <limits>
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/quantizer/corbinq.hpp"
-#include "corbin/quantizer/ldpq.hpp"
 
 namespace corbin {
 namespace {
-
-Interval enclose(const Rational& x) { return interval_from(x); }
-Interval enclose(const Interval& x) { return x; }
-
-/// The parts of the two worlds' laws, as enclosures.
-struct Parts {
-  Interval q_other;                      ///< P(+) of another LDPQ client (at c − r)
-  Interval a0, a1, a2;                   ///< another pair's count law
-  std::vector<Interval> with, neighbour;  ///< client 1's term in each world (count law)
-  bool neighbour_present = true;          ///< false: remove-one of an LDPQ client 1
-};
-
-template <class T>
-Parts parts_of(const AccountSetting& s, const T& alpha) {
-  const Rational lo = s.center - s.radius, hi = s.center + s.radius;
-  Parts out;
-  out.q_other = enclose(ldpq_q(alpha, s.center, s.radius, lo));
-  const JointLaw<T> pair = corbinq_joint_law(alpha, s.center, s.radius, lo, hi, s.bits, s.variant);
-  out.a0 = enclose(pair.mm);
-  out.a1 = enclose(T(pair.pm + pair.mp));
-  out.a2 = enclose(pair.pp);
-  auto bernoulli = [](const T& plus) { return std::vector<Interval>{enclose(T(1 - plus)), enclose(plus)}; };
-  auto count = [](const JointLaw<T>& law) {
-    return std::vector<Interval>{enclose(law.mm), enclose(T(law.pm + law.mp)), enclose(law.pp)};
-  };
-  if (s.role == TargetClient::Role::ldpq) {
-    out.with = bernoulli(ldpq_q(alpha, s.center, s.radius, hi));
-    if (s.relation == Neighbour::replace_one) out.neighbour = bernoulli(ldpq_q(alpha, s.center, s.radius, lo));
-    else out.neighbour_present = false;
-  } else {  // client 1 leads a pair at c + r with its partner at c − r (the proof's configuration)
-    const JointLaw<T> with = corbinq_joint_law(alpha, s.center, s.radius, hi, lo, s.bits, s.variant);
-    out.with = count(with);
-    if (s.relation == Neighbour::replace_one)
-      out.neighbour = count(corbinq_joint_law(alpha, s.center, s.radius, lo, lo, s.bits, s.variant));
-    else
-      out.neighbour = bernoulli(with.q2_plus());  // Eq. (1): the partner's output stays
-  }
-  return out;
-}
-
-/// Binomial(P, p1) + Binomial(P, p2) for P pairs with count law (a0, a1, a2).
-WindowPmf pairs_pmf(std::uint64_t pairs, const Interval& a1, const Interval& a2) {
-  if (pairs == 0) return few_point_pmf({interval_from(Rational(1))});
-  const Interval mu = Interval(a1 + 2 * a2);
-  if (upper_of(a2) == 0) return binomial_pmf(pairs, mu);  // a2 = 0: one factor is the constant 1
-  const Interval disc = Interval(mu * mu - 4 * a2);
-  if (lower_of(disc) < 0)
-    throw undecidable("the pair's count law a0 + a1 z + a2 z² has roots not certified real "
-                      "(a1² − 4 a0 a2 is not certified >= 0 at " +
-                      std::to_string(working_precision_bits()) + " bits)");
-  const Interval root = sqrt(disc);
-  return convolve(binomial_pmf(pairs, Interval((mu - root) / 2), kWindowTail / 2),
-                  binomial_pmf(pairs, Interval((mu + root) / 2), kWindowTail / 2));
-}
 
 /// Places `w` (indexed by its own count) on [first, first + size) shifted by `shift`.
 WindowPmf place(const WindowPmf& w, std::int64_t first, std::size_t size, std::int64_t shift) {
@@ -75,7 +20,8 @@ WindowPmf place(const WindowPmf& w, std::int64_t first, std::size_t size, std::i
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::int64_t at = w.first + static_cast<std::int64_t>(i) - shift - first;
     if (at < 0 || at >= static_cast<std::int64_t>(size)) {
-      out.tail = std::min(1.0, directed::add_up(out.tail, w.hi[i]));  // (the window is a union: unused)
+      out.tail =
+          std::min(1.0, directed::add_up(out.tail, w.hi[i]));  // (the window is a union: unused)
       continue;
     }
     out.lo[static_cast<std::size_t>(at)] = w.lo[i];
@@ -84,19 +30,34 @@ WindowPmf place(const WindowPmf& w, std::int64_t first, std::size_t size, std::i
   return out;
 }
 
+ClientCandidate<Interval> enclose(const ClientCandidate<Rational>& c) {
+  ClientCandidate<Interval> out;
+  out.role = c.role;
+  out.x = c.x;
+  out.x2 = c.x2;
+  out.partner = c.partner;
+  out.terms_with = c.terms_with;
+  out.terms_neighbour = c.terms_neighbour;
+  for (const Rational& p : c.with) out.with.push_back(interval_from(p));
+  for (const Rational& p : c.neighbour) out.neighbour.push_back(interval_from(p));
+  return out;
+}
+
 }  // namespace
 
 void check_account_setting(const AccountSetting& s) {
   if (s.n < 2) throw invalid_argument("n", std::to_string(s.n), "at least 2");
   if (s.n > kMaxAccountClients)
-    throw invalid_argument("n", std::to_string(s.n), "at most " + std::to_string(kMaxAccountClients));
+    throw invalid_argument("n", std::to_string(s.n),
+                           "at most " + std::to_string(kMaxAccountClients));
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("gamma", to_string(s.gamma), "in [0, 1]");
   check_radius(s.radius);
   if (s.counts) {
     const std::uint64_t clients = s.counts->ldpq + 2 * std::uint64_t(s.counts->pairs);
     if (clients < 1 || clients > kMaxAccountClients)
-      throw invalid_argument("counts", std::to_string(s.counts->ldpq) + " LDPQ clients and " +
-                                           std::to_string(s.counts->pairs) + " pairs",
+      throw invalid_argument("counts",
+                             std::to_string(s.counts->ldpq) + " LDPQ clients and " +
+                                 std::to_string(s.counts->pairs) + " pairs",
                              "between 1 and " + std::to_string(kMaxAccountClients) + " clients");
   }
   check_role_present(counts_of(s), s.role, s.gamma);
@@ -106,46 +67,147 @@ PopulationCounts counts_of(const AccountSetting& s) {
   return s.counts ? *s.counts : population_counts(s.n, s.gamma);
 }
 
-NeighbouringPmfs aggregate_laws(const AccountSetting& s) {
+AggregateFamily::AggregateFamily(const AccountSetting& s) : s_(s) {
   check_account_setting(s);
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   const PopulationCounts counts = counts_of(s);
   const bool paired = s.role != TargetClient::Role::ldpq;
-  const Parts parts = s.budget.exact() ? parts_of(s, s.budget.alpha_exact())
-                                       : parts_of(s, s.budget.alpha_interval());
-  const std::uint64_t other_ldpq = counts.ldpq - (paired ? 0 : 1);
-  const std::uint64_t other_pairs = counts.pairs - (paired ? 1 : 0);
-  const WindowPmf others = convolve(binomial_pmf(other_ldpq, parts.q_other, kWindowTail / 2),
-                                    pairs_pmf(other_pairs, parts.a1, parts.a2));
-  NeighbouringPmfs out;
-  out.ldpq_clients = counts.ldpq;
-  out.pairs = counts.pairs;
-  const WindowPmf with = convolve(others, few_point_pmf(parts.with));
-  const WindowPmf neighbour =
-      parts.neighbour_present ? convolve(others, few_point_pmf(parts.neighbour)) : others;
-  // q's count j' sits at p's count j = j' − shift.
-  std::int64_t shift = 0;
-  if (s.relation == Neighbour::remove_one) {
-    std::optional<std::int64_t> meet;
-    if (s.budget.exact()) {  // 2 shift = c/(rα) − 1 must be an even integer
-      const Rational half = Rational((s.center / (s.radius * s.budget.alpha_exact()) - 1) / 2);
-      if (denominator(half) == 1) meet = half.convert_to<std::int64_t>();
-    }  // α transcendental: c/(rα) is irrational or 0, never odd
-    if (!meet) {
-      out.p = with;
-      out.q = neighbour;
-      out.disjoint = true;
-      return out;
-    }
-    shift = *meet;
+  other_ldpq_ = counts.ldpq - (paired ? 0 : 1);
+  other_pairs_ = counts.pairs - (paired ? 1 : 0);
+  how_ = corbin::other_pairs(s.bits, s.variant);
+  if (how_ == OtherPairs::two_ldpq) {  // d = 0: each other pair is two LDPQ clients (Lemma 3)
+    other_ldpq_ += 2 * other_pairs_;
+    other_pairs_ = 0;
   }
+  if (s.budget.exact()) {
+    // Exact laws: identical candidates are listed once.
+    for (const ClientCandidate<Rational>& c :
+         client_candidates(s.budget.alpha_exact(), s.bits, s.variant, s.role, s.relation))
+      candidates_.push_back(enclose(c));
+  } else {
+    candidates_ =
+        client_candidates(s.budget.alpha_interval(), s.bits, s.variant, s.role, s.relation);
+  }
+  const Interval alpha = s.budget.alpha_interval();
+  q_low_ = Interval(Interval(1) / 2 - Interval(1) / (2 * alpha));
+  q_high_ = Interval(1 - q_low_);
+  // The windows hold probabilities as doubles: an LDPQ output's smaller probability below 1e-280
+  // (e^ε above about 10^280) would underflow in their products. For one use, ε(δ) <= ε_p then
+  // anyway (client 1's own likelihood ratio).
+  if (upper_of(q_low_) < Real(1e-280))
+    throw undecidable(
+        "at ε_p = " + to_decimal(midpoint_of(s.budget.eps_interval()), 6) +
+        " an LDPQ client says the unlikely sign with probability " +
+        to_decimal(midpoint_of(q_low_), 3) +
+        ", below what the accountant's windows hold (1e-280); the budget itself bounds the "
+        "loss: ε(δ) <= ε_p for one use, k·ε_p for k");
+  if (s.relation == Neighbour::remove_one) {
+    disjoint_ = true;
+    if (s.budget.exact()) {  // 2·shift = c/(rα) − 1 must be an even integer
+      const Rational half = Rational((s.center / (s.radius * s.budget.alpha_exact()) - 1) / 2);
+      if (denominator(half) == 1) {
+        disjoint_ = false;
+        shift_ = half.convert_to<std::int64_t>();
+      }
+    }  // α transcendental: c/(rα) is irrational or 0, never odd
+  }
+}
+
+bool AggregateFamily::mirrored() const {
+  // Reflecting every output (J -> outputs − J) maps client 1 on LDPQ at c ± r to c ∓ r, the other
+  // LDPQ clients' j at c + r to L − j, and a pair's sure "+" to itself; under replace one both
+  // worlds have the same outputs, so candidate (x, x2) at j has the profile of (x2, x) at L − j.
+  return s_.role == TargetClient::Role::ldpq && s_.relation == Neighbour::replace_one;
+}
+
+std::vector<TopRange> AggregateFamily::tops(const PldLimits& limits) const {
+  const std::size_t last =
+      mirrored() ? other_ldpq_ / 2 + other_ldpq_ % 2 : other_ldpq_;  // j beyond: mirrors
+  std::vector<TopRange> out;
+  const std::size_t ends = std::max<std::size_t>(1, limits.end_tops),
+                    blocks = std::max<std::size_t>(1, limits.blocks);
+  if (last + 1 <= std::max(limits.exhaustive_tops, 2 * ends + 1)) {
+    for (std::size_t j = 0; j <= last; ++j) out.push_back({j, j});
+    return out;
+  }
+  for (std::size_t j = 0; j < ends; ++j) out.push_back({j, j});
+  const std::size_t begin = ends, end = mirrored() ? last : last - ends;  // the middle [begin, end]
+  const std::size_t width = (end - begin + 1 + blocks - 1) / blocks;
+  for (std::size_t j = begin; j <= end; j += width)
+    out.push_back({j, std::min(end, j + width - 1)});
+  for (std::size_t j = end + 1; j <= last; ++j) out.push_back({j, j});
+  return out;
+}
+
+namespace {
+void check_precision() {
+  if (working_precision_bits() < 128)
+    throw std::logic_error(
+        "AggregateFamily: the caller holds a working precision of at least 128 bits");
+}
+}  // namespace
+
+WindowPmf AggregateFamily::others(std::size_t top) const {
+  check_precision();
+  WindowPmf w = convolve(binomial_pmf(other_ldpq_ - top, q_low_, kWindowTail / 2),
+                         binomial_pmf(top, q_high_, kWindowTail / 2));
+  w.first += static_cast<std::int64_t>(other_pairs_);
+  return w;
+}
+
+WindowPmf AggregateFamily::relaxed_others(const TopRange& block, double& slack) const {
+  check_precision();
+  const std::size_t m = block.last - block.first;
+  // λ = 1 − 1/α = 2 q−: the fair-coin weight of every LDPQ output's decomposition.
+  const auto [fair, tau] = binomial_lower_quantile(m, Interval(2 * q_low_), kBlockTail / 4);
+  slack = tau;
+  WindowPmf w = convolve(convolve(binomial_pmf(other_ldpq_ - block.last, q_low_, kBlockTail / 4),
+                                  binomial_pmf(block.first, q_high_, kBlockTail / 4)),
+                         binomial_pmf(fair, interval_from(Rational(1, 2)), kBlockTail / 4));
+  w.first += static_cast<std::int64_t>(other_pairs_);
+  return w;
+}
+
+NeighbouringPmfs AggregateFamily::laws(const WindowPmf& others, std::size_t c) const {
+  const ClientCandidate<Interval>& cand = candidates_.at(c);
+  check_precision();
+  const WindowPmf with = convolve(others, few_point_pmf(cand.with));
+  const WindowPmf neighbour = convolve(others, few_point_pmf(cand.neighbour));
+  NeighbouringPmfs out;
+  if (disjoint_) {
+    out.p = with;
+    out.q = neighbour;
+    out.disjoint = true;
+    return out;
+  }
+  const std::int64_t shift = s_.relation == Neighbour::remove_one ? shift_ : 0;
   const std::int64_t first = std::min(with.first, neighbour.first - shift);
-  const std::int64_t last = std::max(with.first + static_cast<std::int64_t>(with.size()),
-                                     neighbour.first - shift + static_cast<std::int64_t>(neighbour.size()));
+  const std::int64_t last =
+      std::max(with.first + static_cast<std::int64_t>(with.size()),
+               neighbour.first - shift + static_cast<std::int64_t>(neighbour.size()));
   const auto size = static_cast<std::size_t>(last - first);
   out.p = place(with, first, size, 0);
   out.q = place(neighbour, first, size, shift);
   return out;
+}
+
+double AggregateFamily::max_loss(std::size_t c) const {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (s_.relation != Neighbour::replace_one) return kInf;
+  const ClientCandidate<Interval>& cand = candidates_.at(c);
+  double out = -kInf;
+  for (std::size_t i = 0; i < cand.with.size(); ++i) {
+    if (upper_of(cand.with[i]) <= 0) continue;
+    if (i >= cand.neighbour.size() || lower_of(cand.neighbour[i]) <= 0) return kInf;
+    const Interval loss = log(Interval(cand.with[i] / cand.neighbour[i]));
+    out = std::max(out, upper_of(loss).convert_to<double>());
+  }
+  return std::nextafter(out, kInf);  // the conversion to double rounds to nearest: one step up
+}
+
+ConfigurationWords AggregateFamily::describe(const Configuration& c) const {
+  return corbin::describe(candidates_.at(c.candidate), c.top, other_ldpq_, other_pairs_, how_,
+                          s_.bits, s_.relation);
 }
 
 }  // namespace corbin

@@ -9,34 +9,15 @@
 #include "corbin/privacy/window_pmf.hpp"
 
 namespace corbin {
-namespace {
-
-/// The largest x with a certified P(Bin(trials, q) < x) <= budget, and that bound (0 at x = 0).
-/// The window's left-out tail is counted whole, as if it all lay below x.
-std::pair<std::uint64_t, double> lower_floor(std::uint64_t trials, const Rational& q, double budget) {
-  const WindowPmf w = binomial_pmf(trials, interval_from(q));
-  std::uint64_t x = 0;
-  double below = 0;  // certified bound on P(X < x)
-  double next = w.tail;
-  for (std::uint64_t k = 0; k < trials; ++k) {
-    // P(X < k + 1) = P(X < k) + P(X = k); outside the window P(X = k) is within the tail.
-    const auto i = static_cast<std::int64_t>(k) - w.first;
-    if (i >= 0 && i < static_cast<std::int64_t>(w.size())) next = directed::add_up(next, w.hi[static_cast<std::size_t>(i)]);
-    if (next > budget) break;
-    x = k + 1;
-    below = next;
-  }
-  return {x, below};
-}
-
-}  // namespace
-
-DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget) {
+DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p,
+                           double budget) {
   if (n < 2 || n > kMaxAccountClients)
-    throw invalid_argument("n", std::to_string(n), "in [2, " + std::to_string(kMaxAccountClients) + "]");
+    throw invalid_argument("n", std::to_string(n),
+                           "in [2, " + std::to_string(kMaxAccountClients) + "]");
   if (gamma < 0 || gamma > 1) throw invalid_argument("gamma", to_string(gamma), "in [0, 1]");
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  if (!(budget > 0 && budget < 1)) throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
+  if (!(budget > 0 && budget < 1))
+    throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
   const PopulationCounts all = population_counts(n, gamma);
   const std::uint64_t positions = all.ldpq > 0 ? all.ldpq - 1 : 0;
   const std::uint64_t pairs = all.pairs > 0 ? all.pairs - 1 : 0;
@@ -44,7 +25,7 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
   DropoutFloor f;
   double failure = 0;
   const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t& floor) {
-    const auto [x, bound] = lower_floor(trials, q, third);
+    const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), third);
     floor = x;
     failure = directed::add_up(failure, bound);
   };

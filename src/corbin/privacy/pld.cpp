@@ -7,6 +7,8 @@
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/number/mp.hpp"
+#include "corbin/privacy/loss_grid.hpp"
 
 namespace corbin {
 namespace {
@@ -14,38 +16,16 @@ namespace {
 using namespace directed;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// An MPFR number with directed operations, for the few values per grid point that need exp/log.
-class Mp {
- public:
-  Mp() { mpfr_init2(v_, 128); mpfr_set_zero(v_, 1); }
-  explicit Mp(double x) { mpfr_init2(v_, 128); mpfr_set_d(v_, x, MPFR_RNDN); }  // exact
-  Mp(const Mp& o) { mpfr_init2(v_, 128); mpfr_set(v_, o.v_, MPFR_RNDN); }
-  Mp& operator=(const Mp& o) { mpfr_set(v_, o.v_, MPFR_RNDN); return *this; }
-  ~Mp() { mpfr_clear(v_); }
-  mpfr_ptr get() { return v_; }
-  mpfr_srcptr get() const { return v_; }
-  double down() const { return mpfr_get_d(v_, MPFR_RNDD); }
-  double up() const { return mpfr_get_d(v_, MPFR_RNDU); }
-
- private:
-  mpfr_t v_;
-};
-
-/// (i·h) exactly, as an MPFR number (h a power of two, i below 2^63).
 Mp grid_point(std::int64_t i, int scale) {
-  Mp out;
-  mpfr_set_si(out.get(), static_cast<long>(i), MPFR_RNDN);
-  mpfr_mul_2si(out.get(), out.get(), scale, MPFR_RNDN);
-  return out;
+  return Mp::grid_point(i, scale);
 }
-
 Mp rational_mp(const Rational& x, mpfr_rnd_t rnd) {
-  Mp out;
-  mpfr_set_q(out.get(), x.backend().data(), rnd);
-  return out;
+  return Mp::of(x, rnd);
 }
 
-double step(int scale) { return std::ldexp(1.0, scale); }
+double step(int scale) {
+  return std::ldexp(1.0, scale);
+}
 
 std::int64_t floor_div(std::int64_t a, std::int64_t b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -97,7 +77,8 @@ double sum_down(const std::vector<double>& v) {
 }
 
 /// out = a ∗ b bounded above: round-to-nearest sums widened by SumWidening.
-void convolve_up(const std::vector<double>& a, const std::vector<double>& b, std::vector<double>& out) {
+void convolve_up(const std::vector<double>& a, const std::vector<double>& b,
+                 std::vector<double>& out) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double ai = a[i];
     if (ai == 0) continue;
@@ -108,30 +89,18 @@ void convolve_up(const std::vector<double>& a, const std::vector<double>& b, std
   for (double& x : out) x = widen.up(x);
 }
 
-/// Moves mass up so that the tail function is at most 1 (a true law's is), from the top down.
-void cap_at_one(UpperPld& a) {
-  a.infinite = std::min(1.0, a.infinite);
-  double above = a.infinite;  // lower bound on the exact sum of the stored masses above
-  for (std::size_t k = a.mass.size(); k-- > 0;) {
-    if (add_down(above, a.mass[k]) > 1) {
-      a.mass[k] = std::max(0.0, sub_up(1.0, above));
-      std::fill(a.mass.begin(), a.mass.begin() + static_cast<std::ptrdiff_t>(k), 0.0);
-      return;
-    }
-    above = add_down(above, a.mass[k]);
-  }
-}
-
 /// Pessimistic trim: a top tail of at most limits.tail/2 goes to +∞, a bottom tail of at most
 /// limits.tail/2 joins the lowest point kept (both move mass up), and empty ends go.
 void trim(UpperPld& a, const PldLimits& limits) {
   std::size_t top = a.mass.size();
   double moved = 0;
-  while (top > 0 && add_up(moved, a.mass[top - 1]) <= limits.tail / 2) moved = add_up(moved, a.mass[top -= 1]);
+  while (top > 0 && add_up(moved, a.mass[top - 1]) <= limits.tail / 2)
+    moved = add_up(moved, a.mass[top -= 1]);
   a.infinite = std::min(1.0, add_up(a.infinite, moved));
   std::size_t bottom = 0;
   double below = 0;
-  while (bottom + 1 < top && add_up(below, a.mass[bottom]) <= limits.tail / 2) below = add_up(below, a.mass[bottom++]);
+  while (bottom + 1 < top && add_up(below, a.mass[bottom]) <= limits.tail / 2)
+    below = add_up(below, a.mass[bottom++]);
   if (top == 0) {
     a.mass.assign(1, 0.0);
     return;
@@ -160,8 +129,7 @@ void trim(LowerPld& a, const PldLimits& limits) {
 }
 
 /// Split every point onto the grid 2^shift times coarser (weights from split_weight).
-void coarsen_pass(const UpperPld& a, int shift, const std::vector<SplitWeight>& w,
-                                    UpperPld& out) {
+void coarsen_pass(const UpperPld& a, int shift, const std::vector<SplitWeight>& w, UpperPld& out) {
   const std::int64_t factor = std::int64_t(1) << shift;
   for (std::size_t i = 0; i < a.mass.size(); ++i) {
     if (a.mass[i] == 0) continue;
@@ -173,35 +141,38 @@ void coarsen_pass(const UpperPld& a, int shift, const std::vector<SplitWeight>& 
       continue;
     }
     out.mass[at] = add_up(out.mass[at], mul_up(a.mass[i], w[static_cast<std::size_t>(r)].to_lower));
-    out.mass[at + 1] = add_up(out.mass[at + 1], mul_up(a.mass[i], w[static_cast<std::size_t>(r)].to_upper));
+    out.mass[at + 1] =
+        add_up(out.mass[at + 1], mul_up(a.mass[i], w[static_cast<std::size_t>(r)].to_upper));
   }
 }
 
 UpperPld coarsen(const UpperPld& a, int shift) {
   if (shift <= 0) return a;
-  if (shift > 24) throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
+  if (shift > 24)
+    throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
   const std::int64_t factor = std::int64_t(1) << shift;
   std::vector<SplitWeight> w(static_cast<std::size_t>(factor));
   const Mp cell = grid_point(1, a.scale + shift);
-  for (std::int64_t r = 1; r < factor; ++r) w[static_cast<std::size_t>(r)] = split_weight(grid_point(r, a.scale), cell);
+  for (std::int64_t r = 1; r < factor; ++r)
+    w[static_cast<std::size_t>(r)] = split_weight(grid_point(r, a.scale), cell);
   UpperPld out;
   out.scale = a.scale + shift;
   out.offset = floor_div(a.offset, factor);
-  const std::int64_t last = floor_div(a.offset + static_cast<std::int64_t>(a.mass.size()) - 1, factor);
+  const std::int64_t last =
+      floor_div(a.offset + static_cast<std::int64_t>(a.mass.size()) - 1, factor);
   out.mass.assign(static_cast<std::size_t>(last - out.offset + 2), 0.0);
   out.infinite = a.infinite;
   coarsen_pass(a, shift, w, out);
   return out;
 }
 
-void merge_pass(const LowerPld& a, int shift, const std::vector<double>& factor_up,
-                                  LowerPld& out) {
+void merge_pass(const LowerPld& a, int shift, const std::vector<double>& factor_up, LowerPld& out) {
   const std::int64_t factor = std::int64_t(1) << shift;
   for (std::size_t i = 0; i < a.p.size(); ++i) {
     const std::int64_t g = a.offset + static_cast<std::int64_t>(i);
     const std::int64_t coarse = floor_div(g, factor), r = g - coarse * factor;
     const auto at = static_cast<std::size_t>(coarse - out.offset);
-    out.p[at] = add_down(out.p[at], a.p[i]);
+    out.p[at] = std::max(0.0, add_down(out.p[at], a.p[i]));  // a mass: never below 0
     out.t[at] = add_up(out.t[at], mul_up(a.t[i], factor_up[static_cast<std::size_t>(r)]));
   }
 }
@@ -217,11 +188,13 @@ void refresh_losses(LowerPld& a) {
 
 LowerPld coarsen(const LowerPld& a, int shift) {
   if (shift <= 0) return a;
-  if (shift > 24) throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
+  if (shift > 24)
+    throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
   const std::int64_t factor = std::int64_t(1) << shift;
   // t is Q·e^(fine point); at the coarse point below it, e^(−r h) times that.
   std::vector<double> factor_up(static_cast<std::size_t>(factor));
-  for (std::int64_t r = 0; r < factor; ++r) factor_up[static_cast<std::size_t>(r)] = exp_up(-r, a.scale);
+  for (std::int64_t r = 0; r < factor; ++r)
+    factor_up[static_cast<std::size_t>(r)] = exp_up(-r, a.scale);
   LowerPld out;
   out.scale = a.scale + shift;
   out.offset = floor_div(a.offset, factor);
@@ -240,13 +213,6 @@ int shift_to_fit(std::size_t cells, const PldLimits& limits) {
   return shift;
 }
 
-/// Grid step for a base distribution whose losses span [lo, hi].
-int base_scale(double lo, double hi, const PldLimits& limits) {
-  const double span = std::max(hi - lo, 1e-300);
-  int scale = static_cast<int>(std::ceil(std::log2(span / static_cast<double>(limits.max_cells - 4))));
-  return std::clamp(scale, -80, 60);
-}
-
 struct BaseAtom {
   double p_lo, p_hi, q_lo, q_hi;
 };
@@ -256,19 +222,6 @@ std::vector<BaseAtom> atoms_of(const WindowPmf& p, const WindowPmf& q) {
   std::vector<BaseAtom> atoms;
   for (std::size_t i = 0; i < p.size(); ++i) atoms.push_back({p.lo[i], p.hi[i], q.lo[i], q.hi[i]});
   return atoms;
-}
-
-std::pair<double, double> loss_span(const std::vector<BaseAtom>& atoms) {
-  constexpr double kNegligible = 1e-40;  // atoms lighter than this may fall outside the grid
-  double lo = kInf, hi = -kInf;
-  for (const BaseAtom& a : atoms) {
-    if (a.p_hi < kNegligible || a.q_lo <= 0) continue;
-    const double y = std::log(a.p_hi / a.q_lo);
-    lo = std::min(lo, y);
-    hi = std::max(hi, y);
-  }
-  if (lo > hi) lo = hi = 0;
-  return {lo, hi};
 }
 
 template <class Pld>
@@ -289,80 +242,17 @@ Pld squaring(const Pld& a, std::uint64_t k, const PldLimits& limits) {
   return acc;
 }
 
-/// The grid both discretisations of one base distribution use: step 2^scale, from `offset` to
-/// `top`, one point of margin beyond its lowest and highest losses.
-struct GridSpan {
-  int scale;
-  std::int64_t offset, top;
-};
-
-GridSpan grid_span(const std::vector<BaseAtom>& atoms, const PldLimits& limits) {
-  const auto [lo, hi] = loss_span(atoms);
-  GridSpan g{};
-  g.scale = base_scale(lo, hi, limits);
-  const double h = step(g.scale);
-  g.offset = static_cast<std::int64_t>(std::floor(lo / h)) - 1;
-  g.top = static_cast<std::int64_t>(std::ceil(hi / h)) + 1;
-  return g;
-}
-
 }  // namespace
 
 UpperPld upper_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits) {
-  UpperPld out;
   if (disjoint) {
+    UpperPld out;
     out.mass = {0.0};
     out.infinite = 1;
     return out;
   }
-  const std::vector<BaseAtom> atoms = atoms_of(p, q);
-  const GridSpan span = grid_span(atoms, limits);
-  out.scale = span.scale;
-  out.offset = span.offset;
-  const std::int64_t top = span.top;
-  out.mass.assign(static_cast<std::size_t>(top - out.offset + 1), 0.0);
-  // Each atom's loss bounded above in MPFR, then split onto its cell's two points.
-  struct Placed {
-    std::size_t at;
-    double mass, to_lower, to_upper;
-  };
-  std::vector<Placed> placed;
-  double to_infinity = p.tail;  // the P-mass outside the window, at +∞
-  std::vector<double> infinite_parts;
-  const Mp cell = grid_point(1, out.scale);
-  for (const BaseAtom& a : atoms) {
-    if (a.p_hi == 0) continue;
-    if (a.q_lo == 0) {
-      infinite_parts.push_back(a.p_hi);
-      continue;
-    }
-    Mp ratio, y;
-    mpfr_div(ratio.get(), Mp(a.p_hi).get(), Mp(a.q_lo).get(), MPFR_RNDU);
-    mpfr_log(y.get(), ratio.get(), MPFR_RNDU);
-    Mp scaled;
-    mpfr_mul_2si(scaled.get(), y.get(), -out.scale, MPFR_RNDN);  // exact
-    mpfr_floor(scaled.get(), scaled.get());
-    const std::int64_t g = mpfr_get_si(scaled.get(), MPFR_RNDN);
-    if (g > top - 1) {
-      infinite_parts.push_back(a.p_hi);
-      continue;
-    }
-    if (g < out.offset) {  // below the grid: moved up to its lowest point
-      placed.push_back({0, a.p_hi, 1.0, 0.0});
-      continue;
-    }
-    Mp within;
-    mpfr_sub(within.get(), y.get(), grid_point(g, out.scale).get(), MPFR_RNDU);
-    const SplitWeight w = split_weight(within, cell);
-    placed.push_back({static_cast<std::size_t>(g - out.offset), a.p_hi, w.to_lower, w.to_upper});
-  }
-  for (const Placed& x : placed) {
-    out.mass[x.at] = add_up(out.mass[x.at], mul_up(x.mass, x.to_lower));
-    out.mass[x.at + 1] = add_up(out.mass[x.at + 1], mul_up(x.mass, x.to_upper));
-  }
-  for (double x : infinite_parts) to_infinity = add_up(to_infinity, x);
-  out.infinite = std::min(1.0, to_infinity);
-  cap_at_one(out);
+  const GridSplitter splitter(grid_for({{&p, &q}}, limits));
+  UpperPld out = splitter.split(p, q, false);
   trim(out, limits);
   return out;
 }
@@ -377,7 +267,7 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
     return out;
   }
   const std::vector<BaseAtom> atoms = atoms_of(p, q);
-  const GridSpan span = grid_span(atoms, limits);
+  const LossGrid span = grid_for({{&p, &q}}, limits);
   out.scale = span.scale;
   out.offset = span.offset;
   const std::int64_t top = span.top;
@@ -386,7 +276,8 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
   out.p.assign(cells, 0.0);
   out.t.assign(cells, 0.0);
   std::vector<double> scale_up(cells);  // e^(grid point), bounded above
-  for (std::size_t c = 0; c < cells; ++c) scale_up[c] = exp_up(out.offset + static_cast<std::int64_t>(c), out.scale);
+  for (std::size_t c = 0; c < cells; ++c)
+    scale_up[c] = exp_up(out.offset + static_cast<std::int64_t>(c), out.scale);
   struct Placed {
     std::size_t at;
     double p, q;
@@ -394,21 +285,25 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
   std::vector<Placed> placed;
   std::vector<double> infinite_parts;
   for (const BaseAtom& a : atoms) {
-    if (a.p_lo == 0) continue;        // nothing certain to keep: dropped
-    if (a.q_hi == 0) {                // Q = 0 here for certain
+    if (a.p_lo == 0) continue;  // nothing certain to keep: dropped
+    if (a.q_hi == 0) {          // Q = 0 here for certain
       infinite_parts.push_back(a.p_lo);
       continue;
     }
     const double y = std::log(a.p_lo / a.q_hi);  // grouping only
-    const auto g = static_cast<std::int64_t>(std::floor(y / h));
-    if (g < out.offset || g > top) continue;  // a negligible atom outside the grid: dropped
+    auto g = static_cast<std::int64_t>(std::floor(y / h));
+    // Below the grid: dropped (its mass is negligible there). Above it: kept in the top cell, whose
+    // terms p − e^ε q do not depend on the cell (t carries q e^(cell's point)); an atom whose Q
+    // underflowed below the span's atoms still counts.
+    if (g < out.offset) continue;
+    g = std::min(g, top);
     placed.push_back({static_cast<std::size_t>(g - out.offset), a.p_lo, a.q_hi});
   }
   for (const Placed& x : placed) {
-    out.p[x.at] = add_down(out.p[x.at], x.p);
+    out.p[x.at] = std::max(0.0, add_down(out.p[x.at], x.p));  // a mass: never below 0
     out.t[x.at] = add_up(out.t[x.at], mul_up(x.q, scale_up[x.at]));
   }
-  out.infinite = std::min(1.0, sum_down(infinite_parts));
+  out.infinite = std::clamp(sum_down(infinite_parts), 0.0, 1.0);
   refresh_losses(out);
   trim(out, limits);
   return out;
@@ -424,8 +319,8 @@ UpperPld compose(const UpperPld& a0, const UpperPld& b0, const PldLimits& limits
   convolve_up(a.mass, b.mass, out.mass);
   // +∞ absorbs every pair with an infinite part.
   const double ta = sum_up(a.mass), tb = sum_up(b.mass);
-  out.infinite = std::min(1.0, add_up(mul_up(a.infinite, add_up(tb, b.infinite)), mul_up(ta, b.infinite)));
-  cap_at_one(out);
+  out.infinite =
+      std::min(1.0, add_up(mul_up(a.infinite, add_up(tb, b.infinite)), mul_up(ta, b.infinite)));
   trim(out, limits);
   return coarsen(out, shift_to_fit(out.mass.size(), limits));
 }
@@ -442,7 +337,8 @@ void compose_pass(const LowerPld& a, const LowerPld& b, const double* e_up, Lowe
     if (a.p[i] == 0) continue;  // p = 0 and kept apart: it can never contribute
     const double pa = a.p[i], ta = a.t[i], ya = a.y[i];
     for (std::size_t j = 0; j < b.p.size(); ++j) {
-      const auto nominal = static_cast<std::int64_t>(i + j) + 2;  // cell of the two grid points' sum
+      const auto nominal =
+          static_cast<std::int64_t>(i + j) + 2;  // cell of the two grid points' sum
       auto c = static_cast<std::int64_t>(std::floor((ya + b.y[j]) * inv_h - base));
       c = std::clamp(c, std::max<std::int64_t>(nominal - 2, 0), std::min(nominal + 2, last));
       const auto at = static_cast<std::size_t>(c);
@@ -451,7 +347,8 @@ void compose_pass(const LowerPld& a, const LowerPld& b, const double* e_up, Lowe
     }
   }
   // At most 5·min(|a|, |b|) products land in one cell (c − i − j in [−2, 2] after clamping).
-  const SumWidening widen_p(5 * std::min(a.p.size(), b.p.size()), 2), widen_t(5 * std::min(a.p.size(), b.p.size()), 3);
+  const SumWidening widen_p(5 * std::min(a.p.size(), b.p.size()), 2),
+      widen_t(5 * std::min(a.p.size(), b.p.size()), 3);
   for (std::size_t c = 0; c < out.p.size(); ++c) {
     out.p[c] = widen_p.down(out.p[c]);
     out.t[c] = widen_t.up(out.t[c]);
@@ -472,44 +369,79 @@ LowerPld compose(const LowerPld& a0, const LowerPld& b0, const PldLimits& limits
   for (int d = -2; d <= 2; ++d) e_up[d + 2] = exp_up(d, scale);
   compose_pass(a, b, e_up, out);
   const double ta = sum_down(a.p), tb = sum_down(b.p);
-  out.infinite = std::min(1.0, add_down(mul_down(a.infinite, add_down(tb, b.infinite)), mul_down(ta, b.infinite)));
+  // Lower bounds of non-negative masses: a rounding below 0 is clamped (add_down(0, 0) < 0).
+  out.infinite = std::clamp(
+      add_down(mul_down(a.infinite, add_down(tb, b.infinite)), mul_down(ta, b.infinite)), 0.0, 1.0);
   refresh_losses(out);
   trim(out, limits);
   return coarsen(out, shift_to_fit(out.p.size(), limits));
 }
 
-UpperPld power(const UpperPld& a, std::uint64_t k, const PldLimits& limits) { return squaring(a, k, limits); }
-LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits) { return squaring(a, k, limits); }
+UpperPld power(const UpperPld& a, std::uint64_t k, const PldLimits& limits) {
+  return squaring(a, k, limits);
+}
+UpperPld trimmed(UpperPld a, const PldLimits& limits) {
+  trim(a, limits);
+  return coarsen(a, shift_to_fit(a.mass.size(), limits));
+}
+LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits) {
+  return squaring(a, k, limits);
+}
+
+namespace {
+
+/// e^(ε − y) for a grid point y = i·2^scale, bounded below (`up` false) or above, as a double:
+/// the one MPFR exponential a walk over the grid starts (or restarts) from.
+double exp_gap(const Mp& eps, std::int64_t i, int scale, bool up) {
+  Mp x;
+  mpfr_sub(x.get(), eps.get(), grid_point(i, scale).get(), up ? MPFR_RNDU : MPFR_RNDD);
+  mpfr_exp(x.get(), x.get(), up ? MPFR_RNDU : MPFR_RNDD);
+  return up ? x.up() : x.down();
+}
+
+/// Below this, a walk's product has lost its relative precision (subnormal) and restarts.
+constexpr double kRestart = 0x1p-1000;
+
+}  // namespace
 
 double delta_upper(const UpperPld& a, const Rational& eps) {
+  // δ = m_∞ + Σ_(y_i > ε) m_i (1 − e^(ε − y_i)). From the top point down, e^(ε − y_i) grows by
+  // e^h a step: a lower bound times a lower bound of e^h stays a lower bound (and 1 minus it an
+  // upper bound); the walk stops once e^(ε − y_i) >= 1 is certain (y_i <= ε, no more terms).
   const Mp e = rational_mp(eps, MPFR_RNDD);  // δ falls as ε grows: the smaller end is pessimistic
-  Mp sum(a.infinite), x, term;
-  for (std::size_t i = 0; i < a.mass.size(); ++i) {
-    if (a.mass[i] == 0) continue;
-    const Mp y = grid_point(a.offset + static_cast<std::int64_t>(i), a.scale);
-    if (mpfr_cmp(y.get(), e.get()) <= 0) continue;
-    mpfr_sub(x.get(), e.get(), y.get(), MPFR_RNDD);
-    mpfr_exp(x.get(), x.get(), MPFR_RNDD);
-    mpfr_ui_sub(term.get(), 1, x.get(), MPFR_RNDU);
-    mpfr_mul_d(term.get(), term.get(), a.mass[i], MPFR_RNDU);
-    mpfr_add(sum.get(), sum.get(), term.get(), MPFR_RNDU);
+  Mp gh;
+  mpfr_exp(gh.get(), grid_point(1, a.scale).get(), MPFR_RNDD);
+  const double rise = gh.down();  // e^h bounded below
+  double sum = a.infinite, gap = -1;
+  for (std::size_t i = a.mass.size(); i-- > 0;) {
+    const std::int64_t point = a.offset + static_cast<std::int64_t>(i);
+    gap = gap < kRestart ? exp_gap(e, point, a.scale, false) : mul_down(gap, rise);
+    if (gap >= 1) break;
+    if (a.mass[i] > 0) sum = add_up(sum, mul_up(a.mass[i], sub_up(1.0, gap)));
   }
-  return std::min(1.0, sum.up());
+  return std::min(1.0, sum);
 }
 
 double delta_lower(const LowerPld& a, const Rational& eps) {
+  // δ >= m_∞ + Σ (p_i − e^(ε − y_i) t_i)₊ with t_i = Q_i e^(y_i) bounded above: e^(ε − y_i) is
+  // bounded above, walking from the top point down (times e^h rounded up each step).
   const Mp e = rational_mp(eps, MPFR_RNDU);
-  Mp sum(a.infinite), x, term;
-  for (std::size_t i = 0; i < a.p.size(); ++i) {
-    if (a.p[i] == 0) continue;
-    const Mp ref = grid_point(a.offset + static_cast<std::int64_t>(i), a.scale);
-    mpfr_sub(x.get(), e.get(), ref.get(), MPFR_RNDU);
-    mpfr_exp(x.get(), x.get(), MPFR_RNDU);
-    mpfr_mul_d(x.get(), x.get(), a.t[i], MPFR_RNDU);  // e^ε q, bounded above
-    mpfr_d_sub(term.get(), a.p[i], x.get(), MPFR_RNDD);
-    if (mpfr_sgn(term.get()) > 0) mpfr_add(sum.get(), sum.get(), term.get(), MPFR_RNDD);
+  Mp gh;
+  mpfr_exp(gh.get(), grid_point(1, a.scale).get(), MPFR_RNDU);
+  const double rise = gh.up();  // e^h bounded above
+  double sum = a.infinite, gap = 0;
+  for (std::size_t i = a.p.size(); i-- > 0;) {
+    const std::int64_t point = a.offset + static_cast<std::int64_t>(i);
+    gap = gap < kRestart ? exp_gap(e, point, a.scale, true) : mul_up(gap, rise);
+    if (a.p[i] <= 0) continue;
+    if (a.t[i] <= 0) {
+      sum = add_down(sum, a.p[i]);
+      continue;
+    }
+    const double term = sub_down(a.p[i], mul_up(gap, a.t[i]));
+    if (term > 0) sum = add_down(sum, term);
   }
-  return sum.down();
+  return std::clamp(sum, 0.0, 1.0);
 }
 
 namespace {
@@ -532,7 +464,9 @@ double eps_upper(const UpperPld& a, const Rational& delta) {
   if (to_rational(a.infinite) > delta) return kInf;
   auto too_big = [&](double eps) { return to_rational(delta_upper(a, to_rational(eps))) > delta; };
   if (!too_big(0)) return 0;
-  double hi = std::max(1.0, std::ldexp(static_cast<double>(a.offset + static_cast<std::int64_t>(a.mass.size())), a.scale));
+  double hi = std::max(
+      1.0, std::ldexp(static_cast<double>(a.offset + static_cast<std::int64_t>(a.mass.size())),
+                      a.scale));
   while (too_big(hi)) hi *= 2;  // δ(hi) = the mass at +∞ <= δ once hi passes every loss
   return bisect(0, hi, too_big, false);
 }
@@ -541,7 +475,9 @@ double eps_lower(const LowerPld& a, const Rational& delta) {
   if (to_rational(a.infinite) > delta) return kInf;
   auto above = [&](double eps) { return to_rational(delta_lower(a, to_rational(eps))) > delta; };
   if (!above(0)) return 0;
-  double hi = std::max(1.0, std::ldexp(static_cast<double>(a.offset + static_cast<std::int64_t>(a.p.size()) + 8), a.scale));
+  double hi = std::max(
+      1.0, std::ldexp(static_cast<double>(a.offset + static_cast<std::int64_t>(a.p.size()) + 8),
+                      a.scale));
   while (above(hi)) hi *= 2;
   return bisect(0, hi, above, true);
 }

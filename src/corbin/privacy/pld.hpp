@@ -35,15 +35,20 @@
 namespace corbin {
 
 struct PldLimits {
-  std::size_t max_cells = 2048;  ///< grid points kept per distribution (cost ~ max_cells² per product)
-  double tail = 1e-80;           ///< P-mass moved to +∞ (pessimistic) or dropped per trim
+  std::size_t max_cells =
+      2048;              ///< grid points kept per distribution (cost ~ max_cells² per product)
+  double tail = 1e-80;   ///< P-mass moved to +∞ (pessimistic) or dropped per trim
+  unsigned threads = 0;  ///< threads for a family's members (0: the hardware's, at most 8)
+  /// A family's values of j (aggregate_law.hpp): all of them one by one up to this many; past it,
+  /// this many at each end one by one and the rest in this many blocks.
+  std::size_t exhaustive_tops = 2048, end_tops = 64, blocks = 32;
 };
 
 struct UpperPld {
   int scale = 0;            ///< step h = 2^scale
   std::int64_t offset = 0;  ///< mass[i] sits at loss (offset + i)·h
   std::vector<double> mass;
-  double infinite = 0;      ///< P-mass at loss +∞
+  double infinite = 0;  ///< P-mass at loss +∞
 };
 
 struct LowerPld {
@@ -63,6 +68,10 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
 /// The PLD of the composition of the two mechanisms.
 UpperPld compose(const UpperPld& a, const UpperPld& b, const PldLimits& limits);
 LowerPld compose(const LowerPld& a, const LowerPld& b, const PldLimits& limits);
+
+/// `a` with its negligible tails moved pessimistically (to +∞ at the top, up to the lowest point
+/// kept at the bottom) and coarsened to at most `limits.max_cells` points.
+UpperPld trimmed(UpperPld a, const PldLimits& limits);
 
 /// The k-fold composition (k >= 1), by squaring.
 UpperPld power(const UpperPld& a, std::uint64_t k, const PldLimits& limits);

@@ -20,22 +20,25 @@ std::optional<AccountSetting> with_role(const AccountSetting& population, bool a
 
 }  // namespace
 
-RunAccountant::RunAccountant(const AccountSetting& population, std::uint64_t coordinates, const Rational& delta,
-                             const PldLimits& limits)
-    : RunAccountant(with_role(population, true), with_role(population, false), coordinates, delta, limits) {}
+RunAccountant::RunAccountant(const AccountSetting& population, std::uint64_t coordinates,
+                             const Rational& delta, const PldLimits& limits)
+    : RunAccountant(with_role(population, true), with_role(population, false), coordinates, delta,
+                    limits) {}
 
-RunAccountant::RunAccountant(const std::optional<AccountSetting>& alone, const std::optional<AccountSetting>& paired,
-                             std::uint64_t coordinates, const Rational& delta, const PldLimits& limits)
+RunAccountant::RunAccountant(const std::optional<AccountSetting>& alone,
+                             const std::optional<AccountSetting>& paired, std::uint64_t coordinates,
+                             const Rational& delta, const PldLimits& limits)
     : m_(coordinates), delta_(delta) {
   if (coordinates < 1 || coordinates > kMaxCompositions)
-    throw invalid_argument("m", std::to_string(coordinates), "in [1, " + std::to_string(kMaxCompositions) + "]");
+    throw invalid_argument("m", std::to_string(coordinates),
+                           "in [1, " + std::to_string(kMaxCompositions) + "]");
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   if (!alone && !paired) throw invalid_argument("role", "none", "at least one role for client 1");
   const auto build = [&limits](AccountSetting s, TargetClient::Role role) {
     s.relation = Neighbour::replace_one;
     s.role = role;
     check_account_setting(s);
-    return Accountant(s, limits);
+    return Accountant(s, limits).upper_only();  // the run reports upper bounds only
   };
   if (alone) ldpq_.emplace(build(*alone, TargetClient::Role::ldpq));
   if (paired) paired_.emplace(build(*paired, TargetClient::Role::leader));
@@ -54,7 +57,8 @@ void RunAccountant::reset() {
 namespace {
 
 /// The frontier after one more round: [a] gains a paired round, and a new [R + 1] an LDPQ one.
-void extend_frontier(std::vector<Accountant>& f, const Accountant& alone, const Accountant& paired) {
+void extend_frontier(std::vector<Accountant>& f, const Accountant& alone,
+                     const Accountant& paired) {
   if (f.empty()) {
     f = {paired, alone};
     return;
@@ -73,7 +77,8 @@ void extend_frontier(std::vector<Accountant>& f, const Accountant& alone, const 
 double worst(const std::vector<Accountant>& f, const Rational& delta) {
   double out = f.front().epsilon_upper(delta);
   for (std::size_t a = 1; a < f.size() && !std::isinf(out); ++a)
-    if (Rational(f[a].delta_upper(Rational(out))) > delta) out = std::max(out, f[a].epsilon_upper(delta));
+    if (Rational(f[a].delta_upper(Rational(out))) > delta)
+      out = std::max(out, f[a].epsilon_upper(delta));
   return out;
 }
 }  // namespace
@@ -101,8 +106,8 @@ void RunAccountant::extend() {
 RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {
   if (rounds < 1 || rounds > kMaxCompositions / m_)
     throw invalid_argument("rounds", std::to_string(rounds),
-                           "in [1, " + std::to_string(kMaxCompositions / m_) + "] (m·rounds <= " +
-                               std::to_string(kMaxCompositions) + ")");
+                           "in [1, " + std::to_string(kMaxCompositions / m_) +
+                               "] (m·rounds <= " + std::to_string(kMaxCompositions) + ")");
   if (!both_roles()) {
     // One round's m coordinates composed R times: log2 R products a call instead of log2(m·R).
     const Accountant& one = ldpq_ ? *ldpq_ : *paired_;

@@ -47,6 +47,21 @@ struct Population {
   std::size_t size() const { return ldpq.size() + 2 * pairs.size(); }
 };
 
+/// The law of a count J as a polynomial: P(J = j) = coef[j] / denom, exact big integers over one
+/// common denominator (no rational normalisation inside the O(n²) products).
+struct CountPolynomial {
+  std::vector<BigInt> coef{BigInt(1)};
+  BigInt denom{1};
+
+  /// Multiplies by an independent count with P(count = t) = probs[t].
+  void times(const std::vector<Rational>& probs);
+  /// Multiplies by an independent Binomial(trials, plus) count (one pass over the expansion).
+  void times_binomial(std::size_t trials, const Rational& plus);
+  /// The released sums K c + level·(2(J + shift) − K) of `outputs` = K outputs, with their masses.
+  SumLaw law(std::size_t outputs, std::size_t shift, const Rational& center,
+             const Rational& level) const;
+};
+
 /// Law of the sum of every output, client 1 included (with its weight `target.weight`), or,
 /// with `with_target` false, the sum without client 1's output (Eq. (1)). Weights are validated.
 SumLaw sum_law(const SumGeometry& g, const Population& others, const TargetClient& target,

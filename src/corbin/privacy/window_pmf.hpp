@@ -12,6 +12,7 @@
 // by at most a few units in the last place per step (~1e-11 over 10^4 steps).
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "corbin/number/interval.hpp"
@@ -35,6 +36,11 @@ WindowPmf few_point_pmf(const std::vector<Interval>& probs);
 /// `tail_budget`. Exact point masses when p is exactly 0 or 1. Raises `undecidable` when p's
 /// enclosure straddles 0 or 1.
 WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p, double tail_budget = kWindowTail);
+
+/// The largest x with a certified P(Binomial(trials, p) < x) <= budget, and that bound (0 at
+/// x = 0); the window's left-out mass is counted whole, as if it all lay below x.
+std::pair<std::uint64_t, double> binomial_lower_quantile(std::uint64_t trials, const Interval& p,
+                                                         double budget);
 
 /// The law of X + Y for independent X, Y; its tail is at most the sum of theirs (if X + Y leaves
 /// the sum of the windows, X or Y left its own).
