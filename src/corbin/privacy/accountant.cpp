@@ -19,6 +19,8 @@ constexpr std::size_t kMaxLowerConfigurations = 4;
 /// Compositions longer than this compose only the kComposedLowers most promising sequences.
 constexpr std::uint64_t kFewCompositions = 64;
 constexpr std::size_t kComposedLowers = 2;
+/// Mixtures of two sequences are composed among this many of the best sequences alone.
+constexpr std::size_t kMixedUses = 3;
 
 /// The mean and standard deviation of the loss under P, over the atoms of finite loss (+∞ mean
 /// where P has mass at +∞): how fast a composition of it grows.
@@ -230,44 +232,64 @@ Accountant Accountant::compose(std::uint64_t k) const {
   out.upper_[0] = power(upper_[0], k, limits_);
   out.upper_[1] = symmetric_ ? out.upper_[0] : power(upper_[1], k, limits_);
   for (int d = 0; d < 2; ++d) out.moments_[d] = times(moments_[d], k);
-  // The attained sequences worth composing: every one for short compositions; past
-  // kFewCompositions, those whose composed loss is largest by its mean and spread (a choice of
-  // which lower bound to compute, so any rule is valid).
+  // The attained sequences worth composing: each configuration's directions alone, and half the
+  // uses with one (configuration, direction) and half with another (different configurations in
+  // different coordinates; under replace one also different directions). Every one for short
+  // compositions; past kFewCompositions, those whose composed loss is largest by its mean and
+  // spread (a choice of which lower bounds to compute, so any rule is valid).
+  struct Use {
+    std::size_t lower, direction;
+  };
   struct Option {
-    std::size_t lower, first, second;  ///< second != first: half the uses in each direction
+    Use first, second;  ///< the same twice: one sequence throughout
     double score;
   };
-  std::vector<Option> options;
+  std::vector<Use> uses;
+  for (std::size_t i = 0; i < lower_.size(); ++i)
+    for (std::size_t j = 0; j < lower_[i].pld.size(); ++j) uses.push_back({i, j});
   const double spread = std::sqrt(2 * std::log(1e5) / static_cast<double>(k));
-  for (std::size_t i = 0; i < lower_.size(); ++i) {
-    const auto& seq = lower_[i].pld;
-    for (std::size_t j = 0; j < seq.size(); ++j) {
-      const auto [mean, sd] = loss_moments(seq[j]);
-      options.push_back({i, j, j, mean + spread * sd});
+  const auto score = [&](const Use& x, const Use& y) {
+    const auto [m0, s0] = loss_moments(lower_[x.lower].pld[x.direction]);
+    const auto [m1, s1] = loss_moments(lower_[y.lower].pld[y.direction]);
+    return (m0 + m1) / 2 + spread * std::sqrt((s0 * s0 + s1 * s1) / 2);
+  };
+  std::vector<Option> options;
+  for (const Use& x : uses) options.push_back({x, x, score(x, x)});
+  // Mixtures of the kMixedUses best uses alone (each mixture costs a composition of its own).
+  std::vector<Option> best = options;
+  std::stable_sort(best.begin(), best.end(), [](const Option& a, const Option& b) { return a.score > b.score; });
+  best.resize(std::min(best.size(), kMixedUses));
+  for (std::size_t a = 0; a < best.size(); ++a)
+    for (std::size_t b = a + 1; b < best.size(); ++b) {
+      const Use& x = best[a].first;
+      const Use& y = best[b].first;
+      // Remove one keeps client 1 in the same dataset throughout: one direction for all.
+      if (!mixes_ && x.direction != y.direction) continue;
+      options.push_back({x, y, score(x, y)});
     }
-    if (mixes_ && seq.size() >= 2) {  // replace one lets the direction change between coordinates
-      const auto [m0, s0] = loss_moments(seq[0]);
-      const auto [m1, s1] = loss_moments(seq[1]);
-      options.push_back({i, 0, 1, (m0 + m1) / 2 + spread * std::sqrt((s0 * s0 + s1 * s1) / 2)});
-    }
-  }
   if (k > kFewCompositions && options.size() > kComposedLowers) {
-    std::stable_sort(options.begin(), options.end(),
-                     [](const Option& a, const Option& b) { return a.score > b.score; });
+    std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) { return a.score > b.score; });
     options.resize(kComposedLowers);
   }
   out.lower_.clear();
   for (const Option& o : options) {
-    const Lower& from = lower_[o.lower];
+    const Lower& first = lower_[o.first.lower];
+    const Lower& second = lower_[o.second.lower];
+    const bool one = o.first.lower == o.second.lower && o.first.direction == o.second.direction;
     Lower l;
-    l.by = from.by;
-    if (l.by)
-      for (std::uint64_t& r : l.by->repeats) r *= k;
-    if (o.first == o.second)
-      l.pld.push_back(power(from.pld[o.first], k, limits_));
+    if (first.by && second.by) {
+      l.by = first.by;
+      for (std::uint64_t& r : l.by->repeats) r *= one ? k : k - k / 2;
+      if (o.first.lower != o.second.lower) {
+        for (const ConfigurationWords& w : second.by->parts) l.by->parts.push_back(w);
+        for (const std::uint64_t r : second.by->repeats) l.by->repeats.push_back(r * (k / 2));
+      }
+    }
+    if (one)
+      l.pld.push_back(power(first.pld[o.first.direction], k, limits_));
     else
-      l.pld.push_back(corbin::compose(power(from.pld[o.first], k - k / 2, limits_),
-                                      power(from.pld[o.second], k / 2, limits_), limits_));
+      l.pld.push_back(corbin::compose(power(first.pld[o.first.direction], k - k / 2, limits_),
+                                      power(second.pld[o.second.direction], k / 2, limits_), limits_));
     out.lower_.push_back(std::move(l));
   }
   return out;

@@ -128,33 +128,34 @@ void trim(LowerPld& a, const PldLimits& limits) {
   a.offset += static_cast<std::int64_t>(bottom);
 }
 
-/// Split every point onto the grid 2^shift times coarser (weights from split_weight).
-void coarsen_pass(const UpperPld& a, int shift, const std::vector<SplitWeight>& w, UpperPld& out) {
+/// f(r) for each atom's residue r = (offset + i) mod 2^shift: one per residue from a table when
+/// there are fewer residues than atoms, else one per atom (a shift of 20 would otherwise cost a
+/// million MPFR calls for 2048 atoms).
+template <class T, class F>
+std::vector<T> per_residue(std::int64_t offset, std::size_t atoms, int shift, F f) {
   const std::int64_t factor = std::int64_t(1) << shift;
-  for (std::size_t i = 0; i < a.mass.size(); ++i) {
-    if (a.mass[i] == 0) continue;
-    const std::int64_t g = a.offset + static_cast<std::int64_t>(i);
-    const std::int64_t coarse = floor_div(g, factor), r = g - coarse * factor;
-    const auto at = static_cast<std::size_t>(coarse - out.offset);
-    if (r == 0) {
-      out.mass[at] = add_up(out.mass[at], a.mass[i]);
-      continue;
-    }
-    out.mass[at] = add_up(out.mass[at], mul_up(a.mass[i], w[static_cast<std::size_t>(r)].to_lower));
-    out.mass[at + 1] =
-        add_up(out.mass[at + 1], mul_up(a.mass[i], w[static_cast<std::size_t>(r)].to_upper));
+  const auto residue = [&](std::size_t i) {
+    const std::int64_t g = offset + static_cast<std::int64_t>(i);
+    return g - floor_div(g, factor) * factor;
+  };
+  std::vector<T> out(atoms);
+  if (static_cast<std::uint64_t>(factor) <= atoms) {
+    std::vector<T> table(static_cast<std::size_t>(factor));
+    for (std::int64_t r = 0; r < factor; ++r) table[static_cast<std::size_t>(r)] = f(r);
+    for (std::size_t i = 0; i < atoms; ++i) out[i] = table[static_cast<std::size_t>(residue(i))];
+  } else {
+    for (std::size_t i = 0; i < atoms; ++i) out[i] = f(residue(i));
   }
+  return out;
 }
 
-UpperPld coarsen(const UpperPld& a, int shift) {
-  if (shift <= 0) return a;
-  if (shift > 24)
-    throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
+UpperPld coarsen_once(const UpperPld& a, int shift) {
   const std::int64_t factor = std::int64_t(1) << shift;
-  std::vector<SplitWeight> w(static_cast<std::size_t>(factor));
+  // Every point is split onto the two coarse points around it (weights from split_weight).
   const Mp cell = grid_point(1, a.scale + shift);
-  for (std::int64_t r = 1; r < factor; ++r)
-    w[static_cast<std::size_t>(r)] = split_weight(grid_point(r, a.scale), cell);
+  const std::vector<SplitWeight> w = per_residue<SplitWeight>(a.offset, a.mass.size(), shift, [&](std::int64_t r) {
+    return r == 0 ? SplitWeight{} : split_weight(grid_point(r, a.scale), cell);
+  });
   UpperPld out;
   out.scale = a.scale + shift;
   out.offset = floor_div(a.offset, factor);
@@ -162,19 +163,19 @@ UpperPld coarsen(const UpperPld& a, int shift) {
       floor_div(a.offset + static_cast<std::int64_t>(a.mass.size()) - 1, factor);
   out.mass.assign(static_cast<std::size_t>(last - out.offset + 2), 0.0);
   out.infinite = a.infinite;
-  coarsen_pass(a, shift, w, out);
-  return out;
-}
-
-void merge_pass(const LowerPld& a, int shift, const std::vector<double>& factor_up, LowerPld& out) {
-  const std::int64_t factor = std::int64_t(1) << shift;
-  for (std::size_t i = 0; i < a.p.size(); ++i) {
+  for (std::size_t i = 0; i < a.mass.size(); ++i) {
+    if (a.mass[i] == 0) continue;
     const std::int64_t g = a.offset + static_cast<std::int64_t>(i);
-    const std::int64_t coarse = floor_div(g, factor), r = g - coarse * factor;
+    const std::int64_t coarse = floor_div(g, factor);
     const auto at = static_cast<std::size_t>(coarse - out.offset);
-    out.p[at] = std::max(0.0, add_down(out.p[at], a.p[i]));  // a mass: never below 0
-    out.t[at] = add_up(out.t[at], mul_up(a.t[i], factor_up[static_cast<std::size_t>(r)]));
+    if (g == coarse * factor) {
+      out.mass[at] = add_up(out.mass[at], a.mass[i]);
+      continue;
+    }
+    out.mass[at] = add_up(out.mass[at], mul_up(a.mass[i], w[i].to_lower));
+    out.mass[at + 1] = add_up(out.mass[at + 1], mul_up(a.mass[i], w[i].to_upper));
   }
+  return out;
 }
 
 void refresh_losses(LowerPld& a) {
@@ -186,15 +187,11 @@ void refresh_losses(LowerPld& a) {
   }
 }
 
-LowerPld coarsen(const LowerPld& a, int shift) {
-  if (shift <= 0) return a;
-  if (shift > 24)
-    throw invalid_argument("shift", std::to_string(shift), "at most 24 (grid coarsening)");
+LowerPld coarsen_once(const LowerPld& a, int shift) {
   const std::int64_t factor = std::int64_t(1) << shift;
   // t is Q·e^(fine point); at the coarse point below it, e^(−r h) times that.
-  std::vector<double> factor_up(static_cast<std::size_t>(factor));
-  for (std::int64_t r = 0; r < factor; ++r)
-    factor_up[static_cast<std::size_t>(r)] = exp_up(-r, a.scale);
+  const std::vector<double> factor_up =
+      per_residue<double>(a.offset, a.p.size(), shift, [&](std::int64_t r) { return exp_up(-r, a.scale); });
   LowerPld out;
   out.scale = a.scale + shift;
   out.offset = floor_div(a.offset, factor);
@@ -202,8 +199,22 @@ LowerPld coarsen(const LowerPld& a, int shift) {
   out.p.assign(static_cast<std::size_t>(last - out.offset + 1), 0.0);
   out.t.assign(out.p.size(), 0.0);
   out.infinite = a.infinite;
-  merge_pass(a, shift, factor_up, out);
+  for (std::size_t i = 0; i < a.p.size(); ++i) {
+    const auto at = static_cast<std::size_t>(floor_div(a.offset + static_cast<std::int64_t>(i), factor) - out.offset);
+    out.p[at] = std::max(0.0, add_down(out.p[at], a.p[i]));  // a mass: never below 0
+    out.t[at] = add_up(out.t[at], mul_up(a.t[i], factor_up[i]));
+  }
   refresh_losses(out);
+  return out;
+}
+
+/// The grid 2^shift times coarser, in passes of at most kCoarsestPass doublings (a pass's factor
+/// 2^shift is an int64). Each pass is a valid coarsening, so their chain is one.
+constexpr int kCoarsestPass = 60;
+template <class Pld>
+Pld coarsen(const Pld& a, int shift) {
+  Pld out = a;
+  for (; shift > 0; shift -= kCoarsestPass) out = coarsen_once(out, std::min(shift, kCoarsestPass));
   return out;
 }
 
