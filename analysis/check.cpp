@@ -19,19 +19,20 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <toml.hpp>
 
 #include "account.hpp"
 #include "commands.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
 #include "run_app.hpp"
+#include "spec_reader.hpp"
 #include "sweep.hpp"
 
 namespace corbin::cli {
@@ -41,7 +42,6 @@ using nlohmann::json;
 
 /// A spec's size limits: its bytes are read whole, and every entry is evaluated before anything is
 /// printed, so both are bounded.
-constexpr std::size_t kMaxSpecBytes = 16u << 20;
 constexpr std::size_t kMaxEntries = 10'000;
 
 const char* const kRelations[] = {"==", "<=", ">=", "<", ">"};
@@ -122,66 +122,16 @@ struct Decision {
   std::string where = "bound[" + std::to_string(index) + "]";
   if (spec_entry.is_object() && spec_entry.contains("name") && spec_entry["name"].is_string()) {
     const std::string name = spec_entry["name"].get<std::string>();
-    where += " (" + name.substr(0, 60) + (name.size() > 60 ? "…" : "") + ")";
+    where += " (" + visible(name.substr(0, 60)) + (name.size() > 60 ? "…" : "") + ")";
   }
-  throw invalid_argument(where + ": " + field, value, rule);
+  // A value echoed whole could be 60 KB on one line: cut like quote() does.
+  const std::string shown = value.size() > 80 ? value.substr(0, 60) + "… (" + std::to_string(value.size()) + " characters)" : value;
+  throw invalid_argument(where + ": " + field, visible(shown), rule);
 }
 
-/// A TOML value as JSON, so that both formats are checked by one reader. TOML floats stay doubles
-/// (and are refused where a number is read: a double is not the decimal written).
-json to_json(const toml::basic_value<toml::discard_comments, std::map, std::vector>& v) {
-  switch (v.type()) {
-    case toml::value_t::boolean: return v.as_boolean();
-    case toml::value_t::integer: return v.as_integer();
-    case toml::value_t::floating: return v.as_floating();
-    case toml::value_t::string: return v.as_string().str;
-    case toml::value_t::array: {
-      json out = json::array();
-      for (const auto& item : v.as_array()) out.push_back(to_json(item));
-      return out;
-    }
-    case toml::value_t::table: {
-      json out = json::object();
-      for (const auto& [key, item] : v.as_table()) out[key] = to_json(item);
-      return out;
-    }
-    default: return "(a TOML date or time)";
-  }
-}
-
-/// The spec's document, from TOML or JSON; a syntax error is exit 2 naming the file.
+/// The spec's document, from TOML or JSON (spec_reader.hpp); an unreadable file is exit 2 naming it.
 json read_document(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw invalid_argument("the spec", quote(path), "a readable file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() > kMaxSpecBytes)
-    throw invalid_argument("the spec", quote(path) + " (" + std::to_string(bytes.size()) + " bytes)",
-                           "at most " + std::to_string(kMaxSpecBytes) + " bytes");
-  const auto ends_with = [&](const char* ext) {
-    const std::string e(ext);
-    return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
-  };
-  const auto first = bytes.find_first_not_of(" \t\r\n");
-  const bool is_json = ends_with(".json") || (!ends_with(".toml") && first != std::string::npos && bytes[first] == '{');
-  if (is_json) {
-    try {
-      return json::parse(bytes);
-    } catch (const json::parse_error& e) {
-      throw invalid_argument("the spec", quote(path), std::string("JSON (") + first_line(e.what()) + ")");
-    }
-  }
-  try {
-    std::istringstream stream(bytes);
-    return to_json(toml::parse<toml::discard_comments, std::map, std::vector>(stream, path));
-  } catch (const std::exception& e) {
-    // toml11's message is several lines: the first names the error, the third its line.
-    std::string what = e.what(), message;
-    std::istringstream lines(what);
-    for (std::string line; std::getline(lines, line) && message.size() < 200;)
-      if (line.rfind("Hint", 0) == 0) break;
-      else if (line.find_first_not_of(" |^-") != std::string::npos) message += (message.empty() ? "" : " ") + line;
-    throw invalid_argument("the spec", quote(path), "TOML (" + message + ")");
-  }
+  return parse_spec(io::read_regular_file(path, kMaxSpecBytes, "the spec"), path);
 }
 
 /// An exact number as written: an integer, or a string "p/q", "0.3", "1e-5" (never a double).
@@ -415,6 +365,9 @@ std::string value_text(const Enclosed& x) {
          (x.upper_infinite ? std::string("inf") : decimal_outward(x.upper, true, 12)) + "]";
 }
 
+/// Text for an XML attribute: markup escaped, and the characters XML 1.0 cannot hold at all (the
+/// control characters but tab, newline and return; TOML and JSON strings may carry them) written
+/// as visible escapes, so that the report stays well-formed.
 std::string xml_escaped(const std::string& text) {
   std::string out;
   for (const char ch : text) {
@@ -424,7 +377,10 @@ std::string xml_escaped(const std::string& text) {
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default: out += ch;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
+      default: append_visible(out, ch);
     }
   }
   return out;
@@ -435,6 +391,14 @@ struct CheckArgs {
 };
 
 int run_check(const CheckArgs& a) {
+  // The reports are regular files of their own, never the spec or each other: checked before
+  // anything is read or written.
+  std::vector<io::NamedPath> paths{{a.spec, "spec"}};
+  if (!a.json_path.empty()) paths.push_back({a.json_path, "json"});
+  if (!a.junit_path.empty()) paths.push_back({a.junit_path, "junit"});
+  io::check_distinct(paths);
+  if (!a.json_path.empty()) io::check_output_file(a.json_path, "json");
+  if (!a.junit_path.empty()) io::check_output_file(a.junit_path, "junit");
   const json doc = read_document(a.spec);
   const std::vector<Entry> entries = read_entries(doc, a.spec);
   std::vector<Decision> decisions;
@@ -496,7 +460,8 @@ int run_check(const CheckArgs& a) {
 
   std::vector<std::array<std::string, 5>> rows{{"name", "quantity", "relation", "value", "verdict"}};
   for (std::size_t i = 0; i < entries.size(); ++i)
-    rows.push_back({entries[i].name, entries[i].lhs.quantity, entries[i].relation, entries[i].rhs.text, decisions[i].verdict});
+    rows.push_back({visible(entries[i].name), entries[i].lhs.quantity, entries[i].relation, visible(entries[i].rhs.text),
+                    decisions[i].verdict});
   std::array<std::size_t, 5> width{};
   for (const auto& row : rows)
     for (std::size_t c = 0; c < 5; ++c) width[c] = std::max(width[c], row[c].size());

@@ -54,7 +54,7 @@ Json audit_arguments(const audit::AuditOptions& options) {
   std::ifstream in(options.fl_results, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  j["results.csv"] = in ? content_hash(bytes.str()) : std::string("absent");
+  j["results.csv"] = in ? io::sha256_hex(bytes.str()) : std::string("absent");
   return j;
 }
 
@@ -124,7 +124,11 @@ bool AuditOutput::given() const {
 
 void write_merged_audit(const MergedRun& run, const AuditOutput& output) {
   const auto& checks = audit::all_checks();
-  const bool quick = run.run.at("arguments").at("--quick").get<bool>();
+  const Json& arguments = run.run.at("arguments");
+  if (!arguments.is_object() || !arguments.contains("--quick") || !arguments.at("--quick").is_boolean())
+    throw invalid_argument(run.first_file, "an audit shard without a boolean --quick",
+                           "a shard as corbin audit --shard writes it");
+  const bool quick = arguments.at("--quick").get<bool>();
   const audit::AuditOptions options = audit_options(output, quick);
   if (run.results.size() != checks.size())
     throw invalid_argument("the shards' audit", std::to_string(run.results.size()) + " claims",
@@ -138,7 +142,7 @@ void write_merged_audit(const MergedRun& run, const AuditOutput& output) {
                              "a check's result as corbin audit --shard writes it");
     }
     if (results.back().id != checks[k].id)
-      throw invalid_argument("the shards' claim " + std::to_string(k), quote(results.back().id),
+      throw invalid_argument(run.sources[k] + ": claim " + std::to_string(k), quote(results.back().id),
                              std::string(checks[k].id) + " (CLAIMS.md order)");
   }
   const audit::Grid grid = audit::audit_grid(options);

@@ -70,10 +70,14 @@ struct FlArgs {
 
 /// The options that determine a run's rounds, in canonical form (numbers as exact "p/q", so
 /// that `--exp-eps 3.0` resumes a run started with `3`): a resumed run must repeat them
-/// (--rounds may grow).
-fl::RunSettings settings_of(const FlArgs& a) {
+/// (--rounds may grow). The data are named by their folder, resolved (`./data/`, `data` and a link
+/// to it are one folder), and by their contents' SHA-256, so data rewritten in place is refused.
+fl::RunSettings settings_of(const FlArgs& a, const fl::MnistFiles& files) {
   fl::RunSettings s;
-  s.emplace_back("data", std::filesystem::absolute(a.data).lexically_normal().string());
+  std::filesystem::path folder = std::filesystem::weakly_canonical(std::filesystem::absolute(a.data));
+  if (!folder.has_filename()) folder = folder.parent_path();  // "data/" resolves to ".../data/"
+  s.emplace_back("data", folder.string());
+  s.emplace_back("data_sha256", fl::content_sha256(files));
   s.emplace_back("mechanism", a.mechanism);
   s.emplace_back("model", a.model);
   const auto exact = [](const std::string& text, const char* option) {
@@ -260,6 +264,11 @@ void run_fl(const FlArgs& a, Distributed& d) {
   } catch (const invalid_argument&) {
     throw invalid_argument("--stacked-conv", quote(a.stacked_conv), "grouped or gemm");
   }
+  try {
+    (void)fl::smallest_side(a.model);  // names the model, before any data is read
+  } catch (const invalid_argument&) {
+    throw invalid_argument("--model", quote(a.model), "cnn or mlp");
+  }
   fl::Normalisation normalisation;
   try {
     normalisation = fl::parse_normalisation(a.normalisation);
@@ -277,6 +286,13 @@ void run_fl(const FlArgs& a, Distributed& d) {
                            quote(a.data) + " (images " + std::to_string(files.train.images.rows) + " × " +
                                std::to_string(files.train.images.cols) + ")",
                            "square images (the models take side × side)");
+  if (static_cast<std::int64_t>(files.train.images.rows) < fl::smallest_side(a.model))
+    throw invalid_argument("--data",
+                           quote(a.data) + " (images " + std::to_string(files.train.images.rows) + " × " +
+                               std::to_string(files.train.images.cols) + ")",
+                           "images at least " + std::to_string(fl::smallest_side(a.model)) + " × " +
+                               std::to_string(fl::smallest_side(a.model)) + " for --model " + a.model +
+                               (a.model == "cnn" ? " (two 2 × 2 poolings), or --model mlp" : ""));
   const std::size_t total = files.train.images.count + files.test.images.count;
   const std::vector<std::uint8_t> labels = fl::pooled_labels(files);
   fl::Split split = split_kind == fl::SplitKind::iid ? fl::split_iid(total, n, mech.seed)
@@ -300,6 +316,13 @@ void run_fl(const FlArgs& a, Distributed& d) {
   torch::manual_seed(mech.seed);
   const fl::Model net = fl::make_model(a.model, static_cast<std::int64_t>(files.train.images.rows));
   net->to(device);
+  {
+    // The budget fits this model: every layer's outputs (LDPQ's c ± rα) are floats at the start,
+    // checked before --out is created (ε = 10^-300 makes α about 2·10^300).
+    std::vector<float> start = fl::flatten(*net);
+    for (const fl::Layer& layer : fl::layers_of(*net))
+      (void)mech.mechanism->check(mech, fl::layer_geometry(start.data() + layer.offset, layer.size));
+  }
   std::vector<fl::Batch> shards;
   for (std::size_t i = first; i < first + held; ++i) shards.push_back(fl::gather(files, split.clients[i], device, normalisation));
   std::unique_ptr<fl::Clients> clients;
@@ -344,7 +367,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
   const std::filesystem::path out = io::prepare_output_directory(a.out, "--out");
   const io::DirectoryLock lock(out, "--out");
   fl::Checkpoint state;
-  state.settings = settings_of(a);
+  state.settings = settings_of(a, files);
   if (a.resume) {
     state = fl::load_checkpoint(out, state.settings, parameters);
     restore_log(out / "rounds.jsonl", state);

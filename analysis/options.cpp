@@ -43,18 +43,8 @@ Budget BudgetOptions::budget() const {
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {
   if (precision.empty() && !was_given(precision_option_)) {
-    // A large budget puts α − 1 near 2e^(−ε): as many more bits as −log2(α − 1) keep
-    // q− = (1 − 1/α)/2 apart from 0 in every enclosure.
-    double extra = 0;
-    const Budget b = budget();
-    if (b.kind == Budget::Kind::eps) {
-      extra = to_double(b.value) * 1.4426950408889634;
-    } else {
-      const Rational gap = b.alpha_exact() - 1;  // > 0
-      extra = static_cast<double>(msb(denominator(gap))) - static_cast<double>(msb(numerator(gap)));
-    }
-    return default_precision_bits(bits) +
-           static_cast<unsigned>(std::clamp(extra + 1, 0.0, double(1u << 24)));
+    const auto total = static_cast<unsigned long>(default_precision_bits(bits)) + budget().extra_precision_bits();
+    return static_cast<unsigned>(std::min(total, 1ul << 24));
   }
   const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
   if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");

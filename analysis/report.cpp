@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -18,6 +19,7 @@ bool is_twin(const std::string& key) {
 }
 
 constexpr std::size_t kLongExact = 60;  // longer exact values show as their approximation
+constexpr std::size_t kLongText = 200;   // longer other strings (a budget as given) are cut
 
 void render(std::ostream& out, const Json& object, const std::string& indent);
 
@@ -39,9 +41,19 @@ void render_value(std::ostream& out, const Json& object, const std::string& key,
     return;
   }
   const auto approx = object.find(key + "_approx");
-  const bool has_approx = approx != object.end() && value.is_string();
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-  if (has_approx && text.size() > kLongExact) {
+  // A twin beyond double's range (JSON null), one that underflowed to 0, or one of a short
+  // integer says nothing the exact text does not.
+  const bool short_integer = !text.empty() && text.size() <= 15 &&
+                             text.find_first_not_of("-0123456789") == std::string::npos;
+  const bool has_approx = approx != object.end() && value.is_string() && approx->is_number() &&
+                          std::isfinite(approx->get<double>()) && approx->get<double>() != 0 &&
+                          !short_integer;
+  if (!has_approx && text.size() > kLongText) {
+    std::size_t cut = kLongExact;  // at a character's first byte, never inside one
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    out << text.substr(0, cut) << "…  (" << text.size() << " characters; --json prints them)";
+  } else if (has_approx && text.size() > kLongExact) {
     const auto slash = text.find('/');
     out << "≈ " << approx->dump() << "  (exact: a fraction of " << (slash == std::string::npos ? text.size() : slash)
         << " over " << (slash == std::string::npos ? 0 : text.size() - slash - 1)

@@ -1,5 +1,6 @@
 #include "shard.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -7,40 +8,50 @@
 #include <sstream>
 
 #include "corbin/io/files.hpp"
+#include "corbin/io/text_limits.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/version.hpp"
 
 namespace corbin::cli {
 namespace {
 
-constexpr const char* kFormat = "corbin shard 1";
+constexpr const char* kFormat = "corbin shard 2";
 const std::string kShardRule = "i/N with integers 0 <= i < N <= " + std::to_string(kMaxShards) +
                                " (shard i of N, counted from 0), or none";
 
-/// A decimal count without sign or spaces, at most `limit` (std::stoul would take " 3", "+3",
-/// "3x").
+/// A decimal count without sign or spaces (std::stoul would take " 3", "+3", "3x"); leading zeros
+/// are digits like any other. nullopt when it is not digits; `limit` + 1 when it is digits but
+/// larger than `limit` (so that the caller can say which rule it broke).
 std::optional<std::size_t> decimal(const std::string& text, std::size_t limit) {
-  if (text.empty() || text.size() > 12) return std::nullopt;
+  if (text.empty()) return std::nullopt;
   std::size_t value = 0;
   for (const char c : text) {
     if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + static_cast<std::size_t>(c - '0');
+    if (value <= limit) value = value * 10 + static_cast<std::size_t>(c - '0');
   }
-  if (value > limit) return std::nullopt;
-  return value;
+  return std::min(value, limit + 1);
 }
+
+/// The largest Slurm count read (a job array is far smaller; this keeps the arithmetic exact).
+constexpr std::size_t kMaxSlurmCount = std::size_t{1} << 62;
 
 /// A Slurm variable that must be a count (the message names the variable, as --shard's names the
 /// option).
-std::size_t slurm_count(const char* name, const char* value, const std::string& rule) {
-  const auto parsed = decimal(value, std::size_t{1} << 40);
-  if (!parsed) throw invalid_argument(name, quote(value), rule);
+std::size_t slurm_count(const char* name, const char* value) {
+  const auto parsed = decimal(value, kMaxSlurmCount);
+  if (!parsed) throw invalid_argument(name, quote(value), "a count (digits only)");
+  if (*parsed > kMaxSlurmCount) throw invalid_argument(name, quote(value), "a count below 2^62");
   return *parsed;
 }
 
-std::string fingerprint_of(const Json& run) {
-  return content_hash(run.dump());
+/// A shard file's SHA-256 over everything but its "sha256" key, as the file orders it.
+std::string integrity_of(Json document) {
+  document.erase("sha256");
+  return io::sha256_hex(document.dump());
 }
+
+/// The keys of a shard file, in the order it writes them.
+const char* const kShardKeys[] = {"format", "sha256", "run", "shard", "of", "items", "shared", "results"};
 
 constexpr const char* kShardFileRule =
     "a shard file written by corbin sweep or corbin audit with --shard";
@@ -70,12 +81,6 @@ std::string difference(const Json& run, const Json& first) {
 
 }  // namespace
 
-std::string content_hash(std::string_view bytes) {
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(io::fnv1a(bytes)));
-  return std::string("fnv1a64:") + hex;
-}
-
 std::string Shard::name() const {
   return std::to_string(index) + "/" + std::to_string(count);
 }
@@ -85,7 +90,7 @@ Shard parse_shard(const std::string& text) {
   if (slash == std::string::npos) throw invalid_argument("--shard", quote(text), kShardRule);
   const auto i = decimal(text.substr(0, slash), kMaxShards),
              n = decimal(text.substr(slash + 1), kMaxShards);
-  if (!i || !n || *n < 1 || *i >= *n) throw invalid_argument("--shard", quote(text), kShardRule);
+  if (!i || !n || *n < 1 || *n > kMaxShards || *i >= *n) throw invalid_argument("--shard", quote(text), kShardRule);
   return {*i, *n};
 }
 
@@ -102,15 +107,14 @@ std::optional<Shard> shard_to_run(const std::string& text, bool given, const std
     throw invalid_argument(
         id_text == nullptr ? "SLURM_ARRAY_TASK_ID" : "SLURM_ARRAY_TASK_COUNT", "unset",
         "set with the other (a Slurm array task has both; --shard none ignores them)");
-  const std::string counting = "a count (digits only)";
-  const std::size_t id = slurm_count("SLURM_ARRAY_TASK_ID", id_text, counting);
-  const std::size_t count = slurm_count("SLURM_ARRAY_TASK_COUNT", count_text, counting);
+  const std::size_t id = slurm_count("SLURM_ARRAY_TASK_ID", id_text);
+  const std::size_t count = slurm_count("SLURM_ARRAY_TASK_COUNT", count_text);
   const char* min_text = env("SLURM_ARRAY_TASK_MIN");
   const char* step_text = env("SLURM_ARRAY_TASK_STEP");
   const std::size_t min =
-      min_text == nullptr ? 0 : slurm_count("SLURM_ARRAY_TASK_MIN", min_text, counting);
+      min_text == nullptr ? 0 : slurm_count("SLURM_ARRAY_TASK_MIN", min_text);
   const std::size_t step =
-      step_text == nullptr ? 1 : slurm_count("SLURM_ARRAY_TASK_STEP", step_text, counting);
+      step_text == nullptr ? 1 : slurm_count("SLURM_ARRAY_TASK_STEP", step_text);
   if (count < 1 || count > kMaxShards)
     throw invalid_argument("SLURM_ARRAY_TASK_COUNT", quote(count_text),
                            "in [1, " + std::to_string(kMaxShards) + "] (the number of shards)");
@@ -143,7 +147,7 @@ Json run_identity(const std::string& command, const Json& arguments) {
 std::string shard_text(const ShardFile& file) {
   Json j = Json::object();
   j["format"] = kFormat;
-  j["fingerprint"] = fingerprint_of(file.run);
+  j["sha256"] = "";  // its place in the file; filled in below
   j["run"] = file.run;
   j["shard"] = file.shard.index;
   j["of"] = file.shard.count;
@@ -157,26 +161,35 @@ std::string shard_text(const ShardFile& file) {
     results.push_back(std::move(r));
   }
   j["results"] = std::move(results);
+  j["sha256"] = integrity_of(j);
   return j.dump(1) + "\n";
 }
 
-ShardFile read_shard(const std::filesystem::path& path) {
-  const std::string where = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw invalid_argument(where, "unreadable", kShardFileRule);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+ShardFile parse_shard_file(std::string_view bytes, const std::string& where) {
+  if (bytes.size() > kMaxShardBytes)
+    throw invalid_argument(where, std::to_string(bytes.size()) + " bytes",
+                           "a shard file of at most " + std::to_string(kMaxShardBytes) + " bytes");
+  // Nesting is bounded before the parser recurses (a result nested 200 000 deep is 400 KB).
+  io::check_json_shape(bytes, "the shard file", where);
   ShardFile file;
   try {
-    const Json j = Json::parse(bytes.str());
-    if (!j.is_object() || j.value("format", "") != kFormat)
+    const Json j = Json::parse(bytes.begin(), bytes.end());
+    if (!j.is_object() || !j.contains("format") || j.at("format") != kFormat)
       throw invalid_argument(where,
                              "not a shard file (no \"format\": \"" + std::string(kFormat) + "\")",
                              kShardFileRule);
+    for (const auto& [key, value] : j.items())
+      if (std::find(std::begin(kShardKeys), std::end(kShardKeys), key) == std::end(kShardKeys))
+        throw invalid_argument(where, "holding the key " + quote(key), "a shard file with only its own keys");
+    // The hash covers every byte merge reads; anything edited after the shard wrote it differs.
+    if (!j.contains("sha256") || !j.at("sha256").is_string() || j.at("sha256").get<std::string>() != integrity_of(j))
+      throw invalid_argument(where, "altered (its sha256 does not match its content)", kShardFileRule);
     file.run = j.at("run");
-    if (j.at("fingerprint").get<std::string>() != fingerprint_of(file.run))
-      throw invalid_argument(where, "altered (its fingerprint does not match its run)",
-                             kShardFileRule);
+    const Json& version = file.run.at("corbin");
+    if (version != kVersion)
+      throw invalid_argument(where, "written by corbin " + shown(version),
+                             std::string("written by this corbin, ") + kVersion +
+                                 " (merge with the corbin that ran the shards)");
     file.shard.index = j.at("shard").get<std::size_t>();
     file.shard.count = j.at("of").get<std::size_t>();
     if (file.shard.count < 1 || file.shard.count > kMaxShards ||
@@ -187,6 +200,8 @@ ShardFile read_shard(const std::filesystem::path& path) {
     file.shared = j.at("shared");
     std::size_t expected = file.shard.index;  // the items held: index, index + N, …
     for (const Json& r : j.at("results")) {
+      if (!r.is_object() || r.size() != 2)
+        throw invalid_argument(where, "holding a result " + shown(r), "results as {\"item\": k, \"result\": …}");
       const std::size_t item = r.at("item").get<std::size_t>();
       if (item != expected || item >= file.items)
         throw invalid_argument(
@@ -202,10 +217,24 @@ ShardFile read_shard(const std::filesystem::path& path) {
           "holding exactly the items k < " + std::to_string(file.items) + " with k mod " +
               std::to_string(file.shard.count) + " = " + std::to_string(file.shard.index));
   } catch (const Json::exception& e) {
-    throw invalid_argument(where, "not a shard file (" + std::string(e.what()) + ")",
-                           kShardFileRule);
+    throw invalid_argument(where, "not a shard file (" + std::string(e.what()) + ")", kShardFileRule);
   }
   return file;
+}
+
+ShardFile read_shard(const std::filesystem::path& path) {
+  const std::string where = visible(path.string());
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw invalid_argument(where, "unreadable", kShardFileRule);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw invalid_argument(where, "unreadable", kShardFileRule);
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxShardBytes)
+    throw invalid_argument(where, std::to_string(size) + " bytes",
+                           "a shard file of at most " + std::to_string(kMaxShardBytes) + " bytes");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return parse_shard_file(bytes.str(), where);
 }
 
 MergedRun merge_shards(const std::vector<std::filesystem::path>& paths) {
@@ -213,11 +242,11 @@ MergedRun merge_shards(const std::vector<std::filesystem::path>& paths) {
   std::vector<ShardFile> files;
   for (const auto& path : paths) files.push_back(read_shard(path));
   const ShardFile& first = files.front();
-  const std::string first_name = paths.front().string();
+  const std::string first_name = visible(paths.front().string());
   std::map<std::size_t, std::size_t> seen;  // shard index -> which file
   for (std::size_t f = 0; f < files.size(); ++f) {
     const ShardFile& file = files[f];
-    const std::string where = paths[f].string();
+    const std::string where = visible(paths[f].string());
     if (file.run != first.run)
       throw invalid_argument(where,
                              "a shard of a different run (" + difference(file.run, first.run) + ")",
@@ -233,7 +262,7 @@ MergedRun merge_shards(const std::vector<std::filesystem::path>& paths) {
     const auto [at, fresh] = seen.emplace(file.shard.index, f);
     if (!fresh)
       throw invalid_argument("shard " + file.shard.name(),
-                             "given twice (" + paths[at->second].string() + ", " + where + ")",
+                             "given twice (" + visible(paths[at->second].string()) + ", " + where + ")",
                              "given once");
   }
   for (std::size_t i = 0; i < first.shard.count; ++i)
@@ -241,9 +270,12 @@ MergedRun merge_shards(const std::vector<std::filesystem::path>& paths) {
       throw invalid_argument("shard " + Shard{i, first.shard.count}.name(), "missing",
                              "among the files (merge needs all " +
                                  std::to_string(first.shard.count) + " shards of the run)");
-  MergedRun merged{first.run, first.shared, std::vector<Json>(first.items)};
-  for (const ShardFile& file : files)
-    for (const auto& [item, result] : file.results) merged.results[item] = result;
+  MergedRun merged{first.run, first.shared, std::vector<Json>(first.items), std::vector<std::string>(first.items), first_name};
+  for (std::size_t f = 0; f < files.size(); ++f)
+    for (const auto& [item, result] : files[f].results) {
+      merged.results[item] = result;
+      merged.sources[item] = visible(paths[f].string());
+    }
   return merged;
 }
 

@@ -5,8 +5,8 @@
 // produces them (the sweep's grid points, the audit's claims). Shard i of N (0 <= i < N, counted
 // from 0) computes the items k with k mod N = i — round robin, so that the expensive end of a
 // grid is spread over the shards — and writes a shard file: the run's identity (the command, the
-// toolkit's version and every argument, with a fingerprint of them), i, N, the number of items
-// and each held item's result. Shard files are ordered JSON with nothing from the clock or the
+// toolkit's version and every argument), i, N, the number of items and each held item's
+// result, with a SHA-256 over all of it. Shard files are ordered JSON with nothing from the clock or the
 // machine in them: the same run gives the same bytes. `corbin merge` checks that the files are
 // exactly the N shards of one run and hands back every item's result in order; the command then
 // writes what its unsharded run writes, byte for byte.
@@ -63,18 +63,25 @@ struct ShardFile {
       results;  ///< the items held, ascending, with their results
 };
 
-/// "fnv1a64:<16 hex digits>" of `bytes`: a run's fingerprint, and how an identity names a file's
-/// content (not a cryptographic hash: it catches mistakes, not forgeries).
-std::string content_hash(std::string_view bytes);
+/// The largest shard file read (a sweep's shard holds its CSV rows; this is far above any grid).
+constexpr std::size_t kMaxShardBytes = std::size_t{256} << 20;
 
 /// The identity of a run of `command` with `arguments` (option -> value as given).
 Json run_identity(const std::string& command, const Json& arguments);
 
-/// The shard file's text (JSON with the run's fingerprint, one item per line).
+/// The shard file's text: JSON, one item per line, with "sha256": the SHA-256 of the document
+/// without that key. The hash covers everything merge reads (the run, i, N, the items, the shared
+/// part, every result), so an edit is caught; it is a checksum, not a signature: whoever edits a
+/// file on purpose can recompute it (sign the files where that matters).
 std::string shard_text(const ShardFile& file);
 
-/// Reads and checks one shard file; invalid_argument naming `path` when it is not one (or is
-/// inconsistent in itself: i >= N, an item it should not hold, a fingerprint that does not match).
+/// Checks a shard file's text `bytes` (`where` names it in messages): at most kMaxShardBytes,
+/// nested at most io::kMaxNesting deep (checked before parsing), its own keys only, its sha256
+/// matching, written by this corbin's version, consistent in itself (i < N, exactly the items
+/// shard i holds). invalid_argument naming `where` otherwise.
+ShardFile parse_shard_file(std::string_view bytes, const std::string& where);
+
+/// parse_shard_file on the regular file at `path`; invalid_argument naming it when it cannot be read.
 ShardFile read_shard(const std::filesystem::path& path);
 
 /// The shards of one run, checked: every file from the same run (same identity and N), every
@@ -84,6 +91,8 @@ ShardFile read_shard(const std::filesystem::path& path);
 struct MergedRun {
   Json run, shared;
   std::vector<Json> results;
+  std::vector<std::string> sources;  ///< the file each result came from (for messages)
+  std::string first_file;            ///< the first file given (for messages about the run)
 };
 MergedRun merge_shards(const std::vector<std::filesystem::path>& paths);
 

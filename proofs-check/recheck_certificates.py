@@ -27,10 +27,21 @@ Usage: /usr/bin/python3 proofs-check/recheck_certificates.py [--verbose] [--only
 Exit status: 0 every recomputed item agrees; 1 some item disagrees (a line
 `MISMATCH <cert> <path>: <what>` each, then a summary line); 2 malformed input: a certificate
 or the results CSV is missing, unreadable or not JSON, or lacks a field or has one of the wrong
-type (a line `MALFORMED <file> <path>: <what>` each); 4 an internal error of this script (one
-line). Nothing ends in a traceback.
+type or a value outside its domain (a line `MALFORMED <file> <path>: <what>` each); 4 an
+internal error of this script (one line). Nothing ends in a traceback.
+
+Every file read from DIR is untrusted. Before it is parsed it must be at most kMaxInputBytes
+(64 MiB) long and, for JSON, nested at most kMaxJsonDepth (64) levels deep (a linear scan that
+skips strings; no recursion); a JSON object may not repeat a key (json keeps the last value, a
+reader taking the first would see another). Each is a MALFORMED line naming the file, and the
+limit and what was found or the key's path. Every parameter a formula takes (α > 1, e^ε > 1,
+r > 0, δ in (0, 1), γ in (0, 1] with nγ >= 2, m >= 1, probabilities in [0, 1], inputs in
+[c − r, c + r], d and client counts within this script's limits) is range-checked against the
+formula's domain before it is used, and a value outside is MALFORMED with its path.
 """
 import csv
+import io
+import itertools
 import json
 import math
 import os
@@ -70,6 +81,24 @@ kEnclosureSlack = Decimal(10) ** -(kCertDigits - 2)
 # A `_approx` twin is a double rounded once from the exact value or the enclosure's midpoint
 # (error <= 1 ulp = 2^-52 relative); Python's float(Fraction) is correctly rounded (1/2 ulp).
 kApproxRelTol = 2.0 ** -51
+
+# Untrusted input (certificates, the results CSV): read at most kMaxInputBytes, parse JSON only
+# when nested at most kMaxJsonDepth deep. The largest certificate is ~400 KB on the paper grid
+# (T1c; B1 ~62 KB on the quick grid) and the results CSV ~11 KB, so 64 MiB leaves a margin of more
+# than 100 while bounding what one file can cost (memory for the parsed tree, the linear depth
+# scan, the decimal and exact arithmetic driven by what it lists). The checks nest at most 8
+# levels (root object, data, a list of rows or witnesses, a row, a list of atoms, an atom ...):
+# 64 leaves a margin of 8 and keeps every recursive walk here far from Python's recursion limit.
+kMaxInputBytes = 64 << 20
+kMaxJsonDepth = 64
+# Clients in an exactly computed population (T3's and S1's replace-one laws, T3's witnesses):
+# exact_ucdp.hpp kMaxExactClients, the library's own limit for these laws.
+kMaxExactClients = 5000
+# Trials of T4u's exact survival sums (two survival_at_least, in big integers: 0.7 s at the
+# check's n = 4400, ~7 s at this limit, growing about as n^2.5).
+kMaxSurvivalTrials = 10_000
+# Largest ε the library accepts (budget.hpp Budget::kMaxEps).
+kMaxEps = 10 ** 8
 
 if hasattr(sys, "set_int_max_str_digits"):
     # T3's and T4's exact probabilities have thousands of digits; a bound still applies.
@@ -170,9 +199,29 @@ def nat_at_most(limit, why):
     return spec
 
 
+def nat_between(low, high, name, why):
+    """A non-negative integer `name` in [low, high] (high may be math.inf): `why` says which formula
+    or limit asks for it."""
+    bounds = f"{name} >= {low}" if high == math.inf else f"{low} <= {name} <= {high}"
+
+    def spec(value, path):
+        nat(value, path)
+        if not low <= value <= high:
+            raise Malformed(path, f"{short(value)} is outside its domain ({bounds}: {why})")
+    return spec
+
+
 def integer(value, path):
     if type(value) is not int:
         raise Malformed(path, f"an integer, not {_type_name(value)} {short(value)}")
+
+
+def integer_where(test, rule):
+    def spec(value, path):
+        integer(value, path)
+        if not test(value):
+            raise Malformed(path, f"{short(value)} is outside its domain ({rule})")
+    return spec
 
 
 def boolean(value, path):
@@ -303,6 +352,49 @@ EXP_EPS = rational_where(lambda x: x > 1, "e^ε > 1")
 ALPHA = rational_where(lambda a: a > 1, "α > 1")
 WEIGHT = rational_where(lambda w: abs(w - CENTER) <= RADIUS, "an input in [c − r, c + r] = [−1, 1]")
 PROBABILITY = rational_where(lambda p: 0 <= p <= 1, "a probability")
+RADIUS_POSITIVE = rational_where(lambda r: r > 0, "r > 0")
+DELTA = rational_where(lambda d: 0 < d < 1, "δ in (0, 1)")
+GAMMA = rational_where(lambda g: 0 < g <= 1, "γ in (0, 1]")
+# m >= 1: Eq. (th:3:1) and cpSGD take ln(m/δ), ln(20m/δ) and √(2m); m is the model's dimension.
+MODEL_SIZE = nat_between(1, math.inf, "m", "the model's dimension in ln(m/δ), ln(20m/δ) and √(2m)")
+# n >= 2 for Thm 3 (nγ >= 2 with γ <= 1), at most kMaxExactClients where the law is computed exactly.
+EXACT_CLIENTS = nat_between(2, kMaxExactClients, "n", "Thm 3 needs nγ >= 2 with γ <= 1; the exact law's limit is "
+                                                      "exact_ucdp.hpp kMaxExactClients")
+
+
+def eps_decimal(value, path):
+    """An ε written as a decimal string: 0 < ε <= kMaxEps (budget.hpp Budget::kMaxEps)."""
+    if type(value) is not str or not DECIMAL_RE.fullmatch(value):
+        raise Malformed(path, f"a decimal ε, not {_type_name(value)} {short(value)}")
+    if not 0 < Decimal(value) <= kMaxEps:
+        raise Malformed(path, f"{short(value)} is outside its domain (0 < ε <= {kMaxEps}, budget.hpp kMaxEps)")
+
+
+def sub(path, key):
+    return f"{path}/{key}".lstrip("/")
+
+
+def all_rules(*rules):
+    def rule(value, path):
+        for item in rules:
+            item(value, path)
+    return rule
+
+
+def check_input(item, path, setting):
+    """Alg. 1's and 2's domain: an input (an exact rational, already checked as one) in
+    [c − r, c + r] of the object `setting` that states c and r (r > 0 checked by its spec)."""
+    c, r = F(setting["center"]), F(setting["radius"])
+    if abs(F(item) - c) > r:
+        raise Malformed(path, f"{short(item)} is outside its domain (an input in [c − r, c + r] = [{c - r}, {c + r}])")
+
+
+def inputs_in_range(*keys):
+    """A rule: each of these fields is an input in [c − r, c + r] of the object's c and r."""
+    def rule(value, path):
+        for key in keys:
+            check_input(value[key], sub(path, key), value)
+    return rule
 
 
 def joint_item_rule(value, path):
@@ -361,17 +453,38 @@ def experiment_schema(claim):
 
 T1B_ROW = {**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("sup_gap", "bound"), **put("w1", "w2", spec=WEIGHT)}
 T2C_ROW = {**put("exp_eps", spec=EXP_EPS), **put("worst_case_ratio", "ratio_at_w1_w2_c_plus_r")}
-T3_SETTING = {"n": nat, **put("gamma", "delta", "radius", "alpha"), "m": nat}
+# The counterexample's exact replace-one law is computed for its n clients (ldpq_replace_exp_eps).
+T3_SETTING = {"n": EXACT_CLIENTS, **put("gamma", "delta", "radius", "alpha"), "m": nat}
 
 
-def t3_setting_rule(value, path):
-    """Thm 3's domain (ucdp.hpp check_ucdp_setting): γ in (0, 1], nγ >= 2, δ in (0, 1), r > 0,
-    α > 1, m >= 1; the formulas take logarithms and square roots of these."""
-    n, m = value["n"], value["m"]
-    gamma, delta, radius, alpha = (F(value[k]) for k in ("gamma", "delta", "radius", "alpha"))
-    if not (0 < gamma <= 1 and n * gamma >= 2 and 0 < delta < 1 and radius > 0 and alpha > 1 and m >= 1):
-        raise Malformed(path, "a setting outside Thm 3's domain (γ in (0, 1], nγ >= 2, δ in (0, 1), r > 0, "
-                              "α > 1, m >= 1)")
+def thm3_domain_rule(value, path):
+    """Thm 3's domain (ucdp.hpp check_ucdp_setting) for those of its parameters the object has:
+    γ in (0, 1] with nγ >= 2, δ in (0, 1), r > 0, α > 1 (e^ε > 1), m >= 1; Eq. (th:3:1) and cpSGD
+    take logarithms and square roots of these and divide by nγ − 1."""
+    n = value["n"]
+    tests = {"gamma": (lambda g: 0 < g <= 1 and n * g >= 2, f"γ in (0, 1] and nγ >= 2, here n = {short(n)}"),
+             "delta": (lambda d: 0 < d < 1, "δ in (0, 1)"), "radius": (lambda r: r > 0, "r > 0"),
+             "alpha": (lambda a: a > 1, "α > 1"), "exp_eps": (lambda x: x > 1, "e^ε > 1")}
+    for key, (test, rule) in tests.items():
+        if key in value and not test(F(value[key])):
+            raise Malformed(sub(path, key), f"{short(value[key])} is outside Thm 3's domain ({rule})")
+    if "m" in value and value["m"] < 1:
+        raise Malformed(sub(path, "m"), f"{short(value['m'])} is outside Thm 3's domain (m >= 1)")
+
+
+def at_most_field(key, bound_key, offset=0, why=""):
+    """value[key] <= value[bound_key] − offset: a count within the population that bounds it."""
+    def rule(value, path):
+        if value[key] > value[bound_key] - offset:
+            raise Malformed(sub(path, key), f"{short(value[key])} is outside its domain (at most {bound_key}"
+                                            f"{f' − {offset}' if offset else ''} = {value[bound_key] - offset}{why})")
+    return rule
+
+
+t3_setting_rule = all_rules(thm3_domain_rule, at_most_field("others_at_c_plus_r", "n", 1, ": the other clients"))
+# The curve against n: the exact law of other_ldpq other LDPQ clients, others_at_c_plus_r of them at c + r.
+t3_curve_rule = all_rules(at_most_field("other_ldpq", "n", 1, ": the other clients"),
+                          at_most_field("others_at_c_plus_r", "other_ldpq"))
 
 
 def t3_size_rule(value, path):
@@ -393,22 +506,36 @@ CERTIFIED_BOUND = certified_bound
 
 
 def t4_setting_rule(value, path):
-    """Thm 4's domain (dropout.hpp check_dropout_setting): n even >= 2, p in (0, 1), 0 < δ1 < δ < 1."""
+    """Thm 4's domain (dropout.hpp check_dropout_setting): n even >= 2, p in (0, 1), 0 < δ1 < δ < 1;
+    α > 1, r > 0 and m >= 1 are checked by their fields' specs. The γ Eq. (th:3:1) was evaluated at,
+    when stated, is in Thm 3's domain: γ in (0, 1], nγ >= 2 (recheck_t4_precondition evaluates it)."""
     n, p, delta, delta1 = value["n"], F(value["p"]), F(value["delta"]), F(value["delta1"])
     if not (n >= 2 and n % 2 == 0 and 0 < p < 1 and 0 < delta1 < delta < 1):
         raise Malformed(path, "a setting outside Thm 4's domain (n even >= 2, p in (0, 1), 0 < δ1 < δ < 1)")
+    if "gamma_used" in value:
+        used = F(value["gamma_used"])
+        if not (0 < used <= 1 and n * used >= 2):
+            raise Malformed(sub(path, "gamma_used"), f"{short(value['gamma_used'])} is outside Thm 3's domain "
+                                                     f"(γ in (0, 1] and nγ >= 2, here n = {n})")
+
+
+# Every parameter of Thm 4's settings but n, p, δ and δ1 (t4_setting_rule).
+T4_PARAMETERS = {"m": MODEL_SIZE, **put("alpha", spec=ALPHA), **put("radius", spec=RADIUS_POSITIVE)}
 
 
 # Theorem 4's witnesses (check_t4u.cpp, check_t4m.cpp): every input of Thm4.v's refutations.
-T4U_WITNESS = obj({"n": nat, "m": nat, **put("p", "delta", "delta1", "alpha", "radius", "center", "every_input"),
+# T4u's exact survival sums run over n trials (recheck_t4u_witness): at most kMaxSurvivalTrials.
+T4U_WITNESS = obj({"n": nat_at_most(kMaxSurvivalTrials, "kMaxSurvivalTrials, exact binomial sums"),
+                   **T4_PARAMETERS, **put("p", "delta", "delta1", "center", "every_input"),
                    "bits": text, "event": text, "event_is_count": boolean, **put_interval("gamma"),
                    "gamma_in_range": boolean, "precondition": boolean,
                    **put("p_event", "p_event_neighbour", spec=PROBABILITY), **put("difference")},
-                  {**put("gamma_used"), **put_interval("printed_eps_u", "margin")}, rule=t4_setting_rule)
-T4M_WITNESS = obj({"n": nat, "m": nat, **put("p", "delta", "delta1", "alpha", "radius", "center", "every_input"),
+                  {**put("gamma_used"), **put_interval("printed_eps_u", "margin")},
+                  rule=all_rules(t4_setting_rule, inputs_in_range("every_input")))
+T4M_WITNESS = obj({"n": nat, **T4_PARAMETERS, **put("p", "delta", "delta1", "center", "every_input"),
                    **put_interval("gamma", "theta", "printed_bound"), "preconditions_met": boolean},
                   {**put("gamma_used", "mse_lower_bound"), "bound_negative": boolean, "theta_positive": boolean},
-                  rule=t4_setting_rule)
+                  rule=all_rules(t4_setting_rule, inputs_in_range("every_input")))
 
 
 def r1_row_rule(value, path):
@@ -417,15 +544,121 @@ def r1_row_rule(value, path):
         raise Malformed(f"{path}/eps", f"{value['eps']} is outside (0, 700]")
     approx_when_exact("ratio")(value, path)
 
+# Each witness kind's fields (witness.cpp, check_t3.cpp, check_t3m.cpp, check_g1.cpp, check_b1.cpp),
+# every parameter within the domain of the formula its recheck feeds it to (witness_* below).
+WITNESS_SETTING = {"exp_eps": EXP_EPS, "center": rational, "radius": RADIUS_POSITIVE, "bits": BITS}
+
+
+def competitor_levels_rule(value, path):
+    lo, hi = (F(v) for v in value["competitor_levels"])
+    if not lo < hi:
+        raise Malformed(sub(path, "competitor_levels"), f"{lo}, {hi} are outside their domain (lo < hi: p(w) = "
+                                                        f"(w − lo)/(hi − lo))")
+
+
+def pairs_in_range(value, path):
+    for i, pair in enumerate(value["pairs"]):
+        for j, item in enumerate(pair):
+            check_input(item, sub(path, f"pairs/{i}/{j}"), value)
+
+
+def z_rule(value, path):
+    """Z is uniform on {0, …, 2^d − 1}: z < 2^d iff z has at most d bits."""
+    if value["z"].bit_length() > value["bits"]:
+        raise Malformed(sub(path, "z"), f"{short(value['z'])} is outside its domain (a value of Z: 0 <= z < 2^d, "
+                                        f"d = {value['bits']})")
+
+
+def t3_population_rule(value, path):
+    """The population of T3's witnesses: every input in [c − r, c + r], and at most
+    kMaxExactClients − 1 others in all (their law is convolved exactly, one client at a time)."""
+    total = sum(group["count"] for group in value["others"])
+    if total > kMaxExactClients - 1:
+        raise Malformed(sub(path, "others"), f"{total} other clients in all, outside the domain (at most "
+                                             f"kMaxExactClients − 1 = {kMaxExactClients - 1}, exact_ucdp.hpp)")
+    for i, group in enumerate(value["others"]):
+        check_input(group["w"], sub(path, f"others/{i}/w"), value)
+
+
+T3_POPULATION = {"n": EXACT_CLIENTS, "gamma": GAMMA, "delta": DELTA, "radius": RADIUS_POSITIVE, "alpha": ALPHA,
+                 "m": MODEL_SIZE, "center": rational,
+                 "others": list_of(obj({"count": nat_between(0, kMaxExactClients, "count", "exact_ucdp.hpp "
+                                                                                      "kMaxExactClients"),
+                                        "role": one_of("ldpq"), "w": rational}), nonempty=False),
+                 "client_1": rational}
+T3_POPULATION_RULE = all_rules(thm3_domain_rule, t3_population_rule, inputs_in_range("client_1"))
+
+
+def baseline_rule(value, path):
+    """B1's calibrations: PBM with m = 1 or 2 and its θ, RQM with m = 2 or 3 levels, its D and (m = 3)
+    the probability q in [0, 1) of keeping c."""
+    mech, m = value["mechanism"], value.get("m")
+    if mech == "pbm" and m not in (1, 2):
+        raise Malformed(sub(path, "m"), f"{short(m)} is outside its domain (PBM runs with m = 1 or 2)")
+    if mech == "rqm" and m not in (2, 3):
+        raise Malformed(sub(path, "m"), f"{short(m)} is outside its domain (RQM has m = 2 or 3 levels)")
+    stated = {"pbm": ("theta",), "rqm": ("delta_ratio", "q") if m == 3 else ("delta_ratio",)}.get(mech, ())
+    for key in stated:
+        if key not in value:
+            raise Malformed(sub(path, key), f"missing ({mech} with m = {m} states it)")
+    if mech == "rqm" and m == 3 and not 0 <= F(value["q"]) < 1:
+        raise Malformed(sub(path, "q"), f"{short(value['q'])} is outside its domain (q in [0, 1), a probability "
+                                        f"with 1 − q > 0 in D = 2/((1 − q)(e^ε − 1)))")
+    for i, item in enumerate(value["compared"]):
+        check_input(item["w"], sub(path, f"compared/{i}/w"), value)
+
+
+def b1_atom(value, path):
+    """An atom of a law: [value, probability]."""
+    list_of(rational, lengths=(2,))(value, path)
+    PROBABILITY(value[1], f"{path}/1")
+
+
+WITNESS_SCHEMAS = {
+    "free_levels_pair": obj({**WITNESS_SETTING,
+                             "bits": nat_between(1, kMaxBits, "d", "the competitor picks by Z's last bit; "
+                                                                   "corbinq.hpp kMaxBits"),
+                             "claim_part": one_of("bound", "optimality", "limit"), "w1": rational, "w2": rational,
+                             "competitor_levels": list_of(rational, lengths=(2,)), "corbinq_mse": rational,
+                             "competitor_mse": rational, "thm1_bound": rational},
+                            rule=all_rules(inputs_in_range("w1", "w2"), competitor_levels_rule)),
+    "aggregate_mean": obj({**WITNESS_SETTING, "variant": one_of(*VARIANTS),
+                           "pairs": list_of(list_of(rational, lengths=(2,))), "expected_average": rational,
+                           "average_of_inputs": rational}, rule=pairs_in_range),
+    "printed_q2": obj({**WITNESS_SETTING, "leader": rational, "follower_a": rational, "follower_b": rational,
+                       "plus_at_a": PROBABILITY, "plus_at_b": PROBABILITY, "mean_at_b": rational},
+                      rule=inputs_in_range("leader", "follower_a", "follower_b")),
+    "reference_top_cell": obj({"exp_eps_at_least": EXP_EPS, "center": rational, "radius": RADIUS_POSITIVE, "bits": BITS,
+                               "plus_at_c_plus_r": PROBABILITY, "ldpq_q_at_c_plus_r": PROBABILITY,
+                               "minus_at_c_minus_r": PROBABILITY},
+                              {"eps": eps_decimal, "minus_at_c_plus_r": PROBABILITY}),
+    "given_z": obj({**WITNESS_SETTING, "z": nat, "w_a": rational, "w_b": rational, "plus_given_z_at_a": PROBABILITY,
+                    "plus_given_z_at_b": PROBABILITY}, rule=all_rules(z_rule, inputs_in_range("w_a", "w_b"))),
+    "gaussian_ratio": obj({"eps": rational_where(lambda e: e > 0, "ε > 0"),
+                           "sigma": rational_where(lambda s: s > 0, "σ > 0"), "center": rational,
+                           "radius": RADIUS_POSITIVE, "y": rational, "log_density_ratio": rational}),
+    "aug_mse_rule": obj({"n": nat_between(2, math.inf, "n", "Thm 3 needs nγ >= 2 with γ <= 1"), "gamma": GAMMA,
+                         "alpha": ALPHA, "radius": RADIUS_POSITIVE, "m": MODEL_SIZE,
+                         "minus_ln_delta": integer_where(lambda v: v > 0, "−ln δ > 0, δ in (0, 1)"),
+                         "ldpq_clients": nat, "pairs": nat, "exact_mse": rational, "printed_bound": rational,
+                         "precondition_lhs": rational, "precondition_rhs": rational},
+                        {"center": rational}, rule=thm3_domain_rule),
+    "t3_replace_one": obj({**T3_POPULATION, "client_1_replaced_by": rational, "printed_eps_u": interval,
+                           "exact_exp_eps": rational_where(lambda x: x >= 1, "e^ε >= 1")},
+                          rule=all_rules(T3_POPULATION_RULE, inputs_in_range("client_1_replaced_by"))),
+    "t3_remove_one": obj({**T3_POPULATION, "disjoint_supports": boolean}, rule=T3_POPULATION_RULE),
+}
+
 WITNESS_KINDS = ("free_levels_pair", "aggregate_mean", "printed_q2", "reference_top_cell", "given_z", "gaussian_ratio",
                  "aug_mse_rule", "t3_replace_one", "t3_remove_one", "baseline_law")
 WITNESS = obj({"kind": one_of(*WITNESS_KINDS), "reading": text, "refutes": boolean})
 # B1: a baseline's law and LDPQ's, as atoms (value, probability) in the mechanism's output order.
-B1_ATOMS = list_of(list_of(rational, lengths=(2,)))
+B1_ATOMS = list_of(b1_atom)
 BASELINE_LAW = obj({"mechanism": one_of("pbm", "rqm", "signsgd"), **put("exp_eps", spec=EXP_EPS),
-                    "center": rational, "radius": rational, **put("alpha", spec=ALPHA), "same_as_ldpq": boolean,
+                    "center": rational, "radius": RADIUS_POSITIVE, **put("alpha", spec=ALPHA), "same_as_ldpq": boolean,
                     "compared": list_of(obj({"w": rational, "baseline": B1_ATOMS, "ldpq": B1_ATOMS}))},
-                   {"m": one_of(1, 2, 3), "q": rational, **put("theta"), **put("delta_ratio")})
+                   {"m": one_of(1, 2, 3), "q": rational, **put("theta"), **put("delta_ratio")}, rule=baseline_rule)
+WITNESS_SCHEMAS["baseline_law"] = BASELINE_LAW
 
 DATA_SCHEMA = {
     "P1": obj({"levels": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
@@ -466,11 +699,11 @@ DATA_SCHEMA = {
                    "others_at_c_plus_r": nat,
                    **put("remove_one_disjoint_mass", spec=PROBABILITY)}, rule=t3_setting_rule),
                "eps_u_against_n": list_of(obj({
-                   "n": nat, **put_interval("printed", "cpsgd_proof_units", "cpsgd_consistent_units",
-                                            "exact_replace_one"), "printed_precondition": boolean,
+                   "n": EXACT_CLIENTS, **put_interval("printed", "cpsgd_proof_units", "cpsgd_consistent_units",
+                                                      "exact_replace_one"), "printed_precondition": boolean,
                    **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1")),
                    "others_at_c_plus_r": nat, "other_ldpq": nat},
-                                       rule=t3_size_rule)),
+                                       rule=all_rules(t3_size_rule, t3_curve_rule))),
                "paper_model_sizes": list_of(obj({"m": nat, "n": nat, **put_interval("printed_eps_u"),
                                                  "printed_precondition": boolean,
                                                  "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND},
@@ -482,10 +715,10 @@ DATA_SCHEMA = {
                    "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND,
                    "formula_at_instance": one_of("fails", "holds at this instance", "undecided",
                                                  "not claimed (the theorem covers one round)")},
-                   {"relative_width": number}), nonempty=False)}),
+                   {"relative_width": number}, rule=thm3_domain_rule), nonempty=False)}),
     "T4": obj({"counterexample": obj({
-        "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), "m": nat,
-        **put("p", "delta", "delta1", "alpha", "radius", "gamma_used"),
+        "n": nat_at_most(kExactBinomialTrials, "dropout.hpp kExactBinomialTrials"), **T4_PARAMETERS,
+        **put("p", "delta", "delta1", "gamma_used"),
         **put_interval("gamma", "gamma_prime", "theta"), "preconditions_met": boolean,
         **put("claimed_each"), **put("singles_outside", "survivors_outside", spec=PROBABILITY),
         "recheck": list_of(BINOMIAL_ITEM, lengths=(1,))}, rule=t4_setting_rule),
@@ -509,8 +742,9 @@ DATA_SCHEMA = {
     "T4u": obj({"witness": T4U_WITNESS}),
     "T4m": obj({"printed": T4M_WITNESS, "theta_positive": T4M_WITNESS}),
     "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({
-                   "n": nat, "others_at_c_plus_r": nat, **put_interval("exact_eps_replace_one"),
-                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1"))})),
+                   "n": EXACT_CLIENTS, "others_at_c_plus_r": nat, **put_interval("exact_eps_replace_one"),
+                   **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1"))},
+                   rule=at_most_field("others_at_c_plus_r", "n", 1, ": the other clients"))),
                "epsilon_s_stated": boolean}),
     "D1": obj({"points": nat, "marginal_differs_from_ldpq": nat, "witnesses": list_of(WITNESS)}),
     "X1": obj({"witnesses": list_of(WITNESS)}),
@@ -1167,7 +1401,8 @@ def witness_reference_top(report, w, path):
     if "eps" in w:
         with localcontext() as ctx:
             ctx.prec = kWorkDigits
-            report.expect(Decimal(w["eps"]).exp() > dec(x), f"{path}/eps", f"e^{w['eps']} is below {w['exp_eps_at_least']}")
+            # e^eps > e^ε's bound, compared as logarithms (e^eps may exceed a Decimal's exponent range)
+            report.expect(Decimal(w["eps"]) > dec(x).ln(), f"{path}/eps", f"e^{w['eps']} is below {w['exp_eps_at_least']}")
         report.expect(n * ldpq_q(alpha, c, r, c + r) >= n - 1, f"{path}/exp_eps_at_least",
                       "below the top cell: the bound does not carry to e^eps")
     top = marginals(checked_joint_law(alpha, c, r, c + r, c, d, "reference-code"))[0]
@@ -1463,9 +1698,10 @@ def recheck_witnesses(report, cert):
     for i, w in enumerate(cert["data"].get("witnesses", [])):
         path = f"data/witnesses/{i}"
         WITNESS(w, path)
+        WITNESS_SCHEMAS[w["kind"]](w, path)  # every parameter inside its formula's domain
         try:
             refutes = WITNESS_RECHECKS[w["kind"]](report, w, path)
-        except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
+        except (KeyError, TypeError, ValueError, ArithmeticError) as e:
             raise Malformed(path, f"a {w['kind']} witness lacks or mistypes a field ({type(e).__name__}: {e})") from None
         report.expect(w["refutes"] == refutes, f"{path}/refutes", f"{w['refutes']} != recomputed {refutes}")
         refuted[w["reading"]] = refuted.get(w["reading"], False) or refutes
@@ -2118,7 +2354,9 @@ def recheck_t3_paper_scale(rows, report):
                       f"{short(row['printed_eps_u'])} does not enclose recomputed {value:.{kCertDigits}g}")
         report.equal(f"{path}/printed_precondition", row["printed_precondition"], pre)
         if row["smallest_n_meeting_precondition"]:
-            before = theorem3_printed(row["n"] - 1, args[1], args[2], args[3], alpha, row["m"])[1]
+            # Below nγ = 2 Thm 3 does not apply, so its precondition is not met there.
+            before = ((row["n"] - 1) * args[1] >= 2
+                      and theorem3_printed(row["n"] - 1, args[1], args[2], args[3], alpha, row["m"])[1])
             report.expect(pre and not before, f"{path}/smallest_n_meeting_precondition",
                           f"the precondition {'fails' if not pre else 'also holds at n − 1'} at n = {row['n']}")
         lower, upper = (math.inf if row[k] == "infinite" else row[k] for k in ("eps_lower", "eps_upper"))
@@ -2313,7 +2551,7 @@ def read_results_csv(path):
     """experiments.cpp load_experiment_runs: run -> [(seed, accuracy %, stopped)] sorted by seed,
     and the first row's settings. Raises Malformed naming the line."""
     runs, settings = {}, None
-    with open(path, newline="") as f:
+    with io.StringIO(read_untrusted(path), newline="") as f:
         reader = csv.DictReader(f)
         for column in ("run", "seed", "test_accuracy_at_best_round", "stopped", "clients", "lambda", "rounds_run"):
             if column not in (reader.fieldnames or []):
@@ -2598,13 +2836,107 @@ def self_test():
 # ---------------------------------------------------------------------------------------------
 # Driver
 
-def load_certificate(path, claim):
-    """The parsed certificate, or Malformed (unreadable, not JSON, not this claim's schema)."""
+def _size_text(count):
+    return f"{count} bytes" if count < 1 << 20 else f"{count} bytes ({count / (1 << 20):.1f} MiB)"
+
+
+def read_untrusted(path):
+    """A file from DIR as text: at most kMaxInputBytes (checked on the open file before reading,
+    and again on what is read, so that a file growing or without a size cannot pass), UTF-8.
+    Raises Malformed (too large) or OSError / UnicodeDecodeError (unreadable)."""
+    limit = f"the limit of {kMaxInputBytes >> 20} MiB ({kMaxInputBytes} bytes)"
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > kMaxInputBytes:
+            raise Malformed("", f"larger than {limit}: {_size_text(size)}")
+        data = f.read(kMaxInputBytes + 1)
+    if len(data) > kMaxInputBytes:
+        raise Malformed("", f"larger than {limit}: more than {kMaxInputBytes} bytes read")
+    return data.decode("utf-8")
+
+
+# A JSON string, or an unterminated one up to the end of the text: every `"` outside a string
+# starts a match, and the match cannot fail, so the scan is linear (no retry from later quotes).
+_JSON_STRING_RE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
+_NOT_BRACKET_RE = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1, +1, -1, -1 as signed bytes
+
+
+def json_depth(text):
+    """The deepest nesting of arrays and objects in JSON text (0 for a scalar), in linear time and
+    without recursion: strings are cut out (their brackets and escapes are not structure), then
+    the running sum of +1 per [ or { and −1 per ] or } is taken in C (itertools.accumulate). For
+    text that is not JSON this is an upper bound on any reading of it."""
+    brackets = _NOT_BRACKET_RE.sub("", _JSON_STRING_RE.sub("", text))
+    if not brackets:
+        return 0
+    steps = memoryview(brackets.encode("ascii").translate(_BRACKET_STEPS)).cast("b")
+    return max(0, max(itertools.accumulate(steps)))
+
+
+def _key_text(key):
+    """A key as a component of a JSON path printed on one line."""
+    return key if key.isprintable() and "/" not in key and key.strip() == key and key else json.dumps(key)
+
+
+def _first_duplicate(node, duplicates, path):
+    """(path of the first repeated key in document order, the key) among the objects in
+    `duplicates` (id -> (object, repeated keys)). The depth is at most kMaxJsonDepth here."""
+    if isinstance(node, dict):
+        if id(node) in duplicates:
+            key = duplicates[id(node)][1][0]
+            return f"{path}/{_key_text(key)}".lstrip("/"), key
+        items = ((_key_text(k), v) for k, v in node.items())
+    elif isinstance(node, list):
+        items = ((str(i), v) for i, v in enumerate(node))
+    else:
+        return None
+    for key, value in items:
+        found = _first_duplicate(value, duplicates, f"{path}/{key}")
+        if found is not None:
+            return found
+    return None
+
+
+def parse_untrusted_json(text):
+    """JSON text from DIR, parsed only if nested at most kMaxJsonDepth deep, with NaN/Infinity and
+    repeated keys in an object refused. Raises Malformed (path of a repeated key, or "" for the
+    file) or ValueError (not JSON)."""
+    depth = json_depth(text)
+    if depth > kMaxJsonDepth:
+        raise Malformed("", f"JSON nested deeper than the limit of {kMaxJsonDepth} levels: {depth} levels")
+    duplicates = {}
+
+    def pairs_hook(pairs):
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen, repeated = set(), []
+            for key, _ in pairs:
+                if key in seen and key not in repeated:
+                    repeated.append(key)
+                seen.add(key)
+            duplicates[id(obj)] = (obj, repeated)  # held here, so that no later object reuses its id
+        return obj
+
     def reject_constant(token):
         raise ValueError(f"{token} is not a JSON number")
+    value = json.loads(text, object_pairs_hook=pairs_hook, parse_constant=reject_constant)
+    if duplicates:
+        # An object with a repeated key may sit in a value its parent dropped (that parent repeats
+        # a key too, so some object in the tree does): the first in the tree is named.
+        path, key = _first_duplicate(value, duplicates, "") or ("", next(iter(duplicates.values()))[1][0])
+        more = sum(len(keys) for _, keys in duplicates.values()) - 1
+        raise Malformed(path, f"the key {json.dumps(key)} appears more than once in its object (a JSON reader may "
+                              f"take either value)" + (f"; {more} more repeated key{'s' * (more > 1)} in the file"
+                                                       if more else ""))
+    return value
+
+
+def load_certificate(path, claim):
+    """The parsed certificate, or Malformed (unreadable, too large, too deep, not JSON, a repeated
+    key, not this claim's schema)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            cert = json.load(f, parse_constant=reject_constant)
+        cert = parse_untrusted_json(read_untrusted(path))
     except (OSError, UnicodeDecodeError) as e:
         raise Malformed("", f"unreadable ({e.strerror if isinstance(e, OSError) and e.strerror else e})") from None
     except (ValueError, RecursionError) as e:
@@ -2680,6 +3012,12 @@ def main(argv):
                 recheck_experiment(cert, report, out_dir, csv_cache)
         except Malformed as e:  # an item outside the schema's places, or the results CSV
             malformed.append(f"MALFORMED {e.file or path}{' ' + e.path if e.path else ''}: {e.what}")
+            continue
+        except (ArithmeticError, ValueError) as e:
+            # A backstop: the schema range-checks every parameter before a formula takes it, so a
+            # domain error here is a value it does not cover; it is still the input's, not a crash.
+            malformed.append(f"MALFORMED {path}: a value outside the domain of a formula it feeds "
+                             f"({type(e).__name__}: {short(str(e), 120)})")
             continue
         reports.append(report)
         certs[claim], by_claim[claim] = cert, report

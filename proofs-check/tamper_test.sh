@@ -3,8 +3,15 @@
 #   flipped verdict            -> 1 (MISMATCH)     changed recomputed value -> 1 (MISMATCH)
 #   deleted required field     -> 2 (MALFORMED)    emptied row list          -> 1 or 2
 #   invalid JSON               -> 2 (MALFORMED)
+#   a repeated key, at the top and in a nested object, the first value tampered
+#                              -> 2 (MALFORMED naming the key's path)
+#   a nested 1,000,000-deep array (a depth bomb) -> 2 (MALFORMED naming the limit and the depth)
+#   a witness or setting parameter outside its formula's domain (γ, m, r, δ, z, an input beyond
+#   [c − r, c + r], ...)       -> 2 (MALFORMED naming the parameter's path)
 # for every certificate of the audit, each case on its own copy of that one certificate
 # (recheck_certificates.py --only ID), and never a traceback or an internal error (4).
+# Once: a certificate nested exactly kMaxJsonDepth deep passes, one level more and a file over
+# kMaxInputBytes (sparse) are MALFORMED.
 # The untampered copy must pass first, and the rechecker's self-test must pass.
 #
 # Usage: bash tamper_test.sh PYTHON CHECKER AUDIT_DIR
@@ -15,6 +22,7 @@ trap 'rm -rf "$work"' EXIT
 "$python" - "$python" "$checker" "$audit" "$work" <<'PY'
 import concurrent.futures
 import copy
+import itertools
 import json
 import os
 import shutil
@@ -92,6 +100,47 @@ SPEC = {
 }
 TOP_LEVEL = ("id", "verdict", "finding", "grid", "data", "readings", "check_verdict", "coq_checked")
 
+# Per claim: parameters set outside the domain of the formula they feed (the rechecker's limits
+# and Thm 3's, Thm 4's, Alg. 1's and 2's domains), each a case that must be MALFORMED naming the
+# path. A decimal twin beside the value is kept consistent, so that only the range check can tell.
+BIG = 2 ** 70
+OUT_OF_RANGE = {
+    "A2": [("data/witnesses/0/follower_b", "9"), ("data/witnesses/0/plus_at_a", "3/2")],
+    "B1": [("data/witnesses/0/radius", "0"), ("data/witnesses/0/compared/0/w", "7"), ("data/witnesses/3/q", "1"),
+           ("data/witnesses/0/m", 3), ("data/witnesses/0/compared/0/baseline/0/1", "2")],
+    "D1": [("data/witnesses/0/z", 2), ("data/witnesses/0/w_b", "3"), ("data/witnesses/0/radius", "-1")],
+    "G1": [("data/witnesses/0/sigma", "0"), ("data/witnesses/0/eps", "-1")],
+    "R1": [("data/witnesses/0/radius", "0"), ("data/witnesses/0/exp_eps_at_least", "1")],
+    "S1": [("data/scdp_at_sensitivity_2r/0/others_at_c_plus_r", 150)],
+    "T1b": [("data/witnesses/0/w2", "-1"), ("data/witnesses/0/bits", 0)],
+    "T1c": [("data/witnesses/0/competitor_levels", ["5", "-1"])],
+    "T1u": [("data/witnesses/0/competitor_levels", ["5", "-1"]), ("data/witnesses/0/bits", 0),
+            ("data/witnesses/0/w1", "3")],
+    "T2a": [("data/witnesses/0/pairs/0/0", "5"), ("data/witnesses/1/radius", "-1/2")],
+    "T3": [("data/witnesses/0/gamma", "3/2"), ("data/witnesses/0/gamma", "-1"), ("data/witnesses/1/gamma", "-1"),
+           ("data/witnesses/0/m", 0), ("data/witnesses/0/delta", "1"), ("data/witnesses/0/client_1", "5"),
+           ("data/paper_scale/0/gamma", "-1"), ("data/paper_scale/0/delta", "0"), ("data/paper_scale/0/m", 0),
+           ("data/counterexample/others_at_c_plus_r", 5000), ("data/eps_u_against_n/0/others_at_c_plus_r", 30)],
+    "T3m": [("data/witnesses/0/gamma", "0"), ("data/witnesses/0/m", 0), ("data/witnesses/0/minus_ln_delta", -9),
+            ("data/witnesses/0/alpha", "1"), ("data/witnesses/0/n", 1)],
+    "T4": [("data/counterexample/m", 0), ("data/counterexample/alpha", "1/2"), ("data/conclusion_witness/radius", "-1"),
+           ("data/conclusion_witness/gamma_used", "0")],
+    "T4m": [("data/printed/m", 0), ("data/printed/gamma_used", "-1"), ("data/theta_positive/radius", "0")],
+    "T4u": [("data/witness/m", 0), ("data/witness/gamma_used", "0"), ("data/witness/n", BIG)],
+    "X1": [("data/witnesses/0/radius", "-1"), ("data/witnesses/0/eps", "x"), ("data/witnesses/0/eps", "1e999999999"),
+           ("data/witnesses/1/plus_at_c_plus_r", "2")],
+}
+DEPTH_LIMIT = 64  # recheck_certificates.py kMaxJsonDepth
+SIZE_LIMIT = 64 << 20  # recheck_certificates.py kMaxInputBytes
+
+
+class Sparse(str):
+    """Text written, then the file extended (sparse, with zero bytes) to `size` bytes."""
+    def __new__(cls, text, size):
+        self = super().__new__(cls, text)
+        self.size = size
+        return self
+
 
 def walk(node, path):
     """(parent, key) of a JSON path, or None when absent."""
@@ -141,20 +190,57 @@ def changed(key, value):
     return str(x + Fraction(1, 10 ** 9) if x < Fraction(1, 2) else x - Fraction(1, 10 ** 9))
 
 
+def with_twin(parent, key, value):
+    """Sets parent[key] and keeps its decimal twin, if any, the double of the new value."""
+    parent[key] = value
+    if isinstance(parent, dict) and key + "_approx" in parent:
+        try:
+            parent[key + "_approx"] = float(Fraction(value))
+        except (TypeError, ValueError, ZeroDivisionError):
+            pass
+
+
+def repeated_key(cert, path, first_value):
+    """The certificate as text with the first key of the object at `path` ("" for the top)
+    written twice: first with `first_value`, then with its own value (json keeps the last, so
+    only a check for repeated keys can tell). Returns (text, JSON path of the key)."""
+    doc = copy.deepcopy(cert)
+    parent, key = (None, None) if not path else walk(doc, path)
+    target = doc if parent is None else parent[key]
+    name = next(iter(target))
+    body = json.dumps({name: first_value})[:-1] + ", " + json.dumps(target)[1:]
+    if parent is None:
+        return body, name
+    parent[key] = "__REPEATED_KEY__"
+    return json.dumps(doc).replace('"__REPEATED_KEY__"', body, 1), f"{path}/{name}"
+
+
+def deepest_object(node, path="", depth=0):
+    """(depth, path) of the most deeply nested non-empty object, the first at that depth."""
+    best = (depth, path) if isinstance(node, dict) and node else (-1, None)
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in children:
+        found = deepest_object(value, f"{path}/{key}".lstrip("/"), depth + 1)
+        if found[0] > best[0]:
+            best = found
+    return best
+
+
 def cases(claim, cert):
-    """(name, text written to the certificate file, allowed exit statuses)."""
+    """(name, text written to the certificate file, allowed exit statuses, texts the rejecting
+    line must contain besides the certificate's name)."""
     spec = SPEC[claim]
     flipped = copy.deepcopy(cert)
     flipped["verdict"] = "fails" if cert["verdict"] != "fails" else "holds (proved)"
-    yield "flipped verdict", json.dumps(flipped), {1}
+    yield "flipped verdict", json.dumps(flipped), {1}, ()
     # A reading's verdict, and (where the certificate has them) a witness's input and its "refutes".
     doc = copy.deepcopy(cert)
     doc["readings"][0]["verdict"] = "fails" if cert["readings"][0]["verdict"] != "fails" else "holds (proved)"
-    yield "flipped a reading's verdict", json.dumps(doc), {1}
+    yield "flipped a reading's verdict", json.dumps(doc), {1}, ()
     if cert["data"].get("witnesses"):
         doc = copy.deepcopy(cert)
         doc["data"]["witnesses"][0]["refutes"] = not cert["data"]["witnesses"][0]["refutes"]
-        yield "flipped a witness", json.dumps(doc), {1}
+        yield "flipped a witness", json.dumps(doc), {1}, ()
     for paths in spec["value"]:
         doc = copy.deepcopy(cert)
         spot = next((s for s in (walk(doc, p) for p in paths) if s is not None), None)
@@ -171,23 +257,56 @@ def cases(claim, cert):
             parent[key + "_approx"] = (float((Decimal(new[0]) + Decimal(new[1])) / 2) if isinstance(new, list)
                                        else float(Fraction(new)))
         used = next(p for p in paths if walk(cert, p) is not None)
-        yield f"changed {used}", json.dumps(doc), {1}
+        yield f"changed {used}", json.dumps(doc), {1}, ()
     for path in (spec["delete"], TOP_LEVEL[CLAIMS.index(claim) % len(TOP_LEVEL)]):
         doc = copy.deepcopy(cert)
         spot = walk(doc, path)
         if spot is None:
             raise SystemExit(f"{claim}: no field {path} to delete")
         del spot[0][spot[1]]
-        yield f"deleted {path}", json.dumps(doc), {2}
+        yield f"deleted {path}", json.dumps(doc), {2}, ()
     if spec["empty"] is not None:
         doc = copy.deepcopy(cert)
         spot = walk(doc, spec["empty"])
         if spot is None or not isinstance(spot[0][spot[1]], list):
             raise SystemExit(f"{claim}: no list {spec['empty']} to empty")
         spot[0][spot[1]] = []
-        yield f"emptied {spec['empty']}", json.dumps(doc), {1, 2}
+        yield f"emptied {spec['empty']}", json.dumps(doc), {1, 2}, ()
     text = json.dumps(cert)
-    yield "invalid JSON", text[: len(text) // 2], {2}
+    yield "invalid JSON", text[: len(text) // 2], {2}, ()
+    # A repeated key whose first value is tampered: at the top (the verdict) and in an object as
+    # deep as the certificate nests.
+    flipped = "fails" if cert["verdict"] != "fails" else "holds (proved)"
+    text = '{"verdict": ' + json.dumps(flipped) + ", " + json.dumps(cert)[1:]
+    yield "repeated key verdict", text, {2}, (" verdict: ", "more than once")
+    _, deep = deepest_object(cert)
+    text, key_path = repeated_key(cert, deep, "tampered")
+    yield f"repeated key {key_path}", text, {2}, (f" {key_path}: ", "more than once")
+    # A depth bomb inside the certificate: 1,000,000 nested arrays (2 MB) in place of the data.
+    doc = copy.deepcopy(cert)
+    doc["data"] = "__BOMB__"
+    text = json.dumps(doc).replace('"__BOMB__"', "[" * 1000000 + "]" * 1000000)
+    yield "depth bomb", text, {2}, (f"limit of {DEPTH_LIMIT}", "1000001 levels")
+    for path, value in OUT_OF_RANGE.get(claim, []):
+        doc = copy.deepcopy(cert)
+        spot = walk(doc, path)
+        if spot is None:
+            raise SystemExit(f"{claim}: no field {path} to set out of range")
+        with_twin(*spot, value)
+        yield f"{path} = {json.dumps(value)} (out of range)", json.dumps(doc), {2}, (f" {path}: ",)
+
+
+def once(cert):
+    """Cases on one certificate (P1): the nesting limit exactly (an extra field, which the schema
+    allows, nested so that the file is DEPTH_LIMIT deep) passes, one more level does not; a file
+    over the size limit (sparse) is refused before it is read."""
+    for depth, allowed in ((DEPTH_LIMIT, {0}), (DEPTH_LIMIT + 1, {2})):
+        doc = copy.deepcopy(cert)
+        doc["data"]["extra"] = "__NEST__"  # at depth 2: the root object, then data
+        text = json.dumps(doc).replace('"__NEST__"', "[" * (depth - 2) + "]" * (depth - 2))
+        yield f"nested {depth} deep", text, allowed, () if allowed == {0} else (f"limit of {DEPTH_LIMIT}",
+                                                                                f"{depth} levels")
+    yield "over the size limit", Sparse(json.dumps(cert), SIZE_LIMIT + 1), {2}, (f"{SIZE_LIMIT} bytes",)
 
 
 def run(directory, claims):
@@ -208,24 +327,27 @@ jobs = []
 for claim in CLAIMS:
     with open(os.path.join(audit, "certificates", claim + ".json")) as f:
         cert = json.load(f)
-    for name, text, allowed in cases(claim, cert):
+    for name, text, allowed, must in itertools.chain(cases(claim, cert), once(cert) if claim == "P1" else ()):
         directory = os.path.join(work, f"case{len(jobs)}")
         os.makedirs(os.path.join(directory, "certificates"))
         with open(os.path.join(directory, "certificates", claim + ".json"), "w") as f:
             f.write(text)
+            if isinstance(text, Sparse):
+                f.truncate(text.size)
         csv_beside = os.path.join(audit, "fl-full", "results.csv")
         if os.path.exists(csv_beside):
             os.makedirs(os.path.join(directory, "fl-full"))
             shutil.copy(csv_beside, os.path.join(directory, "fl-full", "results.csv"))
-        jobs.append((claim, name, directory, allowed))
+        jobs.append((claim, name, directory, allowed, must))
 
 failures = []
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
     results = pool.map(lambda job: run(job[2], [job[0]]), jobs)
-    for (claim, name, _, allowed), (status, output) in zip(jobs, results):
+    for (claim, name, _, allowed, must), (status, output) in zip(jobs, results):
         tag = {1: "MISMATCH", 2: "MALFORMED"}.get(status)
-        named = tag is not None and any(line.startswith(tag) and f"{claim}.json" in line
-                                        for line in output.splitlines())
+        named = status == 0 or tag is not None and any(
+            line.startswith(tag) and f"{claim}.json" in line and all(text in line for text in must)
+            for line in output.splitlines())
         if status not in allowed or not named or "Traceback" in output:
             failures.append(f"{claim} {name}: exit {status}, expected {sorted(allowed)}\n{output.strip()}")
 for failure in failures:

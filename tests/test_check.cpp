@@ -2,6 +2,10 @@
 // values and on certified enclosures, the JSON and JUnit reports, and every malformed spec's exit 2
 // naming the entry and the field with nothing written.
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -315,4 +319,113 @@ TEST_CASE(
   CHECK(o.status == 2);
   CHECK(o.err.find("10001 entries, but must be at most 10000 entries") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "out.json"));
+}
+
+TEST_CASE("corbin check: reports go only to regular files of their own, nothing else is touched",
+          "[check][hostile]") {
+  const fs::path dir = scratch();
+  const fs::path spec = write(dir, "s.toml", entry("good", "sup_gap", "exp-eps = \"3\"", "==", "\"1/4\""));
+  const std::string spec_text = read(spec);
+  const auto run = [&](const std::vector<std::string>& outputs) {
+    std::vector<std::string> argv = {CORBIN_CLI_PATH, "check", spec.string()};
+    argv.insert(argv.end(), outputs.begin(), outputs.end());
+    return run_process(argv);
+  };
+  const auto refused = [&](const Outcome& o, const std::string& option) {
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err.rfind("corbin: " + option + " is ", 0) == 0);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.out.empty());
+    CHECK(read(spec) == spec_text);
+  };
+  // A link (as /dev/stdout is) stays a link, to a file that keeps its bytes.
+  const fs::path target = write(dir, "target", "kept");
+  fs::create_symlink(target, dir / "link");
+  refused(run({"--json", (dir / "link").string()}), "--json");
+  CHECK(fs::is_symlink(dir / "link"));
+  CHECK(read(target) == "kept");
+  // A named pipe (which would block a reader) and a directory.
+  REQUIRE(mkfifo((dir / "fifo").c_str(), 0600) == 0);
+  refused(run({"--junit", (dir / "fifo").string()}), "--junit");
+  CHECK(fs::is_fifo(dir / "fifo"));
+  fs::create_directories(dir / "folder");
+  refused(run({"--json", (dir / "folder").string()}), "--json");
+  CHECK(fs::is_directory(dir / "folder"));
+  // A device node (as /dev/full is), made here so that a failure harms nothing else: root only.
+  if (geteuid() == 0 && mknod((dir / "full").c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0) {
+    refused(run({"--junit", (dir / "full").string()}), "--junit");
+    CHECK(fs::is_character_file(dir / "full"));
+  }
+  // The spec itself, one report twice (was: exit 2 with the JUnit XML left in it), and two names
+  // of one file.
+  refused(run({"--json", spec.string()}), "--json");
+  refused(run({"--json", (dir / "same.x").string(), "--junit", (dir / "same.x").string()}), "--junit");
+  CHECK_FALSE(fs::exists(dir / "same.x"));
+  fs::create_hard_link(spec, dir / "spec_again.toml");
+  refused(run({"--junit", (dir / "spec_again.toml").string()}), "--junit");
+  // Where every check passes, both reports are written.
+  const Outcome ok = run({"--json", (dir / "r.json").string(), "--junit", (dir / "r.xml").string()});
+  CHECK(ok.status == 0);
+  CHECK(nlohmann::json::parse(read(dir / "r.json"))["holds"] == 1);
+}
+
+TEST_CASE("corbin check: nesting bombs, long keys, control characters and huge values are one line",
+          "[check][hostile]") {
+  const fs::path dir = scratch();
+  const auto refused = [&](const fs::path& spec, const std::string& message) {
+    const Outcome o = check(spec, dir);
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err.find(message) != std::string::npos);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.err.size() < 400);
+    CHECK_FALSE(fs::exists(dir / "out.json"));
+  };
+  // Was SIGSEGV: arrays and inline tables 10 000 deep (20 KB), a JSON array 100 000 deep.
+  refused(write(dir, "arrays.toml", "a = " + std::string(10000, '[') + std::string(10000, ']') + "\n"),
+          "but must be nested at most 64 deep");
+  std::string inline_tables = "a = ";
+  for (int i = 0; i < 10000; ++i) inline_tables += "{b = ";
+  inline_tables += "1" + std::string(10000, '}') + "\n";
+  refused(write(dir, "tables.toml", inline_tables), "but must be nested at most 64 deep");
+  refused(write(dir, "deep.json",
+                "{\"bound\": " + std::string(100000, '[') + std::string(100000, ']') + "}"),
+          "but must be nested at most 64 deep");
+  // Was over 60 s (quadratic): a table header of 100 000 parts.
+  std::string header = "[a";
+  for (int i = 0; i < 100000; ++i) header += ".a";
+  refused(write(dir, "header.toml", header + "]\n"), "but must be keys of at most 64 parts");
+  // Not UTF-8 inside a literal-string key (toml11 read past its buffer there).
+  refused(write(dir, "bytes.toml", "'\xff\xfe' = 1\n"), "is not UTF-8");
+  // A 60 KB value is cut in the message, not echoed whole.
+  refused(write(dir, "long.toml",
+                entry("long", "sup_gap", "exp-eps = \"" + std::string(60000, '7') + "x\"", "==", "\"1\"")),
+          "characters)");
+
+  // Control characters in an entry's name (legal in TOML and JSON): the JUnit file stays XML
+  // and the terminal sees no escape sequence.
+  const fs::path spec = write(dir, "names.json",
+                              "{\"bound\": [{\"name\": \"a\\u0000b\\u0001c\\u001b[31md\", \"quantity\": "
+                              "\"sup_gap\", \"params\": {\"exp-eps\": \"3\"}, \"relation\": \"==\", "
+                              "\"value\": \"1/4\"}]}");
+  const Outcome o = check(spec, dir);
+  INFO(o.err);
+  CHECK(o.status == 0);
+  CHECK(o.out.find('\x1b') == std::string::npos);
+  const std::string xml = read(dir / "out.xml");
+  for (const char c : xml) {
+    INFO(static_cast<int>(static_cast<unsigned char>(c)));
+    CHECK((static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t' || c == '\r'));
+  }
+  CHECK(xml.find("<testcase") != std::string::npos);
+
+  // ε = 10^-200 (α about 2·10^200) is decided, not "value is -inf" (exit 2).
+  const Outcome tiny = check(write(dir, "tiny.toml",
+                                   entry("t", "sup_gap", "eps = \"1e-200\", bits = \"3\"", ">=", "\"7e200\"") +
+                                       entry("u", "sup_gap", "eps = \"1e-200\", bits = \"3\"", "<=", "\"9e200\"")),
+                             dir);
+  INFO(tiny.err);
+  CHECK(tiny.status == 0);
+  CHECK(nlohmann::json::parse(read(dir / "out.json"))["holds"] == 2);
 }

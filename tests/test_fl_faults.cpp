@@ -202,3 +202,55 @@ TEST_CASE("remove_tree removes a checkpoint directory and leaves what its links 
   CHECK_FALSE(fs::exists(outside / "target"));
   fs::remove_all(root);
 }
+
+TEST_CASE("fl: images too small for the model, and budgets too extreme for floats, touch nothing",
+          "[fl][hostile]") {
+  Fixture f;
+  const fs::path out = f.work / "out";
+  for (const std::uint32_t side : {1u, 2u, 3u}) {
+    INFO(side);
+    const fs::path small = tiny_dir("small" + std::to_string(side), 60, true, side, side);
+    auto args = f.args(out);
+    args[1] = small.string();  // the value of --data
+    // Was exit 4, "from is out of bounds for float" (libtorch dividing by a layer's fan-in of 0).
+    const Outcome o = fl(args);
+    refused(o, "--data");
+    CHECK(o.err.find("images at least 4 × 4 for --model cnn") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+    CHECK(fl(with(args, {"--model", "mlp"})).status == 0);  // the 2NN takes any side
+    fs::remove_all(out);
+    fs::remove_all(small);
+  }
+  // ε = 10^-300 makes α about 2·10^300: LDPQ's outputs c ± rα are no floats. Was exit 2 naming
+  // no option, after creating --out with .lock and an empty rounds.jsonl.
+  auto tiny = f.args(out);
+  tiny[std::find(tiny.begin(), tiny.end(), "--exp-eps") - tiny.begin()] = "--eps";
+  tiny[std::find(tiny.begin(), tiny.end(), "--eps") - tiny.begin() + 1] = "1e-300";
+  const Outcome t = fl(with(tiny, {"--mechanism", "ldp"}));
+  refused(t, "--eps is 1e-300");
+  CHECK(t.err.find("fit in a float") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  // A dropout of 10^-300 is a valid probability (was exit 3 naming no option).
+  const Outcome d = fl(with(f.args(out, "1"), {"--dropout", "1e-300"}));
+  INFO(d.err);
+  CHECK(d.status == 0);
+}
+
+TEST_CASE("fl --resume: the data are named by their folder and their contents", "[fl][hostile]") {
+  Fixture f;
+  const fs::path out = f.work / "out";
+  REQUIRE(fl(f.args(out, "1")).status == 0);
+  // The same folder written another way (was refused: "./data/" against "data").
+  auto same = with(f.args(out, "2"), {"--resume"});
+  same[1] = (f.data.parent_path() / "." / f.data.filename() / "").string();
+  const Outcome s = fl(same);
+  INFO(s.err);
+  CHECK(s.status == 0);
+  CHECK(rounds(out).size() == 2);
+  // The folder rewritten with more images (was: resumed on the new data, exit 0).
+  const fs::path bigger = tiny_dir("faults", 80, true, 8, 8);
+  REQUIRE(bigger == f.data);
+  const Outcome r = fl(with(f.args(out, "3"), {"--resume"}));
+  refused(r, "data_sha256");
+  CHECK(rounds(out).size() == 2);  // the log is as it was
+}

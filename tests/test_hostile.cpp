@@ -131,3 +131,28 @@ TEST_CASE("every foreign exception through every subcommand ends as one line and
       CHECK(o.err.find("terminate") == std::string::npos);
     }
 }
+
+TEST_CASE("ε far below 1 is computed at the precision it needs, and printed as it is", "[cli][hostile]") {
+  // α ≈ 2/ε: at ε = 10^-200 the pair's terms agree to 1/α², so the default d + 128 bits gave
+  // "value is -inf" (exit 2) in sweep and check while gap --sup said exit 3.
+  const Outcome s = corbin({"sweep", "--quantity", "sup_gap", "--eps", "1e-200,1e-5000", "--bits", "3"});
+  INFO(s.err);
+  REQUIRE(s.status == 0);
+  CHECK(s.out == "eps,bits,sup_gap,sup_gap_exact,sup_gap_lower,sup_gap_upper\n"
+                 "1e-200,3,8e+200,,8e+200,8e+200\n1e-5000,3,8e+5000,,8e+5000,8e+5000\n");
+  const Outcome m = corbin({"sweep", "--quantity", "mse", "--eps", "1e-200", "--bits", "3", "--w", "1/3", "--w2", "1/5"});
+  REQUIRE(m.status == 0);
+  CHECK(m.out.find("2.1333333333333333e+200") != std::string::npos);
+  const Outcome g = corbin({"gap", "--sup", "--eps", "1e-5000", "--bits", "3"});
+  INFO(g.out);
+  REQUIRE(g.status == 0);
+  CHECK(g.out.find("sup_gap          8e+5000\n") != std::string::npos);
+  CHECK(g.out.find("null") == std::string::npos);  // a double twin out of range says nothing
+  CHECK(g.out.find("eps              1e-5000\n") != std::string::npos);  // no twin that underflowed
+  CHECK(g.out.find("center           0\n") != std::string::npos);  // nor one of an integer
+  CHECK(g.out.find("(5009 characters; --json prints them)") != std::string::npos);
+  CHECK(g.out.size() < 1000);
+  const auto j = nlohmann::json::parse(corbin({"gap", "--sup", "--eps", "1e-5000", "--bits", "3", "--json"}).out);
+  CHECK(j["sup_gap"] == "8e+5000");
+  CHECK(j["budget"].get<std::string>().size() == 5009);
+}

@@ -1,6 +1,7 @@
 """The Python module against values derived by hand and by the C++ tests (run by ctest with
 Debian's python3 and PYTHONPATH at the built module)."""
 import math
+from decimal import Decimal
 from fractions import Fraction as F
 
 import numpy as np
@@ -107,4 +108,27 @@ try:
     corbin.law("gaussian", 0, exp_eps=3)
 except ValueError as e:
     assert "answers law " in str(e) and "gaussian" in str(e), str(e)
+# Issue 27: a wrong type is a TypeError naming the argument (was: None as w killed the interpreter
+# in law() and read garbage in mse(); True and [1] were read through their str()).
+for call, name in ((lambda: corbin.law("ldp", None, exp_eps=9), "w"),
+                   (lambda: corbin.mse("rqm2", None, exp_eps=9), "w"),
+                   (lambda: corbin.mse("corbin", None, exp_eps=9), "w"),
+                   (lambda: corbin.law("ldp", True, exp_eps=9), "w"),
+                   (lambda: corbin.law("ldp", [1], exp_eps=9), "w"),
+                   (lambda: corbin.law("ldp", 0, exp_eps=9, bits=None), "bits"),
+                   (lambda: corbin.law("ldp", 0, exp_eps=9, bits=5.0), "bits"),
+                   (lambda: corbin.law("ldp", 0, exp_eps=9, delta=None), "delta"),
+                   (lambda: corbin.pair_utility(3, 0, 1, None, 0, 5), "w1"),
+                   (lambda: corbin.alpha_of_exp_eps(None), "exp_eps"),
+                   (lambda: corbin.Accountant(None, "1/2", 3), "n"),
+                   (lambda: corbin.Accountant(50, "1/2", 3).compose(None), "compositions"),
+                   (lambda: corbin.Accountant(50, "1/2", 3).epsilon(None), "delta")):
+    try:
+        call()
+        raise AssertionError("accepted: " + name)
+    except TypeError as e:
+        assert str(e).startswith(name + " must be "), (name, str(e))
+# Integer and number types that are not Python's own are read as what they are.
+assert corbin.sup_gap(3, 0, 1, np.int64(5)) == corbin.sup_gap(3, 0, 1, 5)
+assert corbin.sup_gap(np.float64(3), 0, 1, 5) == corbin.sup_gap(Decimal("3"), 0, 1, 5)
 print("python module: all checks passed")

@@ -29,8 +29,20 @@ using namespace corbin;
 
 namespace {
 
-/// Fraction, int, str or float -> exact Rational (a float through its shortest repr).
+/// Python's name of `value`'s type, for a TypeError.
+std::string type_name(const py::handle& value) {
+  return py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>();
+}
+
+/// Fraction, int, str or float (or another type with __float__: Decimal, NumPy's scalars) ->
+/// exact Rational (a float through its shortest repr). Any other type, None and bool among them,
+/// is a TypeError naming the parameter: its str() ("None", "True", "[1]") is no number to read.
 Rational to_rational(const py::handle& value, const char* name) {
+  if (value.is_none() || py::isinstance<py::bool_>(value) ||
+      !(py::isinstance<py::str>(value) || py::hasattr(value, "__float__")))
+    throw py::type_error(std::string(name) +
+                         " must be a number (int, Fraction, float or a str such as '3/10'), not " +
+                         type_name(value));
   return parse_rational(py::str(value).cast<std::string>(), name);
 }
 
@@ -56,11 +68,13 @@ Rational to_weight(const py::handle& value, const char* name, const Rational& c,
 
 /// A Python integer in [0, limit], compared as an arbitrary-precision integer before any
 /// conversion (-1 or 2^64 must be refused by name, not wrapped or rejected by pybind11's caster).
+/// Any integer type (int, NumPy's integers: __index__) but bool is accepted; another type is a
+/// TypeError naming the parameter.
 unsigned long to_count(const py::handle& value, const char* name, unsigned long limit) {
   const std::string text = py::str(value).cast<std::string>();
-  if (!py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
-    throw corbin::invalid_argument(name, quote(text), "an integer");
-  const py::int_ v = py::reinterpret_borrow<py::int_>(value);
+  if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
+    throw py::type_error(std::string(name) + " must be an integer, not " + type_name(value));
+  const py::int_ v(py::reinterpret_borrow<py::object>(value));
   if (v < py::int_(0) || v > py::int_(limit))
     throw corbin::invalid_argument(name, quote(text),
                                    "an integer in [0, " + std::to_string(limit) + "]");
@@ -133,7 +147,7 @@ fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handl
 /// defaults (CoordinateSetting's), at the working precision CorBinQ's d needs for an ε budget.
 template <class F>
 void def_question(py::module_& m, const char* name, const char* doc, F answer, bool takes_w) {
-  const auto run = [answer](const std::string& mechanism, const py::handle& w,
+  const auto run = [answer, takes_w](const std::string& mechanism, const py::handle& w,
                             const py::handle& exp_eps, const py::handle& alpha,
                             const py::handle& eps, const py::handle& c, const py::handle& r,
                             const py::handle& bits, const std::string& variant,
@@ -142,8 +156,9 @@ void def_question(py::module_& m, const char* name, const char* doc, F answer, b
     const fl::CoordinateSetting s =
         coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
     PrecisionScope scope(default_precision_bits(s.bits));
-    return answer(
-        room, s, w.is_none() ? std::nullopt : std::optional(to_weight(w, "w", s.center, s.radius)));
+    // A question about w reads it whatever it is (None is a TypeError, not "no w").
+    return answer(room, s,
+                  takes_w ? std::optional(to_weight(w, "w", s.center, s.radius)) : std::nullopt);
   };
   const auto setting_args = [](auto&&... first) {
     return std::make_tuple(first..., py::kw_only(), py::arg("exp_eps") = py::none(),
@@ -414,6 +429,34 @@ PYBIND11_MODULE(corbin, m) {
            py::arg("n"), py::arg("gamma"), py::arg("alpha"), py::arg("neighbours") = "replace",
            py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1,
            py::arg("bits") = 5, py::arg("cells") = 2048)
+      .def_static(
+          "from_laws",
+          [](const py::sequence& p, const py::sequence& q, const py::handle& cells) {
+            // A given pair of laws on 0..len − 1 (exact values, read as written): the peers'
+            // question, the same pair of datasets in every use (each order composed alone).
+            if (p.size() != q.size() || p.size() == 0)
+              throw corbin::invalid_argument("q", std::to_string(q.size()) + " values",
+                                             std::to_string(p.size()) + " values, as many as p (at least one)");
+            PrecisionScope scope(128);
+            std::vector<Interval> pi, qi;
+            Rational total_p(0), total_q(0);
+            for (std::size_t i = 0; i < p.size(); ++i) {
+              const Rational x = to_rational(p[i], "p"), y = to_rational(q[i], "q");
+              if (x < 0) throw corbin::invalid_argument("p", to_string(x), ">= 0");
+              if (y < 0) throw corbin::invalid_argument("q", to_string(y), ">= 0");
+              total_p += x;
+              total_q += y;
+              pi.push_back(interval_from(x));
+              qi.push_back(interval_from(y));
+            }
+            if (total_p != 1) throw corbin::invalid_argument("p", "summing to " + to_string(total_p), "summing to 1");
+            if (total_q != 1) throw corbin::invalid_argument("q", "summing to " + to_string(total_q), "summing to 1");
+            PldLimits limits;
+            limits.max_cells = to_count(cells, "cells", 1ul << 16);
+            return Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits);
+          },
+          "the accountant of a given pair of laws (exact values), each order composed alone", py::arg("p"),
+          py::arg("q"), py::arg("cells") = 2048)
       .def(
           "compose",
           [](const Accountant& a, const py::handle& k) {

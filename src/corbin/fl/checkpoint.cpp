@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corbin/io/files.hpp"
+#include "corbin/io/text_limits.hpp"
 #include "corbin/number/error.hpp"
 
 namespace corbin::fl {
@@ -21,6 +22,8 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 constexpr const char* kFormat = "corbin fl checkpoint 2";
+/// The largest state.json read (its settings and counters take under 1 KB).
+constexpr std::size_t kMaxStateBytes = 1 << 20;
 
 /// Ends the process at `step` of the checkpoint covering `rounds` rounds when the test hook
 /// names it: CORBIN_TEST_ABORT_AT=step (any checkpoint) or step@rounds (tests only).
@@ -138,11 +141,13 @@ void save_checkpoint(const fs::path& out, const Checkpoint& state) {
 
 Checkpoint load_checkpoint(const fs::path& out, const RunSettings& settings, std::size_t parameters) {
   const fs::path dir = out / "checkpoint", path = dir / "state.json";
-  std::ifstream f(path);
-  if (!f) throw invalid_argument("checkpoint", quote(path.string()), "an existing checkpoint of a run");
+  if (!fs::exists(path)) throw invalid_argument("checkpoint", quote(path.string()), "an existing checkpoint of a run");
+  // Bounded before the parser recurses: the state is a few hundred bytes of flat JSON.
+  const std::string bytes = io::read_regular_file(path, kMaxStateBytes, "checkpoint");
+  io::check_json_shape(bytes, "checkpoint", path.string());
   Json j;
   try {
-    j = Json::parse(f);
+    j = Json::parse(bytes);
   } catch (const nlohmann::json::exception&) {
     throw invalid_argument("checkpoint", quote(path.string()), "valid JSON");
   }

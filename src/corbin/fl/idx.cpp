@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
 
 namespace corbin::fl {
@@ -132,6 +133,24 @@ MnistFiles load_mnist_dir(const std::string& dir) {
                            "test images of the train images' size");
   if (a.count == 0 || b.count == 0) throw invalid_argument("data", dir, "at least one train and one test image");
   return files;
+}
+
+std::string content_sha256(const MnistFiles& files) {
+  // Each count and side as 8 little-endian bytes ahead of the bytes it sizes, so that no two
+  // different data sets hash the same concatenation.
+  const auto header = [](const Dataset& d) {
+    std::string h;
+    for (const std::uint64_t v : {std::uint64_t{d.images.count}, std::uint64_t{d.images.rows},
+                                  std::uint64_t{d.images.cols}, std::uint64_t{d.labels.size()}})
+      for (int byte = 0; byte < 8; ++byte) h.push_back(static_cast<char>((v >> (8 * byte)) & 0xFF));
+    return h;
+  };
+  const auto bytes = [](const std::vector<std::uint8_t>& v) {
+    return std::string_view(reinterpret_cast<const char*>(v.data()), v.size());
+  };
+  const std::string train = header(files.train), test = header(files.test);
+  return io::sha256_hex({train, bytes(files.train.images.pixels), bytes(files.train.labels), test,
+                         bytes(files.test.images.pixels), bytes(files.test.labels)});
 }
 
 }  // namespace corbin::fl

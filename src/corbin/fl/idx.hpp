@@ -29,4 +29,8 @@ struct MnistFiles {
 };
 MnistFiles load_mnist_dir(const std::string& dir);
 
+/// "sha256:…" of the four files' contents (shapes, pixels, labels; not the compression): a
+/// resumed run names its data by it, so data rewritten under the same path is refused.
+std::string content_sha256(const MnistFiles& files);
+
 }  // namespace corbin::fl

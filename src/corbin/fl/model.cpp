@@ -35,7 +35,17 @@ torch::Tensor Mlp::forward(torch::Tensor x, const torch::Tensor&) {
   return fc3->forward(torch::relu(fc2->forward(torch::relu(fc1->forward(x.flatten(1))))));
 }
 
+std::int64_t smallest_side(const std::string& name) {
+  if (name == "cnn") return 4;
+  if (name == "mlp") return 1;
+  throw invalid_argument("model", quote(name), "cnn or mlp");
+}
+
 Model make_model(const std::string& name, std::int64_t side) {
+  // Below it a layer has no inputs, and libtorch's initialisation divides by its fan-in of 0.
+  if (side < smallest_side(name))
+    throw invalid_argument("side", std::to_string(side),
+                           "at least " + std::to_string(smallest_side(name)) + " for the " + name);
   if (name == "cnn") return std::make_shared<MnistCnn>(side);
   if (name == "mlp") return std::make_shared<Mlp>(side);
   throw invalid_argument("model", quote(name), "cnn or mlp");

@@ -42,7 +42,12 @@ struct Mlp : ModelImpl {
   torch::nn::Linear fc1{nullptr}, fc2{nullptr}, fc3{nullptr};
 };
 
-/// "cnn" (the authors' model, the default) or "mlp"; raises invalid_argument(model).
+/// The smallest image side a model takes: 4 for "cnn" (two 2×2 poolings must leave a pixel for
+/// fc1), 1 for "mlp"; raises invalid_argument(model) for another name.
+std::int64_t smallest_side(const std::string& name);
+
+/// "cnn" (the authors' model, the default) or "mlp"; raises invalid_argument(model), or
+/// invalid_argument(side) below smallest_side(name).
 Model make_model(const std::string& name, std::int64_t side = 28);
 
 /// Keeps freed heap memory in the process. libtorch frees every activation after each step;

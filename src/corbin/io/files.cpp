@@ -1,6 +1,7 @@
 #include "corbin/io/files.hpp"
 
 #include <fcntl.h>
+#include <sodium.h>
 #include <ftw.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <system_error>
 
 #include "corbin/number/error.hpp"
@@ -46,6 +48,31 @@ void sync_directory(const fs::path& dir, const std::string& what) {
   if (status != 0 && error != EINVAL) fail(what, dir, "a directory whose entries can be synced", error);
 }
 
+void check_output_file(const fs::path& path, const std::string& what) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    fail(what, path, "a path that can be examined", errno);
+  }
+  if (S_ISLNK(st.st_mode)) fail(what, path, "a regular file or a new name, not a symbolic link");
+  if (S_ISDIR(st.st_mode)) fail(what, path, "a regular file or a new name, not a directory");
+  if (!S_ISREG(st.st_mode))
+    fail(what, path, "a regular file or a new name, not a device, FIFO or socket (for the terminal, leave it out)");
+}
+
+void check_distinct(const std::vector<NamedPath>& paths) {
+  const auto same = [](const fs::path& a, const fs::path& b) {
+    std::error_code ec;
+    if (fs::absolute(a, ec).lexically_normal() == fs::absolute(b, ec).lexically_normal()) return true;
+    return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
+  };
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (same(paths[i].path, paths[j].path))
+        throw invalid_argument(paths[i].what, quote(paths[i].path.string()),
+                               "another file than " + paths[j].what + " (" + quote(paths[j].path.string()) + ")");
+}
+
 void write_atomically(const fs::path& path, std::string_view bytes, const std::string& what) {
   write_together({{path, bytes, what}});
 }
@@ -53,13 +80,19 @@ void write_atomically(const fs::path& path, std::string_view bytes, const std::s
 void write_together(const std::vector<PendingFile>& files) {
   // Every temporary is complete on disk before the first rename: a failure up to there leaves
   // every path untouched. Renames within one directory do not fail for want of space.
+  for (const PendingFile& f : files) check_output_file(f.path, f.what);
+  {
+    std::vector<NamedPath> named;
+    for (const PendingFile& f : files) named.push_back({f.path, f.what});
+    check_distinct(named);
+  }
   std::vector<fs::path> temporaries;
   const auto discard = [&] {
     for (const fs::path& t : temporaries) ::unlink(t.c_str());
   };
   for (const PendingFile& f : files) {
     const fs::path temporary = f.path.string() + ".tmp." + std::to_string(::getpid());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
       const int error = errno;
       discard();
@@ -108,7 +141,8 @@ fs::path prepare_output_directory(const std::string& text, const std::string& wh
 }
 
 LineFile::LineFile(const fs::path& path, bool truncate, std::string what) : path_(path), what_(std::move(what)) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0644);
+  check_output_file(path, what_);
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (truncate ? O_TRUNC : 0), 0644);
   if (fd_ < 0) fail(what_, path_, "a writable file", errno);
 }
 
@@ -139,6 +173,40 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& what) {
 
 DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes, const std::string& what) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw invalid_argument(what, quote(path.string()), "a readable regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw invalid_argument(what, quote(path.string()), "a readable regular file");
+  // In pieces, to one byte past the limit: the size is what was read, not what stat said.
+  std::string bytes;
+  char piece[1 << 16];
+  while (bytes.size() <= max_bytes && in.read(piece, sizeof piece).gcount() > 0)
+    bytes.append(piece, static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw invalid_argument(what, quote(path.string()), "a readable regular file");
+  if (bytes.size() > max_bytes)
+    throw invalid_argument(what, quote(path.string()) + " (over " + std::to_string(max_bytes) + " bytes)",
+                           "at most " + std::to_string(max_bytes) + " bytes");
+  return bytes;
+}
+
+std::string sha256_hex(std::string_view bytes) { return sha256_hex({bytes}); }
+
+std::string sha256_hex(std::initializer_list<std::string_view> parts) {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  crypto_hash_sha256_state state;
+  crypto_hash_sha256_init(&state);
+  for (const std::string_view part : parts)
+    crypto_hash_sha256_update(&state, reinterpret_cast<const unsigned char*>(part.data()), part.size());
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&state, digest);
+  static const char* hex = "0123456789abcdef";
+  std::string out = "sha256:";
+  for (const unsigned char b : digest) out.append(1, hex[b >> 4]).append(1, hex[b & 15]);
+  return out;
 }
 
 std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed) {

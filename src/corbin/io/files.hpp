@@ -6,12 +6,32 @@
 // (the caller's name for the file: a parameter's name, e.g. "out", which the CLI maps to its option) and the path.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace corbin::io {
+
+/// Raises invalid_argument(what) unless `path` is absent or a regular file: never a directory, a
+/// device (/dev/full), a FIFO or a symbolic link (/dev/stdout is one: renaming over it would
+/// replace the link, not write where it points). Every write below checks it first.
+void check_output_file(const std::filesystem::path& path, const std::string& what);
+
+/// The caller's files, each named by its `what`: raises invalid_argument naming the second of two
+/// that are the same file (the same path, or hard links to one file), before anything is written.
+struct NamedPath {
+  std::filesystem::path path;
+  std::string what;
+};
+void check_distinct(const std::vector<NamedPath>& paths);
+
+/// The bytes of the regular file `path` (a link to one is followed: reading never harms it), at
+/// most `max_bytes` of them; raises invalid_argument(what) naming the path when it is no readable
+/// regular file (a directory, a FIFO that would block) or is larger.
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes, const std::string& what);
 
 /// Writes `bytes` to `path` atomically: into a temporary beside it, flushed and fsync'ed, renamed
 /// over `path`, and the directory fsync'ed. On any failure the temporary is removed, `path` is
@@ -73,6 +93,12 @@ class DirectoryLock {
  private:
   int fd_ = -1;
 };
+
+/// "sha256:" and the 64 hex digits of SHA-256(`bytes`): what a file's integrity record names
+/// (it catches any edit; a deliberate forger can recompute it, there being no key).
+std::string sha256_hex(std::string_view bytes);
+/// The same of the bytes of `parts` one after another, without joining them in memory.
+std::string sha256_hex(std::initializer_list<std::string_view> parts);
 
 /// FNV-1a (64-bit) of `bytes`: a checksum that ties a file's content to the record that covers
 /// it (not a cryptographic hash).

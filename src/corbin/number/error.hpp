@@ -36,13 +36,39 @@ class undecidable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// 'text' in single quotes, for echoing user input in a message; a long value is cut to its first
-/// 60 characters and its length, so that one line stays one line. (Built with append: GCC 12's
-/// -Wrestrict misfires on "'" + std::string(...) + "'".)
+/// A control character (newline, escape, NUL, DEL, ...) as a visible escape: \n, \t, \r, \xNN.
+inline void append_visible(std::string& out, char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u != 0x7f) {
+    out += c;
+    return;
+  }
+  static const char* hex = "0123456789abcdef";
+  if (c == '\n') out += "\\n";
+  else if (c == '\t') out += "\\t";
+  else if (c == '\r') out += "\\r";
+  else out.append("\\x").append(1, hex[u >> 4]).append(1, hex[u & 15]);
+}
+
+/// `text` with its control characters escaped (append_visible), whole: a path or a name in a
+/// message or on a terminal.
+inline std::string visible(std::string_view text) {
+  std::string out;
+  for (const char c : text) append_visible(out, c);
+  return out;
+}
+
+/// 'text' in single quotes, for echoing user input in a message: control characters escaped
+/// (a message stays one line, and no terminal escape reaches the screen), and a long value cut
+/// to its first 60 characters and its length.
 inline std::string quote(std::string_view text) {
   constexpr std::size_t kShown = 60;
-  std::string out;
-  out.append(1, '\'').append(text.substr(0, text.size() > kShown + 20 ? kShown : text.size())).append(1, '\'');
+  std::size_t keep = text.size() > kShown + 20 ? kShown : text.size();
+  while (keep < text.size() && keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) keep -= 1;  // UTF-8
+  const std::string_view shown = text.substr(0, keep);
+  std::string out(1, '\'');
+  for (const char c : shown) append_visible(out, c);
+  out.append(1, '\'');
   if (text.size() > kShown + 20) out.append("… (" + std::to_string(text.size()) + " characters)");
   return out;
 }

@@ -1,5 +1,6 @@
 #include "corbin/privacy/dropout_floor.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "corbin/number/directed.hpp"
@@ -9,6 +10,19 @@
 #include "corbin/privacy/window_pmf.hpp"
 
 namespace corbin {
+namespace {
+
+/// A precision at which q's enclosure stays inside (0, 1) (q in (0, 1)): 64 bits beyond −log2 of
+/// the smaller of q and 1 − q, so that a dropout probability of 10^-300 is a probability, not an
+/// enclosure touching 0 or 1.
+unsigned separating_bits(const Rational& q) {
+  const Rational r = q < Rational(1, 2) ? q : Rational(1 - q);
+  const auto scale = static_cast<long>(msb(denominator(r))) - static_cast<long>(msb(numerator(r))) + 2;
+  return std::max(working_precision_bits(), static_cast<unsigned>(std::max(0L, scale) + 64));
+}
+
+}  // namespace
+
 DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p,
                            double budget) {
   if (n < 2 || n > kMaxAccountClients)
@@ -25,6 +39,7 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
   DropoutFloor f;
   double failure = 0;
   const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t& floor) {
+    const PrecisionScope precision(separating_bits(q));
     const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), third);
     floor = x;
     failure = directed::add_up(failure, bound);

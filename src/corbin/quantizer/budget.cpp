@@ -1,17 +1,41 @@
 #include "corbin/quantizer/budget.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "corbin/number/error.hpp"
 
 namespace corbin {
 namespace {
 
-/// A value for a message: its decimal form when its exact one is long.
+/// A value for a message: exact when short, else its first 17 significant digits and its length.
 std::string describe_value(const Rational& v) {
   const std::string exact = to_string(v);
-  return exact.size() <= 40 ? exact : to_string(v).substr(0, 20) + "… (" + std::to_string(exact.size()) + " characters)";
+  if (exact.size() <= 40) return exact;
+  const PrecisionScope precision(64);
+  return to_decimal(Real(v), 17) + " (exactly " + std::to_string(exact.size()) + " characters)";
 }
 
 }  // namespace
+
+unsigned long Budget::extra_precision_bits() const {
+  // log2 of a positive rational to within 1, from its numerator's and denominator's lengths
+  // (ε = 10^-400 is 0 as a double).
+  const auto log2_of = [](const Rational& x) {
+    return static_cast<double>(msb(numerator(x))) - static_cast<double>(msb(denominator(x)));
+  };
+  double extra = 0;
+  if (value <= 0) return 0;  // not a made budget: make() refuses it
+  if (kind == Kind::eps) {
+    extra = value >= 1 ? to_double(value) * 1.4426950408889634 : 2 * (2 - log2_of(value)) + 8;
+  } else {
+    const Rational a = alpha_exact();
+    extra = std::max(0.0, 1 - log2_of(Rational(a - 1))) + 2 * std::max(0.0, log2_of(a) + 1) + 8;
+  }
+  return static_cast<unsigned long>(std::clamp(extra + 1, 0.0, double(1u << 24)));
+}
+
+std::string Budget::shown_value() const { return describe_value(value); }
 
 const char* Budget::parameter() const {
   switch (kind) {
@@ -64,8 +88,11 @@ Interval Budget::exp_eps_interval() const {
 
 Interval Budget::alpha_interval() const {
   if (exact()) return interval_from(alpha_exact());
-  const Interval x = exp(interval_from(value));
-  return Interval((x + 1) / (x - 1));
+  // α = (e^ε + 1)/(e^ε − 1) = 1 + 2/expm1(ε): e^ε − 1 computed as a difference is [0, …] once ε
+  // is below the precision (ε = 10^-300 at 128 bits), and α would be [1, ∞].
+  Interval e_minus_1;
+  mpfi_expm1(e_minus_1.backend().data(), interval_from(value).backend().data());
+  return Interval(1 + 2 / e_minus_1);
 }
 
 Interval Budget::eps_interval() const {

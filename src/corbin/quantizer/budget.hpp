@@ -41,6 +41,14 @@ struct Budget {
   const char* parameter() const;
   /// The parameter and its value, for messages ("exp_eps = 3").
   std::string describe() const;
+  /// Bits of working precision this budget needs beyond d + 128 (default_precision_bits): a large
+  /// budget puts α − 1 near 2e^(−ε), and −log2(α − 1) more bits keep q− = (1 − 1/α)/2 apart from 0
+  /// in every enclosure; a small one makes α about 2/ε, and the quantities (the pair's gap, the
+  /// MSE) are differences of terms of size α² that agree to 1/α², so 2 log2 α more bits keep them
+  /// apart (ε = 10^-200: 1340 bits). At most 2^24.
+  unsigned long extra_precision_bits() const;
+  /// The value for a message: exact when short, else its leading digits ("1e-300 (exactly …)").
+  std::string shown_value() const;
 };
 
 }  // namespace corbin

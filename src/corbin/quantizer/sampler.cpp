@@ -1,5 +1,7 @@
 #include "corbin/quantizer/sampler.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -62,6 +64,12 @@ FixedPointLaw::FixedPointLaw(const Budget& budget, const Rational& center, const
     level_ = midpoint_of(Interval(a * interval_from(radius))).convert_to<double>();
   }
   center_ = to_double(center);
+  // The outputs c ± rα are floats (the model's weights): a budget so small that α overflows them
+  // is refused by the budget's name rather than sampled as ±inf.
+  if (!std::isfinite(plus_value()) || !std::isfinite(minus_value()))
+    throw invalid_argument(budget.parameter(), budget.shown_value(),
+                           "large enough that the outputs c ± rα fit in a float (here r = " + describe(to_double(radius)) +
+                               " and rα = " + describe(level_) + ")");
   scale_ = kHalf / level_;  // 2^K/(2rα)
 }
 
