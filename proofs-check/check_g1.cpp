@@ -44,7 +44,7 @@ ClaimResult check_g1(const Grid& grid) {
                 "2r(y − c)/σ² at output y); at the calibrated σ of each ε on the grid an output y with log ratio ε + 1 "
                 "is given. It is (ε, δ)-DP, never ε-PLDP: \"equal PLDP budgets\" compares unlike guarantees";
   out.result = out.finding + ".";
-  out.recheck = "`corbin calibrate --eps 1 --delta 1e-5` prints σ; the ratio at y is exp(2r(y − c)/σ²).";
+  out.recheck = "`corbin calibrate gaussian --eps 1 --delta 1e-5` prints σ; the ratio at y is exp(2r(y − c)/σ²).";
   return out;
 }
 

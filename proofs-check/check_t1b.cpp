@@ -72,6 +72,10 @@ ClaimResult check_t1b(const Grid& grid) {
   out.certificate["witnesses"] = Json::array({witness, free_levels_witness("range_intended", "bound", 7)});
   out.also = {{"printed", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided},
               {"range_intended", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
+  // The recheck shows the failing readings first (the verdict's), then the restricted one.
+  out.recheck = "`corbin joint --exp-eps 3 --center 1 --radius 1 --w 2 --w2 2 --bits 7` (mse 4 > paper_gap_bound 2: "
+                "CorBinQ's MSE exceeds the bound over the pair with levels −1 and 5, whose MSE is 0, so the printed "
+                "readings fail); `corbin gap --sup --exp-eps 3 --bits 5` (sup_gap 1/4 <= bound 8: the levels reading).";
   out.finding = "as printed (output levels free in 𝒬) it fails at every d >= 7: at d = 7, c = r = 1, e^ε = 3, "
                 "w = w' = 2, CorBinQ's MSE 4 exceeds a pair with levels −1 and 5 (MSE 0) plus the bound 2; with levels "
                 "c ± rα " + out.finding;
