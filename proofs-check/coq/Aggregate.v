@@ -411,8 +411,6 @@ Proof. simpl. rewrite Ha, v_2. unfold step, fr. rewrite !fl_of_nat by lra. simpl
 Lemma q_at_1 : ldpq_q (alpha e) 1 1 1 = 1 / 2.
 Proof. rewrite Ha. unfold ldpq_q. field. Qed.
 
-Lemma in_2 : in_range 1 1 2. Proof. unfold in_range; lra. Qed.
-
 (** Given Z = 0 at w = 1: Q1 = c + rα surely, Q2 = c − rα surely; LDPQ would give 1/2 each. *)
 Theorem D1_given_Z_counterexample :
   p1 (corbinq 1 e 1 1) 1 0 <> ldpq_q (alpha e) 1 1 1 /\ p2 (corbinq 1 e 1 1) 1 0 <> ldpq_q (alpha e) 1 1 1.
@@ -489,7 +487,7 @@ Qed.
 Theorem D1_pldp_given_Z : ~ D1_claim_pldp_given_Z.
 Proof.
   intros H. destruct (H 1%nat (ln 3) 1 1 2 1 1%nat) as [A _];
-    [apply ln_pos_gt; lra | lra | lra | apply in_2 | unfold in_range; lra | unfold nZ; simpl; lia |].
+    [apply ln_pos_gt; lra | lra | lra | apply in_range_2 | unfold in_range; lra | unfold nZ; simpl; lia |].
   exact (proj1 D1_pldp_given_Z_counterexample A).
 Qed.
 

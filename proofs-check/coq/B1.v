@@ -31,7 +31,7 @@
     too. *)
 
 From Coq Require Import Reals Lra Lia List.
-From Corbin Require Import Defs Alpha.
+From Corbin Require Import Defs Alpha Facts.
 Import ListNotations.
 Open Scope R_scope.
 
@@ -110,9 +110,6 @@ Definition B1_claim_signsgd : Prop := forall e c r, 0 < e -> 0 < r ->
 
 Lemma mass_eq_refl (l : law) : same_measure l l.
 Proof. intros v. reflexivity. Qed.
-
-Lemma in_range_center (c r : R) : 0 < r -> in_range c r c.
-Proof. intros Hr. unfold in_range. lra. Qed.
 
 (** At w = c, LDPQ puts 1/2 on each of two distinct levels: no value has mass 0 < m ≠ 1/2,
     and c itself has none. *)

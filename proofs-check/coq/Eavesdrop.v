@@ -109,31 +109,30 @@ Let k := nZ d'.
 Let a := alpha e.
 Let Ha : 1 < a := alpha_gt_1 e He.
 
-Lemma nZ_S : INR (nZ d) = 2 * INR k.
-Proof. unfold d, k, nZ. rewrite Nat.pow_succ_r', mult_INR. reflexivity. Qed.
+Let nZ_d : INR (nZ d) = 2 * INR k := nZ_S d'.
 
 Lemma k_pos : (1 <= k)%nat.
 Proof. unfold k, nZ. pose proof (Nat.pow_nonzero 2 d' ltac:(lia)). lia. Qed.
 
 Lemma k_lt : (k < nZ d)%nat.
-Proof. apply INR_lt. rewrite nZ_S. pose proof (lt_0_INR k ltac:(pose proof k_pos; lia)). lra. Qed.
+Proof. apply INR_lt. rewrite nZ_d. pose proof (lt_0_INR k ltac:(pose proof k_pos; lia)). lra. Qed.
 
 (** Follower at c: v = 2^d (1 − 1/2) = 2^(d−1), an integer. *)
 Lemma v_center : v_of d a c r c = INR k.
-Proof. unfold v_of, ldpq_q. rewrite nZ_S. replace (c - c) with 0 by ring. unfold Rdiv. rewrite Rmult_0_l. lra. Qed.
+Proof. unfold v_of, ldpq_q. rewrite nZ_d. replace (c - c) with 0 by ring. unfold Rdiv. rewrite Rmult_0_l. lra. Qed.
 
 (** Leader at c − r: u = 2^d (1/2 − 1/(2α)) ≤ 2^(d−1); at c + r: u > 2^(d−1). *)
 Lemma u_bottom : 0 <= u_of d a c r (c - r) <= INR k.
 Proof.
   pose proof (u_range d e c r He Hr (c - r) ltac:(unfold in_range; lra)) as [U _]. fold a d in U.
-  split; [exact U|]. unfold u_of, ldpq_q. rewrite nZ_S. pose proof (pos_INR k).
+  split; [exact U|]. unfold u_of, ldpq_q. rewrite nZ_d. pose proof (pos_INR k).
   replace ((c - r - c) / (2 * r * a)) with (- (1 / (2 * a))) by (field; lra).
   assert (0 < 1 / (2 * a)) by (apply Rdiv_lt_0_compat; lra). nra.
 Qed.
 
 Lemma u_top : INR k < u_of d a c r (c + r).
 Proof.
-  unfold u_of, ldpq_q. rewrite nZ_S. pose proof (lt_0_INR k ltac:(pose proof k_pos; lia)).
+  unfold u_of, ldpq_q. rewrite nZ_d. pose proof (lt_0_INR k ltac:(pose proof k_pos; lia)).
   replace ((c + r - c) / (2 * r * a)) with (1 / (2 * a)) by (field; lra).
   assert (0 < 1 / (2 * a)) by (apply Rdiv_lt_0_compat; lra). nra.
 Qed.
@@ -173,10 +172,6 @@ Proof. cbn [corbinq p1]. fold a. apply step_pos_at, u_top. Qed.
 
 End Every_d.
 
-Lemma in_top (c r : R) : 0 < r -> in_range c r (c + r). Proof. intros. unfold in_range. lra. Qed.
-Lemma in_bottom (c r : R) : 0 < r -> in_range c r (c - r). Proof. intros. unfold in_range. lra. Qed.
-Lemma in_center (c r : R) : 0 < r -> in_range c r c. Proof. intros. unfold in_range. lra. Qed.
-
 (** No finite bound K on the pair observer's likelihood ratio, for every d ≥ 1 and ε, c, r > 0. *)
 Theorem L1_pair_unbounded (d : nat) (e c r K : R) : (1 <= d)%nat -> 0 < e -> 0 < r ->
   ~ (joint d (corbinq d e c r) (c + r) c true true <= K * joint d (corbinq d e c r) (c - r) c true true).
@@ -190,7 +185,7 @@ Theorem L1_pair_every_d (d : nat) (e c r : R) : (1 <= d)%nat -> 0 < e -> 0 < r -
 Proof.
   intros Hd He Hr H.
   apply (L1_pair_unbounded d e c r (exp e) Hd He Hr).
-  apply H; try (apply in_top || apply in_bottom || apply in_center); try assumption. right. reflexivity.
+  apply H; try (apply in_range_top || apply in_range_bottom || apply in_range_center); try assumption. right. reflexivity.
 Qed.
 
 
@@ -207,7 +202,7 @@ Theorem L1_zholder_every_d (d : nat) (e c r : R) : (1 <= d)%nat -> 0 < e -> 0 < 
   ~ zholder_view_pldp d e c r (corbinq d e c r).
 Proof.
   intros Hd He Hr H. destruct d as [|d']; [lia|].
-  destruct (H (c + r) (c - r) (nZ d') true (in_top c r Hr) (in_bottom c r Hr) (k_lt d')) as [A _].
+  destruct (H (c + r) (c - r) (nZ d') true (in_range_top c r Hr) (in_range_bottom c r Hr) (k_lt d')) as [A _].
   unfold zview1 in A. cbn [sgn_prob] in A. rewrite (zholder_zero d' e c r He Hr) in A.
   pose proof (zholder_pos d' e c r He Hr). pose proof (nZ_pos (S d')).
   assert (0 < p1 (corbinq (S d') e c r) (c + r) (nZ d') / INR (nZ (S d'))) by (apply Rdiv_lt_0_compat; lra).

@@ -27,9 +27,6 @@ From Coq Require Import Reals Lra Lia.
 From Corbin Require Import Defs Alpha Sums Facts Thm1.
 Open Scope R_scope.
 
-Lemma alpha_ln3 : alpha (ln 3) = 2.
-Proof. rewrite alpha_ln by lra. field. Qed.
-
 Lemma exp_ln3 : exp (ln 3) = 3.
 Proof. apply exp_ln. lra. Qed.
 
@@ -46,8 +43,7 @@ Qed.
 
 Lemma nZ_half (d : nat) : (1 <= d)%nat -> INR (nZ d) = 2 * INR (nZ (d - 1)).
 Proof.
-  intros Hd. destruct d as [|k]; [lia|]. replace (S k - 1)%nat with k by lia.
-  unfold nZ. rewrite Nat.pow_succ_r', mult_INR. reflexivity.
+  intros Hd. destruct d as [|k]; [lia|]. replace (S k - 1)%nat with k by lia. apply nZ_S.
 Qed.
 
 Lemma avgZ_even (d : nat) : (1 <= d)%nat -> avgZ d is_even = 1 / 2.
@@ -167,7 +163,6 @@ Qed.
 
 (** ** The refutations *)
 
-Lemma range2 : in_range 1 1 2. Proof. unfold in_range; lra. Qed.
 Lemma range2_printed : in_range_as_printed 1 1 2. Proof. unfold in_range_as_printed; lra. Qed.
 
 (** At d = 7: 4 = m(CorBinQ) > m(competitor) + bound = 0 + 2. *)
@@ -184,7 +179,7 @@ Theorem T1b_range_intended_fails : ~ T1b_claim_range_intended.
 Proof.
   intros H.
   pose proof (H 7%nat (ln 3) 1 1 (ln_pos_gt 3 ltac:(lra)) ltac:(lra) ltac:(lra) 2 2
-                range2 range2 competitor (competitor_in_Q 7 ltac:(lia))) as B.
+                in_range_2 in_range_2 competitor (competitor_in_Q 7 ltac:(lia))) as B.
   rewrite corbinq_mse, competitor_mse in B by lia.
   apply (bound_threshold 7) in B. lia.
 Qed.
@@ -194,7 +189,7 @@ Theorem T1c_fails : ~ T1c_claim.
 Proof.
   intros H.
   pose proof (H 2%nat (ln 3) 1 1 (ln_pos_gt 3 ltac:(lra)) ltac:(lra) ltac:(lra) 2 2
-                range2 range2 competitor (competitor_in_Q 2 ltac:(lia))) as B.
+                in_range_2 in_range_2 competitor (competitor_in_Q 2 ltac:(lia))) as B.
   rewrite corbinq_mse, competitor_mse in B by lia. lra.
 Qed.
 
@@ -203,7 +198,7 @@ Theorem T1u_fails : ~ T1u_claim.
 Proof.
   intros H.
   destruct (H (ln 3) 1 1 (ln_pos_gt 3 ltac:(lra)) ltac:(lra) ltac:(lra) 1 ltac:(lra)) as [D HD].
-  pose proof (HD (Nat.max D 2) (Nat.le_max_l D 2) 2 2 range2 range2 competitor
+  pose proof (HD (Nat.max D 2) (Nat.le_max_l D 2) 2 2 in_range_2 in_range_2 competitor
                 (competitor_in_Q (Nat.max D 2) ltac:(lia))) as B.
   rewrite corbinq_mse, competitor_mse in B by lia. lra.
 Qed.

@@ -417,9 +417,6 @@ Definition sup_gap (d : nat) (e r : R) : R :=
            else 2 * r ^ 2 * alpha e ^ 2 / INR (nZ d)
   end.
 
-Lemma nZ_S (d : nat) : INR (nZ (S d)) = 2 * INR (nZ d).
-Proof. unfold nZ. rewrite Nat.pow_succ_r', mult_INR. reflexivity. Qed.
-
 (** The quarter bound, for any inputs: with {u} ≤ {v}, {u}(1 − {v}) ≤ {v}(1 − {v}) ≤ 1/4. *)
 Lemma gap_term_le_quarter (u v : R) : 0 <= u -> 0 <= v -> gap_term u v <= 1 / 4.
 Proof.

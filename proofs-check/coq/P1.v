@@ -7,7 +7,7 @@
     and C2); "unique" up to the naming of the two levels (same_law). Verdict: holds (proved). *)
 
 From Coq Require Import Reals Lra.
-From Corbin Require Import Defs Alpha.
+From Corbin Require Import Defs Alpha Facts.
 Open Scope R_scope.
 
 Section Proposition1.
@@ -20,9 +20,9 @@ Let a := alpha e.
 Let Ha : 1 < a := alpha_gt_1 e He.
 Let Hexp : exp e = (a + 1) / (a - 1) := exp_of_alpha e He.
 
-Lemma range_lo : in_range c r (c - r). Proof. unfold in_range; lra. Qed.
-Lemma range_hi : in_range c r (c + r). Proof. unfold in_range; lra. Qed.
-Lemma range_c : in_range c r c. Proof. unfold in_range; lra. Qed.
+Let range_lo : in_range c r (c - r) := in_range_bottom c r Hr.
+Let range_hi : in_range c r (c + r) := in_range_top c r Hr.
+Let range_c : in_range c r c := in_range_center c r Hr.
 
 (** ** LDPQ satisfies C1 and C2 *)
 

@@ -255,9 +255,6 @@ Proof.
   rewrite avgZ_one_minus, avgZ_const1; [ring|]. intros z Hz. apply ref_own_top; [lra|exact Htop|exact Hz].
 Qed.
 
-Lemma in_top : in_range c r (c + r). Proof. unfold in_range. lra. Qed.
-Lemma in_bottom : in_range c r (c - r). Proof. unfold in_range. lra. Qed.
-
 Lemma ref_marg1_below w : in_range c r w -> ldpq_q a c r w * N < N - 1 ->
   marg1 d (reference d e c r) w = ldpq_q a c r w.
 Proof.
@@ -272,13 +269,13 @@ Lemma ref_marg_at_ends : N - 1 <= exp e ->
   marg1 d (reference d e c r) (c + r) = 1 /\ marg2 d (reference d e c r) (c - r) = 0.
 Proof.
   intros Hth. split.
-  - apply ref_marg1_top; [apply in_top|]. fold a. rewrite q_top. apply top_of_threshold; exact Hth.
-  - apply ref_marg2_top; [apply in_bottom|]. fold a. rewrite q_bottom. apply top_of_threshold; exact Hth.
+  - apply ref_marg1_top; [apply in_range_top; exact Hr|]. fold a. rewrite q_top. apply top_of_threshold; exact Hth.
+  - apply ref_marg2_top; [apply in_range_bottom; exact Hr|]. fold a. rewrite q_bottom. apply top_of_threshold; exact Hth.
 Qed.
 
 Theorem ref_not_C4 : N - 1 <= exp e -> ~ C4 d c r (reference d e c r).
 Proof.
-  intros Hth H. destruct (H (c + r) in_top) as [_ [M _]].
+  intros Hth H. destruct (H (c + r) (in_range_top c r Hr)) as [_ [M _]].
   rewrite (proj1 (ref_marg_at_ends Hth)) in M. simpl in M. fold a in M. nra.
 Qed.
 
@@ -298,7 +295,7 @@ Proof.
   split; [rewrite (proj1 (ref_marg_at_ends Hth)); ring|]. split; [|apply Rdiv_lt_0_compat; lra].
   assert (Hq : ldpq_q a c r (c - r) = 1 / (exp e + 1)).
   { pose proof q_bottom as B. replace (1 / (exp e + 1)) with (1 - exp e / (exp e + 1)) by (field; lra). lra. }
-  rewrite ref_marg1_below; [rewrite Hq; field; lra|apply in_bottom|].
+  rewrite ref_marg1_below; [rewrite Hq; field; lra|apply in_range_bottom; exact Hr|].
   rewrite Hq. replace (1 / (exp e + 1) * N) with (N / (exp e + 1)) by (field; lra).
   apply div_lt_l; nra.
 Qed.
@@ -312,7 +309,7 @@ Theorem ref_not_C5 (d : nat) (e c r : R) : 0 < e -> 0 < r -> (1 <= d)%nat ->
 Proof.
   intros He Hr Hd Hth H.
   destruct (ref_fail_unbounded d e c r He Hr Hd Hth) as [Z [P Pos]].
-  destruct (H (c - r) (c + r) (in_bottom c r Hr) (in_top c r Hr)) as [_ [L _]].
+  destruct (H (c - r) (c + r) (in_range_bottom c r Hr) (in_range_top c r Hr)) as [_ [L _]].
   rewrite Z, P in L. lra.
 Qed.
 
@@ -357,9 +354,9 @@ Theorem R1_marginals_exact : R1_claim_marginals_threshold.
 Proof.
   intros d e c r He Hc Hr. split.
   - intros H. destruct (Rlt_or_le (exp e) (INR (nZ d) - 1)) as [L|G]; [exact L|]. exfalso.
-    destruct (H (c + r) (in_top c r Hr)) as [M _].
+    destruct (H (c + r) (in_range_top c r Hr)) as [M _].
     rewrite (proj1 (ref_marg_at_ends d e c r He Hr G)) in M.
-    pose proof (ldpq_q_prob (alpha e) c r (c + r) (alpha_gt_1 e He) Hr (in_top c r Hr)). lra.
+    pose proof (ldpq_q_prob (alpha e) c r (c + r) (alpha_gt_1 e He) Hr (in_range_top c r Hr)). lra.
   - intros Hth w Hw. split; [apply ref_marg1 | apply ref_marg2]; assumption.
 Qed.
 

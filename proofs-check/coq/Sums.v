@@ -109,6 +109,9 @@ Qed.
 Lemma nZ_pos (d : nat) : 0 < INR (nZ d).
 Proof. apply lt_0_INR. unfold nZ. apply Nat.neq_0_lt_0, Nat.pow_nonzero. lia. Qed.
 
+Lemma nZ_S (d : nat) : INR (nZ (S d)) = 2 * INR (nZ d).
+Proof. unfold nZ. rewrite Nat.pow_succ_r', mult_INR. reflexivity. Qed.
+
 Lemma avgZ_step (d : nat) (x : R) : 0 <= x < INR (nZ d) -> avgZ d (step x) = x / INR (nZ d).
 Proof. intros H. unfold avgZ. rewrite fsum_step by exact H. reflexivity. Qed.
 
@@ -132,5 +135,6 @@ Definition Sums_lemmas :=
    @step_split,
    @fsum_step,
    @nZ_pos,
+   @nZ_S,
    @avgZ_step).
 Print Assumptions Sums_lemmas.

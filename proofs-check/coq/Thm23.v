@@ -272,9 +272,6 @@ Definition T2c_claim_per_input_every_eps : Prop :=
 
 (** The witness: e^ε = 3 (α = 2), c = r = 1, w1 = w2 = 2 = c + r: LDP-FL's pair MSE is 6,
     CorBin-FL's limit 4, a factor 3/2 < 2. *)
-Lemma alpha_ln3 : alpha (ln 3) = 2.
-Proof. rewrite alpha_ln by lra. field. Qed.
-
 Theorem T2c_witness :
   ldpfl_pair_mse (ln 3) 1 1 2 2 = 6 /\
   Un_cv (fun d => pair_mse d (corbinq d (ln 3) 1 1) 2 2) 4 /\

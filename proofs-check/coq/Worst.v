@@ -90,10 +90,7 @@ Lemma sum_abs_le (w1 w2 : R) :
   in_range c r w1 -> in_range c r w2 -> Rabs (w1 - c + (w2 - c)) <= 2 * r.
 Proof. unfold in_range. intros [A B] [C D]. apply Rabs_le. lra. Qed.
 
-Lemma range_c : in_range c r c.
-Proof. unfold in_range. lra. Qed.
-Lemma range_hi : in_range c r (c + r).
-Proof. unfold in_range. lra. Qed.
+Let range_hi : in_range c r (c + r) := in_range_top c r Hr.
 
 (** The pair's MSE is >= 0: t(2ar − t) with t <= 2r < 2ar. *)
 Lemma opt_pair_mse_nonneg (w1 w2 : R) :
