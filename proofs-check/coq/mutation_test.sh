@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Coq check must be able to fail. Each mutant changes one statement, constant or proof of a
 # compiled copy and must then be rejected by check.sh: by Coq (a statement no longer matches its
-# proof), by the scan for admitted proofs and axioms, or by the assumptions check.
+# proof), by the scan for admitted proofs and assumptions, or by the assumptions check.
 # Usage: mutation_test.sh SOURCE_DIR BUILT_DIR   (BUILT_DIR: where check.sh compiled SOURCE_DIR)
 set -uo pipefail
 src=$1 built=$2
@@ -49,7 +49,7 @@ mutant B1.v    'does not compile' "RQM's calibration D = 2/(e^ε − 1) becomes 
 # Proofs that assume instead of prove.
 mutant T1a.v   'admitted proof or a new axiom' "a proof admitted" 's/Qed\./Admitted./'
 mutant D0.v    'admitted proof or a new axiom' "a new axiom" 's/\nSection D0\./\nAxiom cheat : False.\nSection D0./'
-mutant D0.v    'assumptions beyond' "a top-level hypothesis used by a theorem (only Print Assumptions sees it)" \
+mutant D0.v    'an assumption outside a Section' "a top-level hypothesis used by a theorem" \
   's/\z/\nHypothesis cheat : 1 = 2.\nLemma uses_cheat : 1 = 2. Proof. exact cheat. Qed.\nPrint Assumptions uses_cheat.\n/'
 
 echo "mutation: $((n - failures)) of $n mutants rejected"
