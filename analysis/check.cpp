@@ -259,7 +259,10 @@ Enclosed evaluate_term(const json& spec_entry, std::size_t index, const std::str
     SweepArgs args;
     args.quantity = t.quantity;
     for (const auto& [key, field] : kParams)
-      if (const auto it = t.params.find(key); it != t.params.end()) args.*field = it->second;
+      if (const auto it = t.params.find(key); it != t.params.end()) {
+        args.*field = it->second;
+        if (std::string(key) != "mechanism") args.given.insert("--" + std::string(key));
+      }
     return evaluate_at(args);
   } catch (const invalid_argument& e) {
     std::string parameter = option_for(e.parameter());  // the library's names (exp_eps, w1) too

@@ -80,12 +80,16 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--delta", args->delta, "grid of δ (default 1e-5; one value with --mechanism)");
   cmd->add_option("--m", args->m, "grid of m (default 1)");
   cmd->add_option("--sensitivity", args->sensitivity,
-                  "sensitivity for the noise quantities (default 2)");
+                  "sensitivity for the noise quantities (default 2r, the inputs' range)");
   command->shard_option = cmd->add_option(
       "--shard", command->shard,
       "i/N: print shard i of N (0 <= i < N) for `corbin merge`, not the CSV; default in a Slurm array task: "
       "its SLURM_ARRAY_TASK_ID and _COUNT; none: the whole CSV");
-  cmd->callback([command] {
+  cmd->callback([command, cmd] {
+    // The options given on the command line (not left at their defaults), for make_plan's rule.
+    for (const CLI::Option* option : cmd->get_options())
+      if (option->count() > 0 && option->get_name() != "--shard" && option->get_name() != "--help")
+        command->args.given.insert(option->get_name());
     const auto shard = shard_to_run(command->shard, command->shard_option->count() > 0, "sweep", std::getenv);
     if (shard)
       write_sweep_shard(command->args, *shard, std::cout, isatty(2));

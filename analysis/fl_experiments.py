@@ -49,7 +49,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 # The paper: 50 clients (Exp. 4: 50-500), 100 rounds, all data, lambda grid {0.1, ..., 1}, five
 # seeds, CIFAR-10 with ResNet-18 (Exps 1-5) and MNIST with a small VGG (Exp. 7), on a GPU. Here:
-# Fashion-MNIST (the data these machines have) and the authors' MNIST model.
+# Fashion-MNIST (the MNIST-format data Debian packages) and the authors' MNIST model.
 SCALES = {
     # 2 CPU cores.
     "reduced": {
@@ -610,7 +610,7 @@ def report(results, out):
              "`reports/fl/results.csv`.", "",
              "**Scale.** The paper trains CIFAR-10 (ResNet-18, Exps 1–5) and MNIST (small VGG, Exp. 7) with 50 "
              "clients (Exp. 4: 50–500) for 100 rounds on all data, grid-searching λ ∈ {{0.1, …, 1}}, five seeds, "
-             "on a GPU. Here: Fashion-MNIST (no MNIST or CIFAR-10 package exists on these machines), the "
+             "on a GPU. Here: Fashion-MNIST (Debian packages neither MNIST nor CIFAR-10), the "
              "authors' MNIST model (421 642 parameters), {clients} clients with {per_client} examples each, "
              "{rounds} rounds, evaluation on {eval_limit} test and {eval_limit} validation images, λ ∈ {{{lams}}} "
              "chosen by validation accuracy (Exp. 7: λ = {lam7}), d = {bits}, γ = {gamma}, patience {patience}, seeds {seeds}, 2 CPU "
@@ -911,7 +911,7 @@ def report_full(results, out):
              "**What is reported.** Test accuracy (%) of the model the paper's checkpoint keeps (the round with the best "
              "validation accuracy), as mean ± sd over seeds (n), then the per-seed values in seed order. † marks a run "
              "that stopped before round 100 (its value is that of its best-validation round so far). The paper trains "
-             "CIFAR-10 (Exps 1–5) and MNIST (Exp. 7); no CIFAR-10 or MNIST package exists on these machines, so levels "
+             "CIFAR-10 (Exps 1–5) and MNIST (Exp. 7); Debian packages neither, so levels "
              "are not comparable with the paper's, only orderings and gaps are. The authors' MNIST numbers (their journal "
              "version's Table 1) are shown beside Exp. 7's for reference.", ""]
     not_run = []

@@ -168,8 +168,9 @@ Plan make_plan(const SweepArgs& a) {
   p.deltas = parse_grid(a.delta, "--delta");
   p.c = parse_rational(a.center, "--center");
   p.r = parse_rational(a.radius, "--radius");
-  p.sensitivity = parse_rational(a.sensitivity, "--sensitivity");
   check_radius(p.r);
+  // The noise's sensitivity follows the range, as law_mse's Gaussian does: 2r unless given.
+  p.sensitivity = a.sensitivity.empty() ? Rational(2) * p.r : parse_rational(a.sensitivity, "--sensitivity");
   p.variant = parse_variant(a.variant);
   const bool pair = p.pair = q == "mse" || q == "mse_optimal" || q == "mse_ldp" || q == "gap" || q == "paper_gap_bound";
   const bool per_bits = p.per_bits = q == "sup_gap" || (q == "pldp_ratio" && !by_mechanism);
@@ -189,6 +190,23 @@ Plan make_plan(const SweepArgs& a) {
                            "a registered mechanism for " + q + " (one of " + fl::Registry::global().names() + ")");
   if (noise && p.kind != Budget::Kind::eps)
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
+  // Every option given must be one this quantity reads: an ignored option (`--n` for law_mse,
+  // `--radius` where the sensitivity is given) would answer another question than the one asked.
+  const bool setting = per_mechanism && !wire;  // a mechanism's setting: c, r, d, variant, δ
+  const auto uses = [&](const std::string& option) {
+    if (option == "--bits") return pair || per_bits || (per_mechanism && by_mechanism && !wire);
+    if (option == "--w") return pair || q == "law" || q == "law_mse";
+    if (option == "--w2") return pair;
+    if (option == "--center") return pair || per_bits || setting;
+    if (option == "--radius") return pair || per_bits || setting || ucdp || (noise && a.sensitivity.empty());
+    if (option == "--variant") return pair || (q == "pldp_ratio" && !by_mechanism) || setting;
+    if (option == "--n" || option == "--gamma" || option == "--m") return ucdp;
+    if (option == "--delta") return ucdp || q == "gaussian_sigma" || setting;
+    if (option == "--sensitivity") return noise;
+    return true;  // the quantity, the mechanism and the budget are checked above
+  };
+  for (const std::string& option : a.given)
+    if (!uses(option)) throw invalid_argument(option, "given", "absent for " + q + ", which does not use it");
   if (per_mechanism && p.deltas.size() != 1)
     throw invalid_argument("--delta", quote(a.delta), "one value for " + q + " (the setting's δ: the Gaussian's calibration)");
   p.mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};

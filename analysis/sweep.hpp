@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "corbin/number/interval.hpp"
@@ -17,7 +18,11 @@ namespace corbin::cli {
 struct SweepArgs {
   std::string quantity, eps, exp_eps, alpha,
       bits = "5", w = "0", w2 = "0", center = "0", radius = "1", variant = "corrected", n = "50",
-      gamma = "1/2", delta = "1e-5", m = "1", sensitivity = "2", mechanism;
+      gamma = "1/2", delta = "1e-5", m = "1", mechanism;
+  std::string sensitivity;  ///< empty: 2r, the width of the inputs' range
+  /// The options the user gave ("--n"): each must be one the quantity uses (an option the
+  /// question ignores is an error, not a silent default). Empty: none is checked (in-process).
+  std::set<std::string> given;
 };
 
 /// One quantity's value at one point: exact where the toolkit computes it exactly (`exact`, and

@@ -10,6 +10,7 @@
 
 #include "corbin/fl/registry.hpp"
 #include "corbin/io/files.hpp"
+#include "corbin/version.hpp"
 #include "corbin/io/spawn.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/utility/pair_mse.hpp"
@@ -126,18 +127,16 @@ void attach_readings(ClaimResult& result, const CoqEvidence& coq) {
       rr.coq_checked = coq.checked;
       const std::string cite = "Coq: `" + pin->file + "`, `" + pin->lemma + "` (pinned in `Verdicts.v` as `" +
                                rr.coq_pinned + " : " + pin->statement + "`)";
-      if (coq.checked) {
-        rr.decision.verdict = pin->holds ? Verdict7::holds_proved : Verdict7::fails;
-        rr.evidence = cite + ".";
-        if (pin->holds && grid == Verdict7::fails)
-          throw std::runtime_error(result.id + "/" + reading.key + ": Coq proves it, but the check finds it violated (" +
-                                   result.finding + ")");
-        if (!pin->holds && grid != Verdict7::undecided && grid != Verdict7::fails)
-          rr.evidence += " The check's grid holds no counterexample; the proof's inputs lie off it.";
-      } else {
-        rr.decision.verdict = grid;
-        rr.evidence = cite + ", not checked in this run: " + coq.why_not + ".";
-      }
+      // The verdict is the pinned theorem's whether or not this run compiled the proofs, so that
+      // it never changes with a build cache; an unchecked run says so beside it (and in the
+      // certificate's coq_checked and provenance).
+      rr.decision.verdict = pin->holds ? Verdict7::holds_proved : Verdict7::fails;
+      rr.evidence = coq.checked ? cite + "." : cite + ". Coq not checked here: " + coq.why_not + ".";
+      if (pin->holds && grid == Verdict7::fails)
+        throw std::runtime_error(result.id + "/" + reading.key + ": Coq proves it, but the check finds it violated (" +
+                                 result.finding + ")");
+      if (!pin->holds && grid != Verdict7::undecided && grid != Verdict7::fails)
+        rr.evidence += " The check's grid holds no counterexample; the proof's inputs lie off it.";
     } else if (computed) {
       rr.decision.verdict = grid;
     }
@@ -147,7 +146,8 @@ void attach_readings(ClaimResult& result, const CoqEvidence& coq) {
                                                 "certificate; the rechecker recomputes it."
                                               : "Computed by the check (see Result); no proof.");
     if (rr.evidence.empty())
-      rr.evidence = "Neither a proof nor a computation decides this reading yet.";
+      rr.evidence = computed ? "Computed by the check, which does not decide it (see Result)."
+                             : "Neither a proof nor a computation decides this reading yet.";
     result.readings.push_back(std::move(rr));
   }
   result.decision = decide(result.readings);
@@ -207,6 +207,14 @@ std::string errata_markdown(const CoqEvidence& coq) {
   return md.str();
 }
 
+/// "File.v 1a2b3c4d…, …": each Coq source's hash, shortened for reading (the certificates hold it whole).
+std::string coq_sources_line(const CoqEvidence& coq) {
+  std::string line;
+  for (const auto& [file, hash] : coq.source_sha256)
+    line += (line.empty() ? "" : ", ") + std::string("`") + file + "` " + hash.substr(0, 12);
+  return line.empty() ? "none" : line;
+}
+
 std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& grid, const CoqEvidence& coq,
                            const std::string& figures_note) {
   std::ostringstream md;
@@ -222,11 +230,15 @@ std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& 
                            " files compiled; no admitted proof; no assumption beyond the axioms of the standard "
                            "library's real numbers)."
                      : "**not checked in this run** (" + coq.why_not +
-                           "); readings that rest on them are shown with their computed evidence only.")
+                           "); the verdicts that rest on them are the pinned theorems', marked \"Coq not checked "
+                           "here\" in their evidence: run `bash proofs-check/coq/check.sh proofs-check/coq /tmp/coq` "
+                           "(or `ctest -L proof`) before relying on them.")
      << "\n\n"
+     << "Provenance: corbin " << kVersion << "; the Coq sources read, by SHA-256 (also in every certificate's "
+     << "`provenance`): " << coq_sources_line(coq) << ".\n\n"
      << "Vocabulary: **holds (proved)** for every value the claim quantifies over, in Coq; **holds (checked on a "
-     << "grid; proof open)**; **holds only under** a condition; **erratum** (fails as printed, holds as evidently "
-     << "intended: the typo is named); **fails** (inputs that meet every precondition and break the printed "
+     << "grid; proof open)**; **holds only under** a condition; **erratum** (fails, or is not shown to hold, as "
+     << "printed; holds as evidently intended: the typo is named); **fails** (inputs that meet every precondition and break the printed "
      << "conclusion); **proof invalid** (a step is wrong, the conclusion is not refuted); **undecided**.\n\n"
      << "| ID | verdict | one-line finding |\n|---|---|---|\n";
   for (const ClaimResult& r : results)
@@ -291,6 +303,11 @@ std::vector<ClaimResult> run_checks(const Grid& grid, const std::vector<std::siz
 void write_audit(const AuditOptions& options, const Grid& grid, const CoqEvidence& coq,
                  std::vector<ClaimResult>& results) {
   const fs::path out = prepare_audit_directories(options);
+  // What the verdicts rest on: this corbin, and the Coq sources read (checked in this run or not).
+  Json provenance = Json::object();
+  provenance["corbin"] = kVersion;
+  provenance["coq_checked"] = coq.checked;
+  provenance["coq_sources_sha256"] = coq.source_sha256;
   for (ClaimResult& r : results) {
     attach_readings(r, coq);
     Json cert = Json::object();
@@ -299,6 +316,7 @@ void write_audit(const AuditOptions& options, const Grid& grid, const CoqEvidenc
     cert["check_verdict"] = r.verdict_text();
     cert["finding"] = r.finding;
     cert["coq_checked"] = coq.checked;
+    cert["provenance"] = provenance;
     cert["readings"] = readings_json(r);
     cert["grid"] = grid.quick ? "quick" : "paper";
     cert["data"] = r.certificate;

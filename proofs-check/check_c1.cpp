@@ -71,7 +71,10 @@ ClaimResult check_c1(const Grid& grid) {
                 std::to_string(to_double(min_ratio)).substr(0, 6) +
                 "× that: the factor k on dm is spurious (a stream cipher does not expand), and only the "
                 "partner's key is needed, not n of them";
-  out.result = out.finding + ".";
+  out.result = out.finding + ". Headline: read as summed over the clients (\"aggregate\") the claim fails; read "
+               "per client, in the paper's own unit (\"O(nk) bits per client\"), it holds. The byte counts (and "
+               "Comm.v's) describe this project's protocol (key exchange, election, Z, updates), not Algorithm 3 "
+               "itself, which fixes no message format.";
   out.recheck = "Arithmetic in the certificate's rows; the protocol's counts are tested in tests/test_fl.cpp.";
   return out;
 }

@@ -12,7 +12,8 @@ ClaimResult check_e1(const Grid& grid) {
                   "overall model accuracy\" (ε_p = 5, 50 clients). The proposed mechanisms are CorBin-FL and "
                   "AugCorBin-FL; each must beat each baseline.";
   out.method = "Full-scale `corbin fl` runs (reports/fl-full.md): each mechanism's test accuracy at its "
-               "best-validation round over the seeds, compared at the seeds' spread (experiments.hpp).";
+               "best-validation round over the seeds, compared at the seeds' spread (experiments.hpp)." +
+               std::string(kSpreadRule);
   const ExperimentRuns runs = load_experiment_runs(grid.fl_results);
   std::vector<ClaimPart> parts;
   for (const auto& [mech, label] : {std::pair{"corbin", "CorBin-FL"}, std::pair{"augcorbin", "AugCorBin-FL"}}) {

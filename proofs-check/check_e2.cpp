@@ -11,7 +11,8 @@ ClaimResult check_e2(const Grid& grid) {
                   "model parameter is increased, however, the gains saturate for relatively small values of d (e.g., "
                   "d = 5)\" (CorBin-FL, ε_p = 1, d ∈ {3, 5, 7}).";
   out.method = "Full-scale runs at d = 3, 5, 7 (d = 5 is Experiment 7's CorBin-FL run at ε_p = 1), compared at the "
-               "seeds' spread: the gain from 3 to 5 must show, the gain from 5 to 7 must not.";
+               "seeds' spread: the gain from 3 to 5 must show, the gain from 5 to 7 must not." +
+               std::string(kSpreadRule);
   const ExperimentRuns runs = load_experiment_runs(grid.fl_results);
   const SeedValues d3 = runs.get("exp2-d3", "d = 3"), d5 = runs.get("exp7-corbin-eps1", "d = 5"),
                    d7 = runs.get("exp2-d7", "d = 7");

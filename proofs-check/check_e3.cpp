@@ -11,7 +11,8 @@ ClaimResult check_e3(const Grid& grid) {
                   "accuracy does not fall significantly even for large dropout probabilities, e.g., for p = 0.5\" "
                   "(CorBin-FL, ε_p = 1). \"Significantly\" is read as: beyond the seeds' spread.";
   out.method = "Full-scale runs at p = 1/4 and 1/2 against p = 0 (Experiment 7's CorBin-FL run at ε_p = 1): a fall "
-               "beyond the seeds' spread (every seed with dropout below every seed without) refutes the claim.";
+               "beyond the seeds' spread (every seed with dropout below every seed without) refutes the claim." +
+               std::string(kSpreadRule);
   const ExperimentRuns runs = load_experiment_runs(grid.fl_results);
   const SeedValues none = runs.get("exp7-corbin-eps1", "p = 0");
   std::vector<ClaimPart> parts;

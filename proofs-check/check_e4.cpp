@@ -9,7 +9,8 @@ ClaimResult check_e4(const Grid& grid) {
   out.id = "E4";
   out.statement = "Section 5 (iv), Experiment 4: \"the proposed methods outperform the LDP-FL mechanism for different "
                   "numbers of clients ranging from 50 to 500\" (ε_p = 5, batch 32).";
-  out.method = "Full-scale runs at n = 50, 200 and 500 clients, CorBin-FL against LDP-FL at the seeds' spread.";
+  out.method = "Full-scale runs at n = 50, 200 and 500 clients, CorBin-FL against LDP-FL at the seeds' spread." +
+               std::string(kSpreadRule);
   const ExperimentRuns runs = load_experiment_runs(grid.fl_results);
   // One part per n, so that the finding says where the order is decided and where the seeds overlap.
   std::vector<ClaimPart> parts;

@@ -14,7 +14,8 @@ ClaimResult check_e5(const Grid& grid) {
                   "is less than 1.5% at ε_p = 0.5.\" (MNIST in the paper; its Table 1 uses ε_p ∈ {0.1, 0.3, 1, 3}.)";
   out.method = "Full-scale runs at ε_p ∈ {0.1, 0.5, 1, 3} and Experiment 1's at 5. The gap is CorBin-FL's accuracy "
                "minus LDP-FL's, seed by seed; \"larger for smaller ε_p\" is read as: at each ε_p the gap is above "
-               "the gap at the next larger ε_p measured. The loss is vanilla's accuracy minus CorBin-FL's, seed by seed.";
+               "the gap at the next larger ε_p measured. The loss is vanilla's accuracy minus CorBin-FL's, seed by seed." +
+               std::string(kSpreadRule);
   const ExperimentRuns runs = load_experiment_runs(grid.fl_results);
   const std::vector<std::string> eps = {"0.1", "0.5", "1", "3", "5"};
   const auto name = [](const char* mech, const std::string& e) {

@@ -41,7 +41,11 @@ ClaimResult check_s1(const Grid& grid) {
       "replace-one "
       "UCDP, whose exact ε the certificate gives (α = 2, m = 1) and Theorem 3's formula "
       "understates (T3)";
-  out.result = out.finding + ".";
+  // What does follow (Thm3.v), though the paper states neither: post-processing of LDPQ's PLDP.
+  out.result = out.finding + ". What does follow: with no client paired (e.g. γ = 1) AugCorBin-FL is "
+               "(m·ε_p, δ)-SCDP for every Δ2 and δ >= 0 (Coq: `Thm3.S1_all_ldpq`; a client on LDPQ alone: "
+               "`Thm3.S1_ldpq_client`); a paired client gets no such bound, since its pair's joint law has an "
+               "unbounded likelihood ratio (L1), and only a total-variation bound on its influence remains.";
   out.recheck = "`corbin ucdp --n 400 --gamma 1 --delta 1e-5 --alpha 2 --exact`.";
   return out;
 }

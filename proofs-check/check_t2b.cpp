@@ -120,6 +120,57 @@ ClaimResult aggregate_bound_check(const Grid& grid,
   return out;
 }
 
-ClaimResult check_t2b(const Grid& grid) { return aggregate_bound_check(grid, paper_pair_bound); }
+ClaimResult check_t2b(const Grid& grid) {
+  ClaimResult out = aggregate_bound_check(grid, paper_pair_bound);
+  // The proof (and the rows above) are of Algorithm 2 with line 14 corrected: the reading
+  // "intended". As printed, a pair at c = 2, r = 1, e^ε = 41 with inputs 3 and 117/40 has an
+  // exact MSE that oscillates with d: Q2's tie probability frac(2^d·5/84) has period 6 in d, and
+  // along d ≡ 4 (mod 6) the MSE stays near 0.886, above the bound 0.551, while at d = 8 it is
+  // 0.284. So the printed limit does not exist; that the oscillation goes on for every d is
+  // argued (a review's closed form), not machine-checked, so the reading stays undecided and the
+  // claim is an erratum by the rule of T2a, A2, T1a and D1.
+  out.reading = "intended";
+  const Rational c(2), r(1), exp_eps(41), w1(3), w2(117, 40);
+  const Rational alpha = alpha_of(exp_eps);
+  const Rational bound = paper_pair_bound(alpha, r) / 4;  // n = 2: (r²/2n)(α² + 2α − 1)
+  Json rows = Json::array();
+  Rational least(-1);
+  Rational most(-1);
+  for (const unsigned long d : {8ul, 10ul, 12ul, 16ul, 22ul}) {
+    const PairUtility<Rational> u = pair_utility(alpha, c, r, w1, w2, d, Variant::as_printed);
+    const Rational aggregate = u.mse / 4;  // the average of the pair's two outputs
+    if (least < 0 || aggregate < least) least = aggregate;
+    if (aggregate > most) most = aggregate;
+    Json row = Json::object();
+    row["bits"] = d;
+    put(row, "aggregate_mse", aggregate);
+    row["recheck"] = joint_recheck(alpha, c, r, w1, w2, d, "as-printed");
+    rows.push_back(row);
+  }
+  Json printed = Json::object();
+  put(printed, "exp_eps", exp_eps);
+  put(printed, "center", c);
+  put(printed, "radius", r);
+  put(printed, "w1", w1);
+  put(printed, "w2", w2);
+  printed["n"] = 2;
+  put(printed, "bound", bound);
+  printed["rows"] = rows;
+  out.certificate["as_printed"] = printed;
+  out.also = {{"printed", Verdict::undecided}};
+  out.finding += "; with line 14 as printed (c = 2, r = 1, e^ε = 41, inputs 3 and 117/40, n = 2) the exact MSE "
+                 "oscillates with d, from " + std::to_string(to_double(least)).substr(0, 5) + " (d = 8) to " +
+                 std::to_string(to_double(most)).substr(0, 5) + " (d = 10) against the bound's " +
+                 std::to_string(to_double(bound)).substr(0, 5) +
+                 " (period 6 in d: the printed limit does not exist; argued, not machine-checked)";
+  out.result = out.finding + ". With line 14 corrected, Appendix C checked step by step on the grid (certificate: "
+               "appendix_c_steps): the variance bound, the covariance formula and its maximum −r²(α − 1)² (at "
+               "w = w' = c − r) hold exactly; the decomposition MSE = ΣVar + 2ΣCov holds at every point and the proof's "
+               "ΣVar + ΣCov does not.";
+  out.recheck = "`corbin joint --exp-eps 41 --center 2 --radius 1 --w 3 --w2 117/40 --bits 16 --variant as-printed` "
+                "(the pair's mse about 3.545, four times the aggregate's 0.886 > 0.551); "
+                "`corbin joint --exp-eps 3 --w 1 --w2 1 --bits 64` (mse_optimal = 4 = L², line 14 corrected).";
+  return out;
+}
 
 }  // namespace corbin::audit

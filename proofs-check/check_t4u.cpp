@@ -96,8 +96,13 @@ ClaimResult check_t4u(const Grid&) {
                       "that probability by " + std::to_string(difference).substr(0, 7) +
                           " while e^ε_u and δ allow about 0.002"
                     : "the witness's margin could not be certified";
-  out.result = out.finding + ".";
-  out.recheck = "recheck_certificates.py sums both binomial tails exactly and recomputes γ, ε_u and the precondition.";
+  // The theorem also claims ε_p-PLDP: with Algorithm 2 as printed that fails at finite d too (line
+  // 14, as A2 shows), whatever the UCDP part.
+  out.result = out.finding + ". Its ε_p-PLDP part fails as printed as well, at finite d: at d = 1, α = 11 "
+                             "(e^ε = 6/5), partner at c, the follower's likelihood ratio is unbounded (line 14; A2, "
+                             "ER4).";
+  out.recheck = "recheck_certificates.py sums both binomial tails exactly and recomputes γ, ε_u and the precondition; "
+                "`corbin pldp --alpha 11 --bits 1 --variant as-printed` (ratio unbounded, the PLDP part).";
   return out;
 }
 

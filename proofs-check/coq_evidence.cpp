@@ -85,6 +85,7 @@ CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
   const std::regex declaration(R"((?:^|\n)\s*(?:Theorem|Lemma|Corollary)\s+([A-Za-z0-9_']+))");
   for (const std::string& f : files) {
     const std::string text = read_text(source / f);
+    ev.source_sha256[f] = sha256_hex(text);
     for (std::sregex_iterator it(text.begin(), text.end(), declaration), end; it != end; ++it)
       proved_in.emplace((*it)[1].str(), f);
   }

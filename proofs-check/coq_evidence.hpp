@@ -25,6 +25,8 @@ struct CoqEvidence {
   bool checked = false;    ///< compiled and checked in this build, sources unchanged
   std::string why_not;     ///< when not checked
   std::size_t files = 0;   ///< files compiled
+  /// Each _CoqProject file's SHA-256 (hex) as read: the proofs a verdict rests on, for provenance.
+  std::map<std::string, std::string> source_sha256;
   std::map<std::string, PinnedTheorem> pinned;  ///< "T1b/levels" -> its theorem
   const PinnedTheorem* find(const std::string& id, const std::string& key) const;
   std::multimap<std::string, std::string> declared;  ///< lemma -> the _CoqProject file declaring it

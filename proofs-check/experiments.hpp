@@ -20,6 +20,12 @@
 
 namespace corbin::audit {
 
+/// The decision rule at the seeds' spread, and its error rate, for every experiment's method.
+inline constexpr const char* kSpreadRule =
+    " Decision rule: A is above B when every seed of A is above every seed of B. With 3 seeds each and no "
+    "true difference (exchangeable runs) that happens with probability 1/C(6, 3) = 1/20: a one-sided test at "
+    "p = 0.05, per comparison; a claim of several comparisons inherits their combined error.";
+
 /// The accuracies (%) of one configuration, one per seed, in seed order.
 struct SeedValues {
   std::string label;

@@ -55,7 +55,7 @@ std::string second_reading(const std::string& id);
 /// A misprint in the paper whose intended form is clear, with the Coq theorems (in Errata.v
 /// unless qualified) that show the printed and the intended forms differ.
 struct Erratum {
-  std::string id;        ///< E1 … E9, as in Errata.v
+  std::string id;        ///< ER1 … ER9 (ER5 withdrawn), Errata.v's E1 … E9: "ER" keeps them apart from the experiments' claims E1–E5
   std::string location;  ///< where in the paper
   std::string printed, intended;
   std::string effect;    ///< what it changes, and which claim's readings it enters

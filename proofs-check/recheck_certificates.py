@@ -689,7 +689,10 @@ DATA_SCHEMA = {
                                          "mse_equals_var_plus_cov_as_in_proof": nat, "var_at_most_r2alpha2": nat,
                                          "cov_formula_holds": nat, "cov_at_most_minus_r2_alpha_minus_1_squared": nat,
                                          **put("max_cov_when_w_plus_w2_at_most_2c")}),
-                **put("smallest_bound_over_sup")}),
+                **put("smallest_bound_over_sup")},
+               {"as_printed": obj({**put("exp_eps", spec=EXP_EPS), **put("center", "radius", "w1", "w2", "bound"),
+                                   "n": nat,
+                                   "rows": list_of(obj({"bits": BITS, **put("aggregate_mse"), "recheck": JOINT_ITEM}))})}),
     "T2c": obj({"rows": list_of(obj(T2C_ROW))}, {"per_input_counterexample": obj(T2C_ROW)}),
     "T3": obj({"counterexample": obj({
                    **T3_SETTING, "printed_precondition": boolean, "cpsgd_precondition_consistent_units": boolean,
@@ -1795,9 +1798,9 @@ def recheck_readings(report, cert, refuted):
                                              f"{statement} by {lemma} in {file}")
             report.expect(coq["checked"] == cert["coq_checked"], f"{path}/coq/checked", "differs from coq_checked")
         else:
-            report.expect(pin is None or not cert["coq_checked"], f"{path}/coq",
+            report.expect(pin is None, f"{path}/coq",
                           "Verdicts.v pins a theorem the certificate does not cite")
-        if pin is not None and cert["coq_checked"]:
+        if pin is not None:  # the pinned theorem's verdict, checked in that run or not
             expected = "holds (proved)" if pin[0] else "fails"
         elif computed is not None:
             expected = old_to_reading(computed, r["role"] == "empirical")
@@ -2229,6 +2232,27 @@ def recheck_t2b(cert, report):
                  -RADIUS * RADIUS * (alpha - 1) ** 2)
     report.not_recomputable(f"{path}/points", "the size of the check's input grid, not listed")
     check_verdict(report, cert, bound_verdict(pairs) if data["grid_never_exceeds_witness"] else "undecided")
+    # Line 14 as printed: the pair's exact law at each d (its own closed form, enumerated for
+    # small d), the average's MSE (a pair's over 4), above the bound (r²/2n)(α² + 2α − 1) at some d.
+    printed = data.get("as_printed")
+    if printed is not None:
+        alpha = alpha_of(rat(printed["exp_eps"]))
+        c, r, w1, w2, n = (rat(printed[k]) for k in ("center", "radius", "w1", "w2", "n"))
+        bound = r * r * (alpha * alpha + 2 * alpha - 1) / (2 * n)
+        report.equal("data/as_printed/bound", rat(printed["bound"]), bound)
+        report.equal("data/as_printed/n", n, 2)
+        above = False
+        for i, row in enumerate(printed["rows"]):
+            path = f"data/as_printed/rows/{i}"
+            law = checked_joint_law(alpha, c, r, w1, w2, row["bits"], "as-printed")
+            aggregate = pair_mse(law, r * alpha, w1 - c, w2 - c) / 4
+            report.equal(f"{path}/aggregate_mse", rat(row["aggregate_mse"]), aggregate)
+            above = above or aggregate > bound
+            item = row["recheck"]
+            report.expect((rat(item["alpha"]), rat(item["center"]), rat(item["radius"]), rat(item["w1"]),
+                           rat(item["w2"]), item["bits"], item["variant"]) ==
+                          (alpha, c, r, w1, w2, row["bits"], "as-printed"), f"{path}/recheck", "is not at this row's point")
+        report.expect(above, "data/as_printed/rows", "no d where the printed MSE is above the bound")
 
 
 T2C_CONDITION = "a comparison of worst cases over inputs"
@@ -2638,7 +2662,9 @@ def recheck_experiment(cert, report, out_dir, csv_cache):
     side's seeds, values and stopped flags, and the settings. With no parts the CSV must be
     missing and the verdict undecided."""
     data, claim = cert["data"], cert["id"]
-    candidates = [data["results_csv"], os.path.join(out_dir, "fl-full", "results.csv")]
+    # Where the certificate says (absolute, or relative to this checker's project), or the report's own.
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    candidates = [data["results_csv"], os.path.join(here, data["results_csv"]), os.path.join(out_dir, "fl-full", "results.csv")]
     found = next((p for p in candidates if os.path.isfile(p)), None)
     runs = None
     if found is not None:

@@ -297,12 +297,19 @@ TEST_CASE("a proof the check's computation contradicts stops the audit", "[audit
   coq.pinned["P1/printed"].holds = false;  // the same computation now agrees with the proof
   attach_readings(r, coq);
   CHECK(r.decision.verdict == Verdict7::fails);
-  coq.checked =
-      false;  // proofs not checked: the computation's verdict, the proof cited as unchecked
+  // Proofs not checked in this run: the verdict is still the pinned theorem's (it must not
+  // change with a build cache), marked as unchecked; a contradiction still stops the audit.
+  coq.checked = false;
+  coq.why_not = "no stamp";
   r.verdict = Verdict::holds;
   attach_readings(r, coq);
-  CHECK(r.decision.verdict == Verdict7::holds_grid);
-  CHECK(r.readings[0].evidence.find("not checked in this run") != std::string::npos);
+  CHECK(r.decision.verdict == Verdict7::fails);
+  CHECK(r.readings[0].evidence.find("Coq not checked here: no stamp") != std::string::npos);
+  coq.pinned["P1/printed"].holds = true;
+  attach_readings(r, coq);
+  CHECK(r.decision.verdict == Verdict7::holds_proved);
+  r.verdict = Verdict::fails;
+  CHECK_THROWS_WITH(attach_readings(r, coq), Catch::Contains("Coq proves it, but the check finds it violated"));
 }
 
 TEST_CASE("every erratum cites theorems a Coq file declares, or the audit stops", "[audit][unit]") {
@@ -315,13 +322,14 @@ TEST_CASE("every erratum cites theorems a Coq file declares, or the audit stops"
                            dot == std::string::npos ? "Errata.v" : t.substr(0, dot) + ".v");
     }
   const std::string md = errata_markdown(coq);
-  CHECK(md.find("| E7 | Appendix C") != std::string::npos);
+  CHECK(md.find("| ER7 | Appendix C") != std::string::npos);
   CHECK(md.find("`Thm4.T4_step`") != std::string::npos);
-  CHECK(errata().size() == 9);
+  CHECK(md.find("| ER5 |") == std::string::npos);  // withdrawn: the braces do not render
+  CHECK(errata().size() == 8);
   // A theorem declared in another file than the one cited does not count.
   coq.declared.erase("E7_safe");
   coq.declared.emplace("E7_safe", "Thm4.v");
-  CHECK_THROWS_WITH(errata_markdown(coq), Catch::Contains("E7 cites E7_safe"));
+  CHECK_THROWS_WITH(errata_markdown(coq), Catch::Contains("ER7 cites E7_safe"));
 }
 
 TEST_CASE("Theorem 3 at the MNIST model's size: the certified loss against the printed ε_u",

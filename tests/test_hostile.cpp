@@ -156,3 +156,28 @@ TEST_CASE("ε far below 1 is computed at the precision it needs, and printed as 
   CHECK(j["sup_gap"] == "8e+5000");
   CHECK(j["budget"].get<std::string>().size() == 5009);
 }
+
+TEST_CASE("an option the quantity does not use is refused, and the noise follows the range", "[cli][hostile]") {
+  // Was: accepted and ignored, so `--n 100` gave one client's law_mse, and `--radius 1/20` left
+  // gaussian_sigma at sensitivity 2 (σ = 7.46 instead of 0.373: 400 times the variance).
+  refused(corbin({"sweep", "--quantity", "law_mse", "--mechanism", "ldp", "--exp-eps", "3", "--n", "100"}),
+          "--n is given, but must be absent for law_mse, which does not use it");
+  refused(corbin({"sweep", "--quantity", "mse", "--exp-eps", "3", "--gamma", "1/4"}), "--gamma is given");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "3", "--w", "1/2"}), "--w is given");
+  refused(corbin({"sweep", "--quantity", "gaussian_sigma", "--eps", "1", "--radius", "1/20", "--sensitivity", "2"}),
+          "--radius is given");
+  refused(corbin({"sweep", "--quantity", "eps_u_printed", "--alpha", "2", "--sensitivity", "2"}), "--sensitivity");
+  const Outcome s = corbin({"sweep", "--quantity", "gaussian_sigma", "--eps", "1", "--radius", "1/20"});
+  INFO(s.err);
+  REQUIRE(s.status == 0);
+  const Outcome c = corbin({"calibrate", "gaussian", "--eps", "1", "--sensitivity", "1/10", "--json"});
+  REQUIRE(c.status == 0);
+  const double sigma = nlohmann::json::parse(c.out)["sigma_approx"].get<double>();
+  CHECK(sigma == Approx(0.3731).epsilon(1e-3));
+  const std::string row = s.out.substr(s.out.find('\n') + 1);
+  CHECK(std::stod(row.substr(row.rfind(',') + 1)) == Approx(sigma).epsilon(1e-12));
+  // What a quantity does use stays accepted.
+  CHECK(corbin({"sweep", "--quantity", "eps_u_printed", "--alpha", "2", "--n", "1800", "--gamma", "1", "--radius",
+                "1/100"})
+            .status == 0);
+}

@@ -17,11 +17,9 @@
     E4  Algorithm 2, line 14: "ELSIF T1 ≺ Z"; intended "ELSIF T2 ≺ Z" (the text: "Q2 outputs
         c + rα if T2 ≺ Z"). Both are in Defs.v (q2_minus_as_printed / corbinq); A2.v proves the
         printed line breaks C4 and C5, T1a.v that the intended one satisfies them. Verdict: erratum.
-    E5  Eq. (th:3:1), second term: the source is
-        \log{\frac{1.25}{\delta}+\log{\frac{20m}{\delta}\log{\frac{10}{\delta})}}}, which renders
-        with an unbalanced ")" and groups as log(1.25/δ + log((20m/δ)·log(10/δ))). Intended (cpSGD
-        Thm 1's (2/3)Δ∞ ln(1.25/δ) + Δ∞ d_p ln(20d/δ) ln(10/δ)): log(1.25/δ) + log(20m/δ)·log(10/δ).
-        The grouped-as-typeset value is much smaller. Verdict: erratum.
+    (E5, withdrawn: Eq. (th:3:1)'s second term. The braces after \log do not render and its
+        parentheses balance, so the printed formula already groups as cpSGD's Theorem 1,
+        log(1.25/δ) + log(20m/δ)·log(10/δ). No erratum; the numbering of the others is kept.)
     E6  Eq. (th:3:1): "e_p = (1 + 1/α²)" in the denominators (n γ − 1) e_p. With cpSGD's
         N p(1 − p) and the proof's N = nγ − 1, p = 1/2 − 1/(2α), s = 2, Δ2 = 2√m rα, the first
         term is rα √(8 m log(1.25/δ)/((nγ − 1)(1 − 1/α²))): the factor is 1 − 1/α² (the
@@ -99,21 +97,6 @@ Proof. unfold in_range_as_printed_thm1, in_range. split; lra. Qed.
 
 
 (** ** E4: Algorithm 2 line 14 — see A2.v (refutation of the printed line) and T1a.v. *)
-
-(** ** E5: grouping of the logarithms in Eq. (th:3:1) (numerator of the second term) *)
-
-Definition eps3_num2_as_typeset (m d : R) : R := ln (1.25 / d + ln (20 * m / d * ln (10 / d))).
-Definition eps3_num2_intended (m d : R) : R := ln (1.25 / d) + ln (20 * m / d) * ln (10 / d).
-
-(** m = 1, δ = 1/10: about 2.96 as typeset against about 26.9 intended. *)
-Theorem E5_differs : eps3_num2_as_typeset 1 (1/10) < 3 /\ 26 < eps3_num2_intended 1 (1/10).
-Proof.
-  unfold eps3_num2_as_typeset, eps3_num2_intended.
-  replace (1.25 / (1/10)) with 12.5 by lra. replace (20 * 1 / (1/10)) with 200 by lra.
-  replace (10 / (1/10)) with 100 by lra.
-  split; interval.
-Qed.
-
 
 (** ** E6: e_p in Eq. (th:3:1) against cpSGD Thm 1 (REFERENCES.md) *)
 
@@ -236,7 +219,6 @@ Definition Errata_theorems :=
    @E1_alpha_differs,
    @E2_differs,
    @E3_differs,
-   @E5_differs,
    @E6_differs,
    @E7_differs,
    @E7_safe,

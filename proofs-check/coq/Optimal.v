@@ -662,10 +662,23 @@ Proof.
     eapply Rle_trans; [apply sup_gap_le|]. apply HD; exact Hd.
 Qed.
 
+(** Theorem 1's bound with levels c ± rα, read against the d → ∞ optimum m_inf (what
+    `corbin gap --sup` computes): CorBinQ's excess over m_inf is at most the paper's
+    r²α²/2^(d−6) divided by 32, at every d and every pair of inputs. Unlike [T1b_levels] (the
+    excess over the same-d class, which is 0), this bound is not met by every bound >= 0. *)
+Theorem T1b_gap_to_limit : forall (d : nat) (e c r : R), 0 < e -> 0 < r ->
+  forall w w', in_range c r w -> in_range c r w' ->
+  pair_mse d (corbinq d e c r) w w' - m_inf e c r w w' <= thm1_bound d e r / 32.
+Proof.
+  intros d e c r He Hr w w' Hw Hw'.
+  eapply Rle_trans; [apply corbinq_gap_le_sup_gap; assumption|]. apply sup_gap_vs_paper.
+Qed.
+
 (** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
     output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
 Definition Optimal_theorems :=
   (@T1c_levels,
+   @T1b_gap_to_limit,
    @T1b_levels,
    @T1u_levels,
    @limit_lower_bound,

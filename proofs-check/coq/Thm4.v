@@ -32,8 +32,9 @@
 
     T4u (the UCDP conclusion, one coordinate, ε_u = Eq. (th:3:1) with Theorem 4's γ, via
     Thm3.v's formulas; Eq. (UCDP)'s neighbour: client 1's output removed from the sum, which is
-    still divided by n). Verdict: fails ([T4u], and [T4u_source_braces] for the other grouping of
-    the logarithms). With c = 1 and every output c ± rα, the aggregate reveals the number of
+    still divided by n). Verdict: fails ([T4u]; [T4u_source_braces] refutes it also with the
+    logarithms grouped as the LaTeX source nests them, a grouping the rendered paper does not
+    show, so it is no reading of the claim). With c = 1 and every output c ± rα, the aggregate reveals the number of
     reports; removing client 1 shifts that count by a Bernoulli(1 − p), a gap of
     (1 − p)·P(Bin(n − 1, 1 − p) = K − 1) > 0.0053 at K = 2200, p = 1/2, while δ = 1/500 and
     ε_u ∝ r is ≈ 6.5·10⁻⁶ at r = 10⁻⁶ (every precondition holds).

@@ -67,14 +67,16 @@ Theorem holds__T1a__intended : T1a_claim_intended. Proof. exact T1a.T1a_intended
 Theorem fails__T1b__printed : ~ Thm1.T1b_claim. Proof. exact FreeLevels.T1b_fails. Qed.
 Theorem fails__T1b__range_intended : ~ Thm1.T1b_claim_range_intended. Proof. exact FreeLevels.T1b_range_intended_fails. Qed.
 Theorem holds__T1b__levels : Thm1.T1b_claim_levels. Proof. exact Optimal.T1b_levels. Qed.
-Theorem fails__T1c__printed : ~ Thm1.T1c_claim. Proof. exact FreeLevels.T1c_fails. Qed.
+Theorem holds__T1b__gap_to_limit : forall (d : nat) (e c r : R), 0 < e -> 0 < r -> forall w w', in_range c r w -> in_range c r w' -> pair_mse d (corbinq d e c r) w w' - Optimal.m_inf e c r w w' <= Thm1.thm1_bound d e r / 32. Proof. exact Optimal.T1b_gap_to_limit. Qed.
+Theorem fails__T1c__finite_d : ~ Thm1.T1c_claim. Proof. exact FreeLevels.T1c_fails. Qed.
 Theorem holds__T1c__levels : Thm1.T1c_claim_levels. Proof. exact Optimal.T1c_levels. Qed.
 Theorem fails__T1u__printed : ~ Thm1.T1u_claim. Proof. exact FreeLevels.T1u_fails. Qed.
 Theorem fails__T1u__abstract : ~ Thm1.T1u_claim. Proof. exact FreeLevels.T1u_fails. Qed.
 Theorem holds__T1u__levels : Thm1.T1u_claim_levels. Proof. exact Optimal.T1u_levels. Qed.
+Theorem holds__T1u__limit : forall (e c r : R), 0 < e -> 0 < r -> forall eta, 0 < eta -> exists D : nat, forall d, (D <= d)%nat -> forall w w', in_range c r w -> in_range c r w' -> 0 <= pair_mse d (corbinq d e c r) w w' - Optimal.m_inf e c r w w' <= eta. Proof. exact Optimal.corbinq_uniform_limit. Qed.
 Theorem fails__T2a__printed : ~ Aggregate.T2a_claim_as_printed. Proof. exact Aggregate.T2a_as_printed. Qed.
 Theorem holds__T2a__intended : Aggregate.T2a_claim_intended. Proof. exact Aggregate.T2a_intended. Qed.
-Theorem holds__T2b__printed : Thm23.T2b_claim. Proof. exact Thm23.T2b_holds. Qed.
+Theorem holds__T2b__intended : Thm23.T2b_claim. Proof. exact Thm23.T2b_holds. Qed.
 Theorem fails__T2b__covariance_step : ~ T2b_covariance_step_claim. Proof. exact T2b_covariance_step_fails. Qed.
 Theorem fails__T2c__printed : ~ Thm23.T2c_claim_per_input_every_eps. Proof. exact Thm23.T2c_per_input_every_eps_fails. Qed.
 Theorem holds__T2c__regime : Thm23.T2c_claim_per_input_regime. Proof. exact Thm23.T2c_per_input_regime_holds. Qed.
@@ -85,7 +87,6 @@ Theorem holds__T3m__exact_split : Thm23.T3m_claim_exact_split. Proof. exact Thm2
 Theorem fails__T4__conclusion : ~ Thm4.T4u_claim. Proof. exact Thm4.T4u. Qed.
 Theorem fails__T4__chebyshev_step : ~ Thm4.T4_step_claim. Proof. exact Thm4.T4_step. Qed.
 Theorem fails__T4u__printed : ~ Thm4.T4u_claim. Proof. exact Thm4.T4u. Qed.
-Theorem fails__T4u__source_braces : ~ Thm4.T4u_claim_source_braces. Proof. exact Thm4.T4u_source_braces. Qed.
 Theorem fails__T4m__printed : ~ Thm4.T4m_claim. Proof. exact Thm4.T4m. Qed.
 Theorem fails__T4m__theta_pos : ~ Thm4.T4m_claim_theta_pos. Proof. exact Thm4.T4m_theta_pos. Qed.
 Theorem holds__D0__printed : D0_claim. Proof. exact D0.D0. Qed.
@@ -119,14 +120,16 @@ Definition all_pins :=
    fails__T1b__printed,
    fails__T1b__range_intended,
    holds__T1b__levels,
-   fails__T1c__printed,
+   holds__T1b__gap_to_limit,
+   fails__T1c__finite_d,
    holds__T1c__levels,
    fails__T1u__printed,
    fails__T1u__abstract,
    holds__T1u__levels,
+   holds__T1u__limit,
    fails__T2a__printed,
    holds__T2a__intended,
-   holds__T2b__printed,
+   holds__T2b__intended,
    fails__T2b__covariance_step,
    fails__T2c__printed,
    holds__T2c__regime,
@@ -137,7 +140,6 @@ Definition all_pins :=
    fails__T4__conclusion,
    fails__T4__chebyshev_step,
    fails__T4u__printed,
-   fails__T4u__source_braces,
    fails__T4m__printed,
    fails__T4m__theta_pos,
    holds__D0__printed,
@@ -163,6 +165,6 @@ Print Assumptions all_pins.
 (** The errata's theorems (the report's Errata section cites them), checked the same way. *)
 Definition all_errata :=
   (Errata.E1_alpha_as_printed_negative, Errata.E1_alpha_differs, Errata.E2_differs, Errata.E2_intended_is_mean,
-   Errata.E3_differs, A2.A2, T1a.T1a_intended, Errata.E5_differs, Errata.E6_differs, Errata.E6_npq,
+   Errata.E3_differs, A2.A2, T1a.T1a_intended, Errata.E6_differs, Errata.E6_npq,
    Errata.E7_differs, Errata.E7_safe, Errata.E8_printed_is_half, Thm4.T4_step, Errata.E9_theta_centre_below).
 Print Assumptions all_errata.
