@@ -313,7 +313,10 @@ std::string second_reading(const std::string& id) {
               "5); holds with levels c ± rα, the paper's constant 32 times the tight one. The reviewer also reads the gap "
               "to the same-d optimum, which is 0 (CorBinQ is optimal at every d): the same fact as T1c."},
       {"T1c", "Agrees: fails with free levels at every d >= 1 (this audit's witness needs d >= 2 for MSE 4 against 0; the "
-              "reviewer's d = 1 case uses other inputs), holds with levels c ± rα at every d."},
+              "reviewer's d = 1 case uses other inputs), holds with levels c ± rα at every d. A later independent reading "
+              "(the paper alone) confirms that the paper claims C6 only \"asymptotically as d → ∞\" (the sentence before "
+              "Theorem 1, and Theorem 1's last sentence), so optimality at each finite d is a question beyond the claim; "
+              "the reading is named finite_d accordingly."},
       {"T1u", "Agrees: fails as printed; holds with levels c ± rα."},
       {"T2a", "Agrees: erratum (line 14); printed, n = 2, inputs (2, 2), e^ε = 3, d = 1: E W̄_g = 1.5."},
       {"T2b", "Differed, then settled as an erratum. The first two reviews agreed that the bound holds (proved), and found "
@@ -334,7 +337,9 @@ std::string second_reading(const std::string& id) {
       {"T4", "Agrees on the proof: the Chebyshev width is half the correct one (the reviewer: n = 10^4, p = 1/2, "
              "δ − δ1 = 0.2: probability 0.264 > 0.2). The reviewer stopped at \"proof invalid\"; the conclusion is now "
              "refuted too (T4u's witness), so the claim fails."},
-      {"T4u", "Agrees: fails. The reviewer's witness (n = 8000, r = 0.001, replace one; the survivor count alone needs "
+      {"T4u", "Agrees: fails. Two later independent readings agree that the braces after \\log in Eq. (th:3:1) do "
+              "not print and its parentheses balance, so the printed formula groups as cpSGD's: the former erratum E5 "
+              "and its source_braces reading are withdrawn. The reviewer's witness (n = 8000, r = 0.001, replace one; the survivor count alone needs "
               "δ >= 1.34e-3 under remove-one) was computed with floating-point tails; the audit's (n = 4400, r = 10⁻⁶, "
               "remove one, the count of reports) is exact and proved in Coq."},
       {"T4m", "Agrees: fails. The reviewer found it for p >~ 0.8 (n = 16000, p = 0.9, δ1 = 1e-6: 0.2255 > 0.1914) in "
