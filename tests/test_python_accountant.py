@@ -40,4 +40,32 @@ for call, name in [(lambda: a.epsilon(0), "delta"), (lambda: a.compose(0), "comp
         assert str(e).startswith(name), (name, str(e))
     else:
         raise AssertionError(name)
+# The shapes other accountants use: the budget as exp_eps or eps (or alpha), get_epsilon and
+# get_delta returning the certified ends as Fractions (exactly the directed-rounded doubles),
+# then() for rounds of different kinds, and a repr that says what it holds.
+from fractions import Fraction
+e3 = corbin.Accountant(50, "1/2", exp_eps=3)
+assert e3.epsilon("1e-5") == corbin.Accountant(50, "1/2", 2).epsilon("1e-5")  # e^eps = 3 is alpha = 2
+lo, hi = e3.get_epsilon("1e-5")
+assert isinstance(lo, Fraction) and isinstance(hi, Fraction) and lo <= hi
+assert (float(lo), float(hi)) == e3.epsilon("1e-5")
+dlo, dhi = e3.get_delta(1)
+assert isinstance(dlo, Fraction) and 0 <= dlo <= dhi <= 1
+by_eps = corbin.Accountant(50, 1, eps=math.log(3))  # eps read as written: a float's shortest repr
+assert abs(by_eps.epsilon("1e-5")[1] - corbin.Accountant(50, 1, exp_eps=3).epsilon("1e-5")[1]) < 1e-9
+both = e3.then(e3.compose(9))
+(b_lo, b_hi), (c_lo, c_hi) = both.epsilon("1e-5"), e3.compose(10).epsilon("1e-5")
+assert both.compositions == 10 and max(b_lo, c_lo) <= min(b_hi, c_hi)  # two brackets of one value
+assert abs(b_hi - c_hi) < 1e-3 * c_hi
+assert repr(e3).startswith("<corbin.Accountant: 1 composition, epsilon(1e-5) in [1.08")
+assert math.isinf(corbin.Accountant(50, "1/2", 2, neighbours="remove").get_epsilon("1e-5")[1])
+for call, name in [(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
+                   (lambda: corbin.Accountant(50, "1/2", 2, eps=1), "budget is given twice"),
+                   (lambda: e3.get_delta(-1), "eps")]:
+    try:
+        call()
+    except corbin.InvalidArgument as e:
+        assert str(e).startswith(name), (name, str(e))
+    else:
+        raise AssertionError(name)
 print("ok")

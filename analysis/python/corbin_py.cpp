@@ -92,6 +92,13 @@ void check_finite(const py::array_t<float, py::array::c_style | py::array::force
                                      std::to_string(p[i]), "a finite number");
 }
 
+/// A double exactly as a Fraction (a certified end is the double itself), inf as float('inf').
+py::object exact_double(double x) {
+  static py::object fraction_type = py::module_::import("fractions").attr("Fraction");
+  if (std::isinf(x)) return py::float_(x);
+  return fraction_type(py::float_(x));
+}
+
 py::object fraction(const Rational& x) {
   static py::object fraction_type = py::module_::import("fractions").attr("Fraction");
   return fraction_type(to_string(x));
@@ -409,12 +416,20 @@ PYBIND11_MODULE(corbin, m) {
       m, "Accountant",
       "Theorem 3's mechanism for one coordinate and round, certified two-sided bounds")
       .def(py::init([](const py::handle& n, const py::handle& gamma, const py::handle& alpha,
+                       const py::handle& exp_eps, const py::handle& eps,
                        const std::string& neighbours, const std::string& role, const py::handle& c,
                        const py::handle& r, const py::handle& bits, const py::handle& cells) {
              AccountSetting s;
              s.n = to_count(n, "n", kMaxAccountClients);
              s.gamma = to_rational(gamma, "gamma");
-             s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+             // The budget as the other questions take it: exactly one of alpha, exp_eps, eps.
+             const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
+             if (given != 1)
+               throw corbin::invalid_argument("budget", given == 0 ? "missing" : "given twice",
+                                              "exactly one of alpha, exp_eps, eps");
+             s.budget = !alpha.is_none()     ? Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))
+                        : !exp_eps.is_none() ? Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"))
+                                             : Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
              s.center = to_rational(c, "center");
              s.radius = to_radius(r);
              s.bits = to_count(bits, "bits", kMaxBits);
@@ -424,9 +439,13 @@ PYBIND11_MODULE(corbin, m) {
              s.role = role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader;
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
+             // An ε budget is certified at the precision its size needs (as the CLI's default).
+             PrecisionScope scope(static_cast<unsigned>(
+                 std::min<unsigned long>(default_precision_bits(s.bits) + s.budget.extra_precision_bits(), 1ul << 24)));
              return Accountant(s, limits);
            }),
-           py::arg("n"), py::arg("gamma"), py::arg("alpha"), py::arg("neighbours") = "replace",
+           py::arg("n"), py::arg("gamma"), py::arg("alpha") = py::none(), py::kw_only(),
+           py::arg("exp_eps") = py::none(), py::arg("eps") = py::none(), py::arg("neighbours") = "replace",
            py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1,
            py::arg("bits") = 5, py::arg("cells") = 2048)
       .def_static(
@@ -477,7 +496,34 @@ PYBIND11_MODULE(corbin, m) {
             const TwoSided b = a.delta(to_rational(eps, "eps"));
             return py::make_tuple(b.lower, b.upper);
           },
-          "(delta_lower, delta_upper) at ε", py::arg("epsilon"));
+          "(delta_lower, delta_upper) at ε", py::arg("eps"))
+      // The names other accountants use (Opacus, dp_accounting), with the module's certified
+      // values: (lower, upper) as Fractions, exactly the directed-rounded doubles; an upper end
+      // no finite ε reaches is float('inf').
+      .def(
+          "get_epsilon",
+          [](const Accountant& a, const py::handle& delta) {
+            const TwoSided b = a.epsilon(to_rational(delta, "delta"));
+            return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
+          },
+          "(eps_lower, eps_upper) at δ as Fractions", py::arg("delta"))
+      .def(
+          "get_delta",
+          [](const Accountant& a, const py::handle& eps) {
+            const TwoSided b = a.delta(to_rational(eps, "eps"));
+            return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
+          },
+          "(delta_lower, delta_upper) at ε as Fractions", py::arg("eps"))
+      .def(
+          "then", [](const Accountant& a, const Accountant& next) { return a.then(next); },
+          "this mechanism followed by `next` (another kind of round on the same neighbouring datasets)",
+          py::arg("next"))
+      .def("__repr__", [](const Accountant& a) {
+        const TwoSided b = a.epsilon(Rational(1, 100000));
+        return "<corbin.Accountant: " + std::to_string(a.compositions()) + " composition" +
+               (a.compositions() == 1 ? "" : "s") + ", epsilon(1e-5) in [" + py::repr(py::float_(b.lower)).cast<std::string>() +
+               ", " + py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
+      });
 
   m.def(
       "agm_sigma",
