@@ -204,6 +204,17 @@ std::string errata_markdown(const CoqEvidence& coq) {
     md << "| " << e.id << " | " << escape_cell(e.location) << " | " << escape_cell(e.printed) << " | "
        << escape_cell(e.intended) << " | " << escape_cell(e.effect) << " | " << names << " |\n";
   }
+  md << "\nConsidered and judged not to be errata:\n\n| id | where | printed | read as | why | Coq |\n|---|---|---|---|---|---|\n";
+  for (const Erratum& e : not_errata()) {
+    std::string names;
+    for (const std::string& t : e.theorems) {
+      if (coq.declaring_file(t, "Errata.v").empty())
+        throw std::runtime_error(e.id + " cites " + t + ", which no file of _CoqProject declares");
+      names += (names.empty() ? "" : ", ") + std::string("`") + t + "`";
+    }
+    md << "| " << e.id << " | " << escape_cell(e.location) << " | " << escape_cell(e.printed) << " | "
+       << escape_cell(e.intended) << " | " << escape_cell(e.effect) << " | " << (names.empty() ? "—" : names) << " |\n";
+  }
   return md.str();
 }
 

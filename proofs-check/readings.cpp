@@ -391,6 +391,22 @@ const std::vector<Erratum>& errata() {
   return list;
 }
 
+const std::vector<Erratum>& not_errata() {
+  static const std::vector<Erratum> list = {
+      {"E0", "Algorithm 1, line 3", "U ← BinRand(q), \"binary U with P_U(1) = q\"; Q(w) = c + U rα",
+       "U ∈ {−1, 1}, as Section 2.3 defines LDPQ's U (P(U = 1) = 1 − P(U = −1))",
+       "not an erratum: the paper fixes U's values where it defines the quantizer, and only ±1 makes it unbiased; "
+       "read as {0, 1}, LDPQ's mean would be c + qrα (5/2 at w = 2, c = r = 1, e^ε = 3), which no claim intends",
+       {"E0_pm_unbiased", "E0_01_biased"}},
+      {"ER5", "Eq. (th:3:1), second term", "the LaTeX source nests ln(20m/δ)·ln(10/δ) inside \\log{…}",
+       "as rendered: ln(1.25/δ) + ln(20m/δ)·ln(10/δ), cpSGD's Theorem 1",
+       "withdrawn: braces after \\log do not print and the printed parentheses balance, so a reader sees cpSGD's "
+       "grouping (two independent readings agree)",
+       {}},
+  };
+  return list;
+}
+
 std::string Decision::text() const {
   switch (verdict) {
     case Verdict7::holds_proved: return "holds (proved)";

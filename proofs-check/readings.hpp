@@ -62,6 +62,9 @@ struct Erratum {
   std::vector<std::string> theorems;
 };
 const std::vector<Erratum>& errata();
+/// Misprints considered and judged not to be errata (the text fixes the meaning elsewhere), with
+/// the theorems behind the judgement; the report lists them after the errata.
+const std::vector<Erratum>& not_errata();
 
 /// Every claim id's statement and readings, in the report's order.
 const std::vector<ClaimSpec>& claim_specs();

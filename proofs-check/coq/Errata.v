@@ -98,6 +98,23 @@ Proof. unfold in_range_as_printed_thm1, in_range. split; lra. Qed.
 
 (** ** E4: Algorithm 2 line 14 — see A2.v (refutation of the printed line) and T1a.v. *)
 
+(** ** E0 (not an erratum): the values of LDPQ's U
+
+    Algorithm 1 line 3 says BinRand "generates binary U with P_U(1) = q" and line 4 outputs
+    c + U rα. Section 2.3 defines the same U with P(U = 1) = 1 − P(U = −1), so U ∈ {−1, 1}: the
+    text fixes it. The other reading, U ∈ {0, 1}, would make LDPQ biased, which no claim intends. *)
+
+Definition ldpq_mean_pm (c r a w : R) : R :=
+  c + (2 * (1/2 + (w - c) / (2 * r * a)) - 1) * r * a.
+Definition ldpq_mean_01 (c r a w : R) : R := c + (1/2 + (w - c) / (2 * r * a)) * r * a.
+
+Theorem E0_pm_unbiased (c r a w : R) : 0 < r -> 0 < a -> ldpq_mean_pm c r a w = w.
+Proof. intros Hr Ha. unfold ldpq_mean_pm. field. lra. Qed.
+
+(** c = r = 1, e^ε = 3 (α = 2), w = 2: the {0, 1} reading's mean is 5/2. *)
+Theorem E0_01_biased : ldpq_mean_01 1 1 2 2 = 5/2.
+Proof. unfold ldpq_mean_01. field. Qed.
+
 (** ** E6: e_p in Eq. (th:3:1) against cpSGD Thm 1 (REFERENCES.md) *)
 
 Definition ep_as_printed (a : R) : R := 1 + 1 / a^2.
@@ -215,7 +232,9 @@ Qed.
 (** The assumptions of this file's theorems, printed once for all of them (check.sh reads the
     output: only the reals' axioms and coq-interval's primitive specifications may appear). *)
 Definition Errata_theorems :=
-  (@E1_alpha_as_printed_negative,
+  (@E0_pm_unbiased,
+   @E0_01_biased,
+   @E1_alpha_as_printed_negative,
    @E1_alpha_differs,
    @E2_differs,
    @E3_differs,
