@@ -185,6 +185,7 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
                            "at most " + std::to_string(kMaxEntries) + " entries");
   if (list.empty()) throw invalid_argument("the spec " + quote(path), "empty", "at least one [[bound]] entry");
   std::vector<Entry> out;
+  std::map<std::string, std::size_t> named;  // a report row and a JUnit case per name: one each
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& e = list[i];
     if (!e.is_object()) refuse(e, i, "entry", e.dump().substr(0, 60), "a table");
@@ -198,6 +199,9 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
     if (!e["name"].is_string() || e["name"].get<std::string>().empty())
       refuse(e, i, "name", e["name"].dump(), "a non-empty string");
     entry.name = e["name"].get<std::string>();
+    if (const auto [at, fresh] = named.emplace(entry.name, i); !fresh)
+      refuse(e, i, "name", visible(quote(entry.name)),
+             "a name no other entry has (bound[" + std::to_string(at->second) + "] has it)");
     entry.lhs = read_term(e, i, "", e);
     const json& rel = e["relation"];
     if (!rel.is_string() ||

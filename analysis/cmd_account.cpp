@@ -194,9 +194,9 @@ void add_account(CLI::App& app) {
   cmd->add_option("--rounds", args->rounds, "rounds T >= 1 (default 1)");
   cmd->add_option("--delta", args->delta, "δ in (0, 1): print eps_lower, eps_upper");
   cmd->add_option("--at-eps", args->at_eps, "ε > 0: print delta_lower, delta_upper instead");
+  args->neighbours = "replace";  // the relation the proof's cpSGD argument uses (a spec names its own)
   cmd->add_option("--neighbours", args->neighbours,
-                  "replace | remove (client 1 changed or removed)")
-      ->required();
+                  "replace | remove (client 1 changed or removed; default replace)");
   cmd->add_option("--role", args->role, "client 1's role: ldpq | paired (default ldpq)");
   cmd->add_option("--center", args->geometry.center, "center c (default 0)");
   cmd->add_option("--radius", args->geometry.radius, "radius r > 0 (default 1)");

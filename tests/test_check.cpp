@@ -274,6 +274,8 @@ TEST_CASE(
        "bound[1] (e): params.exp-eps is 1/2"},
       {entry("w", "mse", "exp-eps = \"3\", w = \"2\"", "<=", "\"1\""),
        "bound[1] (w): params.w is 2"},
+      {entry("good", "sup_gap", "exp-eps = \"5\"", "<=", "\"1\""),
+       "bound[1] (good): name is 'good', but must be a name no other entry has (bound[0] has it)"},
       {entry("u", "mse", "exp-eps = \"3\", n = \"100\"", "<=", "\"1\""),
        "bound[1] (u): params.n is given, but must be absent for mse, which does not use it"},
       {entry("g", "sup_gap", "exp-eps = \"3,4\"", "==", "\"1/4\""),

@@ -181,3 +181,17 @@ TEST_CASE("an option the quantity does not use is refused, and the noise follows
                 "1/100"})
             .status == 0);
 }
+
+TEST_CASE("corbin account's neighbours default to replace, as its help says", "[cli][hostile]") {
+  const std::vector<std::string> base = {"account", "--n", "5", "--gamma", "1", "--exp-eps", "2", "--delta", "0.05", "--json"};
+  const Outcome plain = corbin(base);
+  INFO(plain.err);
+  REQUIRE(plain.status == 0);
+  std::vector<std::string> replace = base;
+  replace.insert(replace.end(), {"--neighbours", "replace"});
+  const Outcome given = corbin(replace);
+  REQUIRE(given.status == 0);
+  CHECK(plain.out == given.out);
+  CHECK(nlohmann::json::parse(plain.out)["neighbours"] == "replace");
+  CHECK(corbin({"account", "--help"}).out.find("default replace") != std::string::npos);
+}
