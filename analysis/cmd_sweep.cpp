@@ -65,7 +65,7 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--mechanism", args->mechanism,
                   "registered mechanisms a,b (`corbin mechanisms`): law, law_mse, pldp_ratio, "
                   "wire_bits are theirs");
-  cmd->add_option("--eps", args->eps, "grid of ε (a,b,c or a:b:k)");
+  cmd->add_option("--eps", args->eps, "grid of ε (a,b,c, a:b:k or a:b:k:log)");
   cmd->add_option("--exp-eps", args->exp_eps, "grid of e^ε (exact)");
   cmd->add_option("--alpha", args->alpha, "grid of α (exact)");
   cmd->add_option("--bits", args->bits, "grid of d (default 5)");

@@ -11,9 +11,12 @@
 // CorBinQ's PLDP ratio without --mechanism is CorBin-FL's room's too.
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "commands.hpp"
 #include "corbin/fl/coordinate.hpp"
@@ -46,14 +49,42 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-/// "a,b,c" or "a:b:k".
+/// "a:b:k:log": k points from a to b, equally spaced in log, each but the ends rounded to 6
+/// significant digits and then exact as printed (a grid value is an exact input, and a decimal
+/// a person can read). 0 < a < b, both within double's range.
+std::vector<Rational> parse_log_grid(const std::string& text, const std::string& range, const char* option) {
+  const auto colon = range.find(':'), second = range.find(':', colon + 1);
+  if (colon == std::string::npos || second == std::string::npos)
+    throw invalid_argument(option, quote(text), "a list a,b,c, a range a:b:k or a log range a:b:k:log");
+  const Rational a = parse_rational(range.substr(0, colon), option);
+  const Rational b = parse_rational(range.substr(colon + 1, second - colon - 1), option);
+  const unsigned long k = parse_count(range.substr(second + 1), option, kMaxGridPoints);
+  const double la = std::log(to_double(a)), lb = std::log(to_double(b));
+  if (!(a > 0) || !(a < b) || !std::isfinite(la) || !std::isfinite(lb) || k < 2)
+    throw invalid_argument(option, quote(text), "a log range a:b:k:log with 0 < a < b, both in [1e-300, 1e300], k >= 2");
+  std::vector<Rational> out = {a};
+  for (unsigned long i = 1; i + 1 < k; ++i) {
+    char digits[32];
+    std::snprintf(digits, sizeof digits, "%.6g",
+                  std::exp(la + (lb - la) * static_cast<double>(i) / static_cast<double>(k - 1)));
+    const Rational x = parse_rational(digits, option);
+    if (x > out.back() && x < b) out.push_back(x);  // rounding may merge close points: kept once
+  }
+  out.push_back(b);
+  return out;
+}
+
+/// "a,b,c", "a:b:k" or "a:b:k:log".
 std::vector<Rational> parse_grid(const std::string& text, const char* option) {
+  constexpr std::string_view kLog = ":log";
+  if (text.size() > kLog.size() && text.compare(text.size() - kLog.size(), kLog.size(), kLog) == 0)
+    return parse_log_grid(text, text.substr(0, text.size() - kLog.size()), option);
   std::vector<Rational> out;
   const auto colon = text.find(':');
   if (colon != std::string::npos) {
     const auto second = text.find(':', colon + 1);
     if (second == std::string::npos)
-      throw invalid_argument(option, quote(text), "a list a,b,c or a range a:b:k");
+      throw invalid_argument(option, quote(text), "a list a,b,c, a range a:b:k or a log range a:b:k:log");
     const Rational a = parse_rational(text.substr(0, colon), option);
     const Rational b = parse_rational(text.substr(colon + 1, second - colon - 1), option);
     const unsigned long k = parse_count(text.substr(second + 1), option, kMaxGridPoints);

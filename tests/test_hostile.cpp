@@ -2,6 +2,8 @@
 // found now ends as one line on stderr and a defined exit status (2 bad input, 3 undecidable,
 // 4 out of memory or internal), with nothing half-written and nothing executed.
 
+#include <sstream>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -194,4 +196,21 @@ TEST_CASE("corbin account's neighbours default to replace, as its help says", "[
   CHECK(plain.out == given.out);
   CHECK(nlohmann::json::parse(plain.out)["neighbours"] == "replace");
   CHECK(corbin({"account", "--help"}).out.find("default replace") != std::string::npos);
+}
+
+TEST_CASE("log grids: k points from a to b, readable and exact as printed", "[cli][hostile]") {
+  const Outcome s = corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:200:5:log", "--bits", "5"});
+  INFO(s.err);
+  REQUIRE(s.status == 0);
+  std::vector<std::string> firsts;
+  std::istringstream lines(s.out);
+  std::string line;
+  std::getline(lines, line);  // the header
+  while (std::getline(lines, line)) firsts.push_back(line.substr(0, line.find(',')));
+  // 2·10^(i/2): 2, 6.32456, 20, 63.2456, 200.
+  CHECK(firsts == std::vector<std::string>{"2", "6.32456", "20", "63.2456", "200"});
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "0:2:5:log"}), "0 < a < b");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "3:2:5:log"}), "0 < a < b");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:1:log"}), "k >= 2");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:log"}), "a log range a:b:k:log");
 }
