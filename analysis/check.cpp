@@ -124,9 +124,7 @@ struct Decision {
     const std::string name = spec_entry["name"].get<std::string>();
     where += " (" + visible(name.substr(0, 60)) + (name.size() > 60 ? "…" : "") + ")";
   }
-  // A value echoed whole could be 60 KB on one line: cut like quote() does.
-  const std::string shown = value.size() > 80 ? value.substr(0, 60) + "… (" + std::to_string(value.size()) + " characters)" : value;
-  throw invalid_argument(where + ": " + field, visible(shown), rule);
+  throw invalid_argument(where + ": " + field, visible(shortened(value)), rule);
 }
 
 /// The spec's document, from TOML or JSON (spec_reader.hpp); an unreadable file is exit 2 naming it.

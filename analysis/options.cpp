@@ -42,10 +42,7 @@ Budget BudgetOptions::budget() const {
 }
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {
-  if (precision.empty() && !was_given(precision_option_)) {
-    const auto total = static_cast<unsigned long>(default_precision_bits(bits)) + budget().extra_precision_bits();
-    return static_cast<unsigned>(std::min(total, 1ul << 24));
-  }
+  if (precision.empty() && !was_given(precision_option_)) return budget().precision_bits(bits);
   const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
   if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");
   return static_cast<unsigned>(p);

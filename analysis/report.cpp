@@ -50,9 +50,7 @@ void render_value(std::ostream& out, const Json& object, const std::string& key,
                           std::isfinite(approx->get<double>()) && approx->get<double>() != 0 &&
                           !short_integer;
   if (!has_approx && text.size() > kLongText) {
-    std::size_t cut = kLongExact;  // at a character's first byte, never inside one
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-    out << text.substr(0, cut) << "…  (" << text.size() << " characters; --json prints them)";
+    out << utf8_prefix(text, kLongExact) << "…  (" << text.size() << " characters; --json prints them)";
   } else if (has_approx && text.size() > kLongExact) {
     const auto slash = text.find('/');
     out << "≈ " << approx->dump() << "  (exact: a fraction of " << (slash == std::string::npos ? text.size() : slash)

@@ -283,12 +283,6 @@ Plan make_plan(const SweepArgs& a) {
   return p;
 }
 
-/// The working precision at a point: d + 128 bits, and what its budget needs beyond
-/// (Budget::extra_precision_bits), as the single-point commands' default.
-unsigned precision_for(const Budget& budget, unsigned long bits) {
-  return static_cast<unsigned>(std::min<unsigned long>(default_precision_bits(bits) + budget.extra_precision_bits(), 1ul << 24));
-}
-
 /// The quantity at one point: the one dispatch that the sweep and the check share. `claimed`
 /// receives a room's claimed e^ε for its pldp_ratio (nothing for a room that claims none). The
 /// law (a distribution, not a number) is the sweep's alone.
@@ -298,7 +292,7 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
     const fl::Mechanism& m = *x.mechanism;
     fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
     s.delta = x.delta;
-    PrecisionScope scope(precision_for(x.budget, s.bits));
+    PrecisionScope scope(x.budget.precision_bits(s.bits));
     if (p.wire) return enclosed(Rational(BigInt(m.bits_per_coordinate())));
     if (q == "pldp_ratio") {
       const fl::PldpSummary summary = fl::answered_pldp(m, s, "pldp_ratio");
@@ -310,13 +304,13 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
   }
   if (q == "pldp_ratio") {
     // CorBin-FL's room: a CorBinQ client's ratio, at the precision d shared bits need.
-    PrecisionScope scope(precision_for(x.budget, x.d));
+    PrecisionScope scope(x.budget.precision_bits(x.d));
     return ratio_of(fl::answered_pldp(fl::Registry::global().find("corbin"),
                                       setting(x.budget, p.c, p.r, x.d, p.variant), "pldp_ratio"));
   }
   Enclosed out;
   if (p.pair || p.per_bits) {
-    with_alpha(x.budget, precision_for(x.budget, x.d), [&](const auto& alpha) {
+    with_alpha(x.budget, x.budget.precision_bits(x.d), [&](const auto& alpha) {
       if (q == "sup_gap") {
         out = enclosed(sup_gap(alpha, p.c, p.r, x.d).value);
         return;
@@ -430,7 +424,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
             if (q == "law") {
               fl::CoordinateSetting s = setting(x.budget, p.c, p.r, x.d, p.variant);
               s.delta = x.delta;
-              PrecisionScope scope(precision_for(x.budget, s.bits));
+              PrecisionScope scope(x.budget.precision_bits(s.bits));
               for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
                 rows += at + "," + to_decimal(Real(atom.value), 17) + "," + cells(atom.prob) + "\n";
             } else {

@@ -1,12 +1,13 @@
 #include "coq_evidence.hpp"
 
-#include <sodium.h>
-
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
+
+#include "corbin/io/files.hpp"
 
 namespace corbin::audit {
 namespace fs = std::filesystem;
@@ -21,16 +22,10 @@ std::string read_text(const fs::path& path) {
   return s.str();
 }
 
+/// SHA-256 as 64 hex digits, as sha256sum writes them in check.sh's verified.txt.
 std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : digest) {
-    out += hex[b >> 4];
-    out += hex[b & 15];
-  }
-  return out;
+  constexpr std::string_view kPrefix = "sha256:";
+  return io::sha256_hex(bytes).substr(kPrefix.size());
 }
 
 std::vector<std::string> project_files(const fs::path& source) {
@@ -41,8 +36,10 @@ std::vector<std::string> project_files(const fs::path& source) {
   return files;
 }
 
-/// Empty when BUILD/verified.txt vouches for every source file as it is now; else why not.
-std::string verification_gap(const fs::path& source, const fs::path& build, const std::vector<std::string>& files) {
+/// Empty when BUILD/verified.txt vouches for every source file as it is now (`hashes`, as read);
+/// else why not.
+std::string verification_gap(const fs::path& build, const std::vector<std::string>& files,
+                             const std::map<std::string, std::string>& hashes) {
   const fs::path stamp = build / "verified.txt";
   if (!fs::exists(stamp))
     return "the Coq proofs were not checked in this build (" + stamp.string() +
@@ -53,7 +50,7 @@ std::string verification_gap(const fs::path& source, const fs::path& build, cons
   for (const std::string& f : files) {
     const auto it = listed.find(f);
     if (it == listed.end()) return "the last Coq check did not cover " + f;
-    if (it->second != sha256_hex(read_text(source / f)))
+    if (it->second != hashes.at(f))
       return f + " changed since the last Coq check";
   }
   return "";
@@ -76,7 +73,6 @@ std::string CoqEvidence::declaring_file(const std::string& name, const std::stri
 }
 
 CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   CoqEvidence ev;
   const std::vector<std::string> files = project_files(source);
   ev.files = files.size();
@@ -112,7 +108,7 @@ CoqEvidence load_coq_evidence(const fs::path& source, const fs::path& build) {
       throw std::runtime_error("Verdicts.v pins " + m[2].str() + "/" + m[3].str() + " twice");
   }
   ev.declared = proved_in;
-  ev.why_not = verification_gap(source, build, files);
+  ev.why_not = verification_gap(build, files, ev.source_sha256);
   ev.checked = ev.why_not.empty();
   return ev;
 }

@@ -1,5 +1,6 @@
 """corbin.Accountant (issue 12) against the exact law (corbin.exact_ucdp) and its own invariants."""
 import math
+from fractions import Fraction
 
 import corbin
 
@@ -30,20 +31,24 @@ assert d_below_lower[0] > 1e-5, d_below_lower
 lo, hi = corbin.Accountant(50, "1/2", 2, neighbours="remove").epsilon("1e-5")
 assert math.isinf(lo) and math.isinf(hi)
 
+def refused(cases):
+    """Each call raises InvalidArgument whose message starts with its name."""
+    for call, name in cases:
+        try:
+            call()
+        except corbin.InvalidArgument as e:
+            assert str(e).startswith(name), (name, str(e))
+        else:
+            raise AssertionError(name)
+
+
 # Bad input names the parameter.
-for call, name in [(lambda: a.epsilon(0), "delta"), (lambda: a.compose(0), "compositions"),
-                   (lambda: corbin.Accountant(1, "1/2", 2), "n"),
-                   (lambda: corbin.Accountant(10, "1/2", 2, neighbours="swap"), "relation")]:
-    try:
-        call()
-    except corbin.InvalidArgument as e:
-        assert str(e).startswith(name), (name, str(e))
-    else:
-        raise AssertionError(name)
+refused([(lambda: a.epsilon(0), "delta"), (lambda: a.compose(0), "compositions"),
+         (lambda: corbin.Accountant(1, "1/2", 2), "n"),
+         (lambda: corbin.Accountant(10, "1/2", 2, neighbours="swap"), "relation")])
 # The shapes other accountants use: the budget as exp_eps or eps (or alpha), get_epsilon and
 # get_delta returning the certified ends as Fractions (exactly the directed-rounded doubles),
 # then() for rounds of different kinds, and a repr that says what it holds.
-from fractions import Fraction
 e3 = corbin.Accountant(50, "1/2", exp_eps=3)
 assert e3.epsilon("1e-5") == corbin.Accountant(50, "1/2", 2).epsilon("1e-5")  # e^eps = 3 is alpha = 2
 lo, hi = e3.get_epsilon("1e-5")
@@ -59,13 +64,7 @@ assert both.compositions == 10 and max(b_lo, c_lo) <= min(b_hi, c_hi)  # two bra
 assert abs(b_hi - c_hi) < 1e-3 * c_hi
 assert repr(e3).startswith("<corbin.Accountant: 1 composition, epsilon(1e-5) in [1.08")
 assert math.isinf(corbin.Accountant(50, "1/2", 2, neighbours="remove").get_epsilon("1e-5")[1])
-for call, name in [(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
-                   (lambda: corbin.Accountant(50, "1/2", 2, eps=1), "budget is given twice"),
-                   (lambda: e3.get_delta(-1), "eps")]:
-    try:
-        call()
-    except corbin.InvalidArgument as e:
-        assert str(e).startswith(name), (name, str(e))
-    else:
-        raise AssertionError(name)
+refused([(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
+         (lambda: corbin.Accountant(50, "1/2", 2, eps=1), "budget is given twice"),
+         (lambda: e3.get_delta(-1), "eps")])
 print("ok")

@@ -99,6 +99,12 @@ py::object exact_double(double x) {
   return fraction_type(py::float_(x));
 }
 
+/// A certified bracket (lower, upper): as floats, or (`exact`) as the Fractions those doubles are.
+py::tuple ends(const TwoSided& b, bool exact) {
+  if (!exact) return py::make_tuple(b.lower, b.upper);
+  return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
+}
+
 py::object fraction(const Rational& x) {
   static py::object fraction_type = py::module_::import("fractions").attr("Fraction");
   return fraction_type(to_string(x));
@@ -162,7 +168,7 @@ void def_question(py::module_& m, const char* name, const char* doc, F answer, b
     const fl::Mechanism& room = fl::Registry::global().find(mechanism);
     const fl::CoordinateSetting s =
         coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
-    PrecisionScope scope(default_precision_bits(s.bits));
+    PrecisionScope scope(s.budget.precision_bits(s.bits));  // the CLI's default: ε = 10^-200 too
     // A question about w reads it whatever it is (None is a TypeError, not "no w").
     return answer(room, s,
                   takes_w ? std::optional(to_weight(w, "w", s.center, s.radius)) : std::nullopt);
@@ -440,8 +446,7 @@ PYBIND11_MODULE(corbin, m) {
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
              // An ε budget is certified at the precision its size needs (as the CLI's default).
-             PrecisionScope scope(static_cast<unsigned>(
-                 std::min<unsigned long>(default_precision_bits(s.bits) + s.budget.extra_precision_bits(), 1ul << 24)));
+             PrecisionScope scope(s.budget.precision_bits(s.bits));
              return Accountant(s, limits);
            }),
            py::arg("n"), py::arg("gamma"), py::arg("alpha") = py::none(), py::kw_only(),
@@ -486,16 +491,12 @@ PYBIND11_MODULE(corbin, m) {
       .def(
           "epsilon",
           [](const Accountant& a, const py::handle& delta) {
-            const TwoSided b = a.epsilon(to_rational(delta, "delta"));
-            return py::make_tuple(b.lower, b.upper);
+            return ends(a.epsilon(to_rational(delta, "delta")), false);
           },
           "(eps_lower, eps_upper) at δ", py::arg("delta"))
       .def(
           "delta",
-          [](const Accountant& a, const py::handle& eps) {
-            const TwoSided b = a.delta(to_rational(eps, "eps"));
-            return py::make_tuple(b.lower, b.upper);
-          },
+          [](const Accountant& a, const py::handle& eps) { return ends(a.delta(to_rational(eps, "eps")), false); },
           "(delta_lower, delta_upper) at ε", py::arg("eps"))
       // The names other accountants use (Opacus, dp_accounting), with the module's certified
       // values: (lower, upper) as Fractions, exactly the directed-rounded doubles; an upper end
@@ -503,16 +504,12 @@ PYBIND11_MODULE(corbin, m) {
       .def(
           "get_epsilon",
           [](const Accountant& a, const py::handle& delta) {
-            const TwoSided b = a.epsilon(to_rational(delta, "delta"));
-            return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
+            return ends(a.epsilon(to_rational(delta, "delta")), true);
           },
           "(eps_lower, eps_upper) at δ as Fractions", py::arg("delta"))
       .def(
           "get_delta",
-          [](const Accountant& a, const py::handle& eps) {
-            const TwoSided b = a.delta(to_rational(eps, "eps"));
-            return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
-          },
+          [](const Accountant& a, const py::handle& eps) { return ends(a.delta(to_rational(eps, "eps")), true); },
           "(delta_lower, delta_upper) at ε as Fractions", py::arg("eps"))
       .def(
           "then", [](const Accountant& a, const Accountant& next) { return a.then(next); },

@@ -3,6 +3,7 @@
 // one line on stderr; undecidable means a certified comparison could not be settled at the
 // working precision (the caller may retry with more bits, never guess).
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -58,18 +59,32 @@ inline std::string visible(std::string_view text) {
   return out;
 }
 
+/// The longest prefix of `text` of at most `limit` bytes that ends between two UTF-8 characters
+/// (a cut inside one would leave invalid UTF-8 in a message or a report).
+inline std::string_view utf8_prefix(std::string_view text, std::size_t limit) {
+  std::size_t keep = std::min(limit, text.size());
+  while (keep < text.size() && keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) keep -= 1;
+  return text.substr(0, keep);
+}
+
+/// A value echoed in a message: whole up to 80 bytes, else its first 60 and its length, so that
+/// one line stays one line (a 60 KB value is not echoed whole).
+inline std::string shortened(std::string_view text) {
+  constexpr std::size_t kShown = 60;
+  if (text.size() <= kShown + 20) return std::string(text);
+  return std::string(utf8_prefix(text, kShown)) + "… (" + std::to_string(text.size()) + " characters)";
+}
+
 /// 'text' in single quotes, for echoing user input in a message: control characters escaped
 /// (a message stays one line, and no terminal escape reaches the screen), and a long value cut
 /// to its first 60 characters and its length.
 inline std::string quote(std::string_view text) {
   constexpr std::size_t kShown = 60;
-  std::size_t keep = text.size() > kShown + 20 ? kShown : text.size();
-  while (keep < text.size() && keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) keep -= 1;  // UTF-8
-  const std::string_view shown = text.substr(0, keep);
+  const bool cut = text.size() > kShown + 20;
   std::string out(1, '\'');
-  for (const char c : shown) append_visible(out, c);
+  for (const char c : cut ? utf8_prefix(text, kShown) : text) append_visible(out, c);
   out.append(1, '\'');
-  if (text.size() > kShown + 20) out.append("… (" + std::to_string(text.size()) + " characters)");
+  if (cut) out.append("… (" + std::to_string(text.size()) + " characters)");
   return out;
 }
 

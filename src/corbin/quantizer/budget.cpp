@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "corbin/number/error.hpp"
+#include "corbin/quantizer/corbinq.hpp"
 
 namespace corbin {
 namespace {
@@ -33,6 +34,10 @@ unsigned long Budget::extra_precision_bits() const {
     extra = std::max(0.0, 1 - log2_of(Rational(a - 1))) + 2 * std::max(0.0, log2_of(a) + 1) + 8;
   }
   return static_cast<unsigned long>(std::clamp(extra + 1, 0.0, double(1u << 24)));
+}
+
+unsigned Budget::precision_bits(unsigned long bits) const {
+  return static_cast<unsigned>(std::min<unsigned long>(default_precision_bits(bits) + extra_precision_bits(), 1ul << 24));
 }
 
 std::string Budget::shown_value() const { return describe_value(value); }

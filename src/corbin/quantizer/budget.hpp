@@ -47,6 +47,9 @@ struct Budget {
   /// MSE) are differences of terms of size α² that agree to 1/α², so 2 log2 α more bits keep them
   /// apart (ε = 10^-200: 1340 bits). At most 2^24.
   unsigned long extra_precision_bits() const;
+  /// The working precision for this budget at d shared bits: default_precision_bits(d) plus
+  /// extra_precision_bits(), at most 2^24 (every command's default, and the library's callers').
+  unsigned precision_bits(unsigned long bits) const;
   /// The value for a message: exact when short, else its leading digits ("1e-300 (exactly …)").
   std::string shown_value() const;
 };
