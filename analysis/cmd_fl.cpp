@@ -208,9 +208,10 @@ void run_fl(const FlArgs& a, Distributed& d) {
   if (!mech.mechanism->federated())
     throw invalid_argument("--mechanism", a.mechanism, "one with an averaging round (" + mech.mechanism->summary() + ")");
   const bool private_mechanism = mech.mechanism->takes_budget();
-  // Every budget option given is validated, even where the mechanism does not use it.
+  // Every budget option given is validated, even where the mechanism does not use it; a mechanism
+  // without a budget (vanilla) runs with none given.
   if (private_mechanism || a.budget.given()) mech.budget = a.budget.budget();
-  (void)a.budget.precision_bits(0);
+  else a.budget.validate_precision();
   mech.bits = static_cast<unsigned>(parse_count(a.bits, "--bits", 32));
   mech.gamma = parse_rational(a.gamma, "--gamma");
   mech.delta = parse_rational(a.delta, "--delta");

@@ -90,6 +90,33 @@ SCALES = {
 }
 SCALE = SCALES["reduced"]
 
+# The sequential decision rule of the experiments' ordering claims (E1-E5), fixed before the runs
+# it governs (proofs-check/experiments.hpp applies it, recheck_certificates.py recomputes it). Per
+# comparison "A above B": the test accuracy at the best-validation round, one value per seed, both
+# arms on the first n seeds of SEQUENTIAL_SEEDS; looks at n = 3, 6, 10 (LOOKS); at each look
+# Welch's t with the Welch-Satterthwaite degrees of freedom, one-sided both ways, each tested at
+# ALPHA / len(LOOKS) (Bonferroni over the looks): A above B when P(T >= t) <= 1/60, A below B when
+# P(T <= t) <= 1/60; otherwise the next batch of seeds, and after the last look "undecided" with
+# the difference of means and its Welch interval. With equal means (and accuracies normal over
+# seeds), each direction is declared with probability at most ALPHA = 0.05 over all looks.
+SEQUENTIAL_SEEDS = (0, 42, 100, 1234, 5678, 1, 2, 3, 4, 5)  # the authors' five, then 1-5
+LOOKS = (3, 6, 10)
+ALPHA = "1/20"
+
+# The comparisons undecided at the first look (3 seeds, λ = 1) get the second batch: their runs,
+# by name, with the seeds to have. A comparison of two runs has both arms here.
+SECOND_LOOK = ("exp1-augcorbin", "exp1-ldp",             # E1: AugCorBin-FL above LDP-FL
+               "exp7-corbin-eps1", "exp2-d3",            # E2: d = 5 above d = 3
+               "exp4-n50-corbin", "exp4-n50-ldp",        # E4 at n = 50, 200, 500
+               "exp4-n200-corbin", "exp4-n200-ldp", "exp4-n500-corbin", "exp4-n500-ldp",
+               "exp2-d7")                                # E2: d = 7 not above d = 5
+
+# The paper's global learning-rate grid, at Experiment 1's setting (ε_p = 5), for the mechanisms
+# its claim E1 is about; λ = 1 is Experiment 1's own runs. One seed (the first) per λ so far.
+LAMBDA_GRID = ("0.1", "0.3", "0.5", "0.7")
+LAMBDA_GRID_MECHANISMS = ("vanilla", "ldp", "corbin", "augcorbin")
+LAMBDA_GRID_SEEDS = (0,)
+
 # The claims each experiment tests (Section 5 and Appendix), and the numbers the authors report
 # (REFERENCES.md: their journal version's Table 1, MNIST, 50 clients, 100 rounds).
 PAPER_TABLE1 = {("corbin", "0.1"): 93.34, ("corbin", "0.3"): 97.00, ("corbin", "1"): 96.08, ("corbin", "3"): 97.72,
@@ -225,11 +252,18 @@ def experiments_full():
     runs = []
 
     def add(exp, name, **opts):
-        runs.append((exp, name, registered(dict(opts, **{"lambda": "1"}), name)))
+        opts = dict({"lambda": "1"}, **opts)
+        if name in SECOND_LOOK:
+            opts["seeds"] = SEQUENTIAL_SEEDS[:LOOKS[1]]
+        runs.append((exp, name, registered(opts, name)))
 
     add("1", "exp1-vanilla", mechanism="vanilla", eps="5")
     for mech in ("corbin", "ldp", "gaussian", "laplace", "augcorbin"):
         add("1", "exp1-" + mech, mechanism=mech, eps="5")
+    for lam in LAMBDA_GRID:
+        for mech in LAMBDA_GRID_MECHANISMS:
+            add("1", "exp1-{}-l{}".format(mech, lam), mechanism=mech, eps="5", seeds=LAMBDA_GRID_SEEDS,
+                **{"lambda": lam})
     # Exp. 7's smallest ε and ε = 1 first (the gap claim needs its ends), then the dropout and d
     # sweeps (whose p = 0 and d = 5 run is Exp. 7's CorBin-FL at ε = 1), then the rest.
     exp7 = [(mech, eps) for eps in sc["exp7_eps"] for mech in ("corbin", "ldp")]
@@ -301,11 +335,17 @@ def selected(args, runs):
     of those, the k-th is kept when k mod N = i under --shard i/N."""
     sc = SCALES[args.scale]
     every = [(exp, name, opts, seed, os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed)))
-             for exp, name, opts in runs if not args.only or exp in args.only for seed in (args.seeds or sc["seeds"])]
+             for exp, name, opts in runs if not args.only or exp in args.only for seed in seeds_of(args, opts)]
     if args.shard is None:
         return every
     index, count = args.shard
     return [run for k, run in enumerate(every) if k % count == index]
+
+
+def seeds_of(args, opts):
+    """The seeds a run is made with: --seeds, else its own (the λ grid's, a second look's), else the
+    scale's."""
+    return args.seeds or opts.get("seeds") or SCALES[args.scale]["seeds"]
 
 
 def bad_input(message):
@@ -468,7 +508,7 @@ def collect(args, runs):
     sc = SCALES[args.scale]
     results = []
     for exp, name, opts in runs:
-        for seed in (args.seeds or sc["seeds"]):
+        for seed in seeds_of(args, opts):
             run_dir = os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed))
             summary_path = os.path.join(run_dir, "summary.json")
             failure_path = os.path.join(run_dir, "failure.txt")

@@ -30,7 +30,7 @@ bool BudgetOptions::given() const {
 }
 
 Budget BudgetOptions::budget() const {
-  if (was_given(precision_option_)) (void)precision_bits(0);  // validated even where unused
+  validate_precision();  // even where unused
   if (was_given(alpha_option_) || !alpha.empty())
     return Budget::make(Budget::Kind::alpha, parse_rational(alpha, "--alpha"));
   if (was_given(exp_eps_option_) || !exp_eps.empty())
@@ -39,6 +39,10 @@ Budget BudgetOptions::budget() const {
     return Budget::make(Budget::Kind::eps, parse_rational(eps, "--eps"));
   throw invalid_argument("the privacy budget", "missing",
                          "given by one of --alpha, --exp-eps, --eps");
+}
+
+void BudgetOptions::validate_precision() const {
+  if (was_given(precision_option_)) (void)precision_bits(0);
 }
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {

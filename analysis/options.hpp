@@ -23,6 +23,8 @@ struct BudgetOptions {
   /// Working precision in bits for certified evaluation at d shared bits (--precision or
   /// default_precision_bits(d)).
   unsigned precision_bits(unsigned long bits) const;
+  /// Refuses a bad --precision where one was given (nothing is needed otherwise).
+  void validate_precision() const;
 
  private:
   CLI::Option *alpha_option_ = nullptr, *exp_eps_option_ = nullptr, *eps_option_ = nullptr,

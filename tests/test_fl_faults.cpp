@@ -182,6 +182,16 @@ TEST_CASE("fl: settings compare as numbers, outputs are checked, nothing goes th
   auto vanilla = with(f.args(out, "1"), {"--mechanism", "vanilla"});
   vanilla[std::find(vanilla.begin(), vanilla.end(), "--exp-eps") - vanilla.begin() + 1] = "abc";
   refused(fl(vanilla), "--exp-eps");
+  // A mechanism without a budget runs with none given (the λ grid's vanilla runs, issue 26), and
+  // its --precision is still checked.
+  auto no_budget = with(f.args(f.work / "vanilla", "1"), {"--mechanism", "vanilla"});
+  const auto at = std::find(no_budget.begin(), no_budget.end(), "--exp-eps");
+  no_budget.erase(at, at + 2);
+  const Outcome plain = fl(no_budget);
+  INFO(plain.err);
+  CHECK(plain.status == 0);
+  CHECK(rounds(f.work / "vanilla").size() == 1);
+  refused(fl(with(no_budget, {"--precision", "NaN"})), "--precision");
 }
 
 TEST_CASE("remove_tree removes a checkpoint directory and leaves what its links point to", "[fl][faults]") {
