@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
+
+#include <boost/math/distributions/students_t.hpp>
 
 #include "corbin/number/error.hpp"
 
@@ -31,25 +35,107 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return out;
 }
 
-enum class Order { above, below, overlap, missing };
+// What the sequential rule says of "A above B" (experiments.hpp): decided either way, undecided
+// after the last look, pending (a later look's seeds missing), or missing (fewer than the first
+// look's seeds).
+enum class Order { above, below, undecided, pending, missing };
 
 const char* to_string(Order o) {
   switch (o) {
     case Order::above: return "above";
     case Order::below: return "below";
-    case Order::overlap: return "overlap";
+    case Order::undecided: return "undecided";
+    case Order::pending: return "pending";
     case Order::missing: return "missing";
   }
   return "missing";
 }
 
-Order order_of(const SeedValues& a, const SeedValues& b) {
-  if (a.values.empty() || b.values.empty()) return Order::missing;
-  const auto [a_lo, a_hi] = std::minmax_element(a.values.begin(), a.values.end());
-  const auto [b_lo, b_hi] = std::minmax_element(b.values.begin(), b.values.end());
-  if (*a_lo > *b_hi) return Order::above;
-  if (*a_hi < *b_lo) return Order::below;
-  return Order::overlap;
+/// One look of Welch's test: the difference of means, its standard error and degrees of freedom,
+/// t, both one-sided p-values and the rule's interval for the difference.
+struct Look {
+  std::size_t n = 0;
+  double difference = 0, se = 0, df = 0, t = 0, p_above = 1, p_below = 1, low = 0, high = 0;
+  Order order = Order::undecided;
+};
+
+struct Sequential {
+  Order order = Order::missing;
+  std::vector<Look> looks;
+};
+
+/// A constant to compare against (a threshold such as 1.5 points): one value, no run.
+bool is_constant(const SeedValues& v) { return v.run.empty() && v.minus_run.empty() && v.values.size() == 1; }
+
+/// The values of the first n sequential seeds, or none when one of them is missing.
+std::optional<std::vector<double>> first_seeds(const SeedValues& v, std::size_t n) {
+  if (is_constant(v)) return v.values;
+  std::vector<double> out;
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto it = std::find(v.seeds.begin(), v.seeds.end(), kSequentialSeeds[k]);
+    if (it == v.seeds.end()) return std::nullopt;
+    out.push_back(v.values[static_cast<std::size_t>(it - v.seeds.begin())]);
+  }
+  return out;
+}
+
+/// The mean and the squared standard error of the mean (0 for a constant).
+std::pair<double, double> mean_and_se2(const std::vector<double>& x, bool constant) {
+  double mean = 0;
+  for (double v : x) mean += v;
+  mean /= static_cast<double>(x.size());
+  if (constant) return {mean, 0.0};
+  double ss = 0;
+  for (double v : x) ss += (v - mean) * (v - mean);
+  const double n = static_cast<double>(x.size());
+  return {mean, ss / (n - 1) / n};
+}
+
+Look welch(const std::vector<double>& a, bool a_constant, const std::vector<double>& b, bool b_constant) {
+  namespace bm = boost::math;
+  Look look;
+  look.n = std::max(a_constant ? 0 : a.size(), b_constant ? 0 : b.size());
+  const auto [ma, va] = mean_and_se2(a, a_constant);
+  const auto [mb, vb] = mean_and_se2(b, b_constant);
+  look.difference = ma - mb;
+  const double level = kAlpha / static_cast<double>(std::size(kLooks));
+  look.se = std::sqrt(va + vb);
+  if (look.se == 0) {  // no spread at all: the sign of the difference decides
+    look.df = std::numeric_limits<double>::infinity();
+    look.t = look.difference > 0 ? look.df : look.difference < 0 ? -look.df : 0;
+    look.p_above = look.difference > 0 ? 0 : 1;
+    look.p_below = look.difference < 0 ? 0 : 1;
+    look.low = look.high = look.difference;
+  } else {
+    const double ta = a_constant ? 0 : va * va / static_cast<double>(a.size() - 1);
+    const double tb = b_constant ? 0 : vb * vb / static_cast<double>(b.size() - 1);
+    look.df = (va + vb) * (va + vb) / (ta + tb);
+    look.t = look.difference / look.se;
+    const bm::students_t_distribution<double> T(look.df);
+    look.p_above = bm::cdf(bm::complement(T, look.t));
+    look.p_below = bm::cdf(T, look.t);
+    const double q = bm::quantile(bm::complement(T, level));
+    look.low = look.difference - q * look.se;
+    look.high = look.difference + q * look.se;
+  }
+  look.order = look.p_above <= level ? Order::above : look.p_below <= level ? Order::below : Order::undecided;
+  return look;
+}
+
+/// The rule over the looks: the first that decides stops; missing seeds leave it pending.
+Sequential sequential(const SeedValues& a, const SeedValues& b) {
+  Sequential out;
+  for (std::size_t n : kLooks) {
+    const auto xa = first_seeds(a, n), xb = first_seeds(b, n);
+    if (!xa || !xb) {
+      out.order = out.looks.empty() ? Order::missing : Order::pending;
+      return out;
+    }
+    out.looks.push_back(welch(*xa, is_constant(a), *xb, is_constant(b)));
+    if (out.looks.back().order != Order::undecided) break;
+  }
+  out.order = out.looks.back().order;
+  return out;
 }
 
 const char* to_string(Want w) {
@@ -64,13 +150,21 @@ const char* to_string(Want w) {
 bool gives(Want want, Order o) {
   switch (want) {
     case Want::above: return o == Order::above;
-    case Want::not_above: return o == Order::below || o == Order::overlap;
-    case Want::not_below: return o == Order::above || o == Order::overlap;
+    case Want::not_above: return o == Order::below || o == Order::undecided;
+    case Want::not_below: return o == Order::above || o == Order::undecided;
   }
   return false;
 }
 
 bool opposes(Want want, Order o) { return want == Want::not_above ? o == Order::above : o == Order::below; }
+
+Json look_json(const Look& l) {
+  const auto finite = [](double x) { return std::isfinite(x) ? Json(x) : Json(x > 0 ? "inf" : "-inf"); };
+  return Json{{"n", l.n},         {"difference", l.difference}, {"se", l.se},
+              {"df", finite(l.df)}, {"t", finite(l.t)},           {"p_above", l.p_above},
+              {"p_below", l.p_below}, {"low", l.low},             {"high", l.high},
+              {"order", to_string(l.order)}};
+}
 
 Json values_json(const SeedValues& v) {
   Json j = Json::object();
@@ -83,12 +177,11 @@ Json values_json(const SeedValues& v) {
   return j;
 }
 
-std::string range_of(const SeedValues& v) {
-  if (v.values.empty()) return "not run";
-  const auto [lo, hi] = std::minmax_element(v.values.begin(), v.values.end());
+std::string number(double x, int digits) {
   std::ostringstream s;
-  s.precision(4);
-  s << "[" << *lo << ", " << *hi << "]";
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << x;
   return s.str();
 }
 
@@ -170,7 +263,7 @@ void ClaimPart::compare(const SeedValues& a, const SeedValues& b) { items_.empla
 Verdict ClaimPart::verdict() const {
   bool all = !items_.empty();
   for (const auto& [a, b] : items_) {
-    const Order o = order_of(a, b);
+    const Order o = sequential(a, b).order;
     if (opposes(want_, o)) return Verdict::fails;
     all = all && gives(want_, o);
   }
@@ -185,10 +278,14 @@ Json ClaimPart::certificate() const {
   Json items = Json::array();
   for (const auto& [a, b] : items_) {
     Json item = Json::object();
-    item["kind"] = "seed_order";
+    item["kind"] = "sequential_welch";
     item["a"] = values_json(a);
     item["b"] = values_json(b);
-    item["order"] = to_string(order_of(a, b));
+    const Sequential seq = sequential(a, b);
+    Json looks = Json::array();
+    for (const Look& l : seq.looks) looks.push_back(look_json(l));
+    item["looks"] = looks;
+    item["order"] = to_string(seq.order);
     items.push_back(item);
   }
   j["comparisons"] = items;
@@ -199,9 +296,16 @@ std::string ClaimPart::describe() const {
   std::string text;
   for (const auto& [a, b] : items_) {
     if (!text.empty()) text += "; ";
-    const Order o = order_of(a, b);
-    text += o == Order::missing ? a.label + " " + range_of(a) + " against " + b.label + " " + range_of(b) + ": no comparison"
-                                : a.label + " " + range_of(a) + " " + to_string(o) + " " + b.label + " " + range_of(b);
+    const Sequential seq = sequential(a, b);
+    text += a.label + " " + to_string(seq.order) + " against " + b.label;
+    if (seq.looks.empty()) {
+      text += ": fewer than " + std::to_string(kLooks[0]) + " of the rule's seeds";
+      continue;
+    }
+    const Look& l = seq.looks.back();
+    text += " at n = " + std::to_string(l.n) + ": difference " + number(l.difference, 2) + " [" + number(l.low, 2) +
+            ", " + number(l.high, 2) + "], p " + number(seq.order == Order::below ? l.p_below : l.p_above, 4);
+    if (seq.order == Order::pending) text += ", the next look's seeds not run";
   }
   return text;
 }
@@ -215,9 +319,15 @@ void decide_experiment(ClaimResult& out, const ExperimentRuns& runs, const std::
   out.certificate["data_set"] = "Fashion-MNIST (the only MNIST-format set Debian packages; the paper's "
                                 "experiments use CIFAR-10 and MNIST)";
   out.certificate["metric"] = "test accuracy (%) at the best-validation round, one value per seed";
-  out.certificate["rule"] = "A above B iff min over seeds of A > max over seeds of B; a part holds iff every "
-                            "comparison gives what it wants, fails iff one gives the opposite; the claim fails iff "
-                            "a part fails, holds iff every part holds, else undecided";
+  out.certificate["rule"] = {
+      {"test", "Welch's t, one-sided both ways, on the first n sequential seeds of both arms"},
+      {"sequential_seeds", kSequentialSeeds},
+      {"looks", kLooks},
+      {"alpha", kAlpha},
+      {"level_per_look", "alpha / number of looks (Bonferroni)"},
+      {"parts", "a part fails iff a comparison decides the opposite of what it wants; 'above' holds only when "
+                "decided; 'not above' / 'not below' hold when the rule ran to its last look without the "
+                "opposite; the claim fails iff a part fails, holds iff every part holds, else undecided"}};
   Json settings = Json::object();
   for (const auto& [key, value] : runs.settings) settings[key] = value;
   out.certificate["settings"] = settings;
@@ -240,7 +350,8 @@ void decide_experiment(ClaimResult& out, const ExperimentRuns& runs, const std::
   }
   out.certificate["parts"] = certificate_parts;
   out.verdict = any_fails ? Verdict::fails : all_hold ? Verdict::holds : Verdict::undecided;
-  out.result = "On Fashion-MNIST at the settings of `reports/fl-full.md` (accuracies in %, ranges over seeds):" + result;
+  out.result = "On Fashion-MNIST at the settings of `reports/fl-full.md` (accuracies in %; each comparison at its last look: "
+                "difference of means, the rule's interval, the deciding one-sided p):" + result;
 }
 
 }  // namespace corbin::audit

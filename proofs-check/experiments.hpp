@@ -3,15 +3,26 @@
 // analysis/fl_experiments.py --scale full writes (reports/fl-full/results.csv), one row per run
 // and seed with its test accuracy at the best-validation round (the paper's checkpoint).
 //
-// The rule, "at the seeds' spread": A is above B when every seed's value of A exceeds every
-// seed's value of B (their ranges are disjoint, A's higher), below when every value of A is under
-// every value of B, and the two overlap otherwise. A claim is cut into parts; each part wants an
-// order (A above B, or A not above B, or A not below B) and fails on its opposite. A part holds
-// when all its comparisons give what it wants, fails when one gives the opposite, and is
-// undecided otherwise (overlap, or runs missing). A claim fails if a part fails, holds if every
-// part holds, and is undecided otherwise. The certificate carries every value compared, so
-// recheck_certificates.py recomputes each order and verdict from it alone.
+// The rule is sequential and was fixed before the runs it governs (analysis/fl_experiments.py
+// makes the seeds it asks for). A comparison "A above B" uses the first n seeds of
+// kSequentialSeeds in both arms, at looks n = 3, 6, 10; at each look Welch's t (Welch-Satterthwaite
+// degrees of freedom) is tested one-sided both ways at kAlpha / 3 (Bonferroni over the looks): A is
+// above B when P(T >= t) <= 1/60, below when P(T <= t) <= 1/60 (equivalently, when the rule's
+// interval for the difference, mean ± its t quantile at 1 − 1/60 times the standard error,
+// excludes 0 on that side). The first look that decides stops the comparison; one that does not,
+// with a later look's seeds missing, leaves it pending; after the last look it is undecided, with
+// the difference and its interval. With equal means (accuracies normal over seeds) each direction
+// is declared with probability at most kAlpha over all looks.
+//
+// A claim is cut into parts; each part wants an order (A above B; A not above B or not below B,
+// which the paper states as "no significant" change). A part fails when a comparison decides the
+// opposite of what it wants. "above" holds only when decided; "not above" and "not below" hold
+// when the rule ran to its last look without deciding the opposite. A claim fails if a part
+// fails, holds if every part holds, and is undecided otherwise. The certificate carries every
+// value compared and every look's statistics, so recheck_certificates.py recomputes each
+// decision from the certificate and from results.csv.
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -20,11 +31,19 @@
 
 namespace corbin::audit {
 
-/// The decision rule at the seeds' spread, and its error rate, for every experiment's method.
-inline constexpr const char* kSpreadRule =
-    " Decision rule: A is above B when every seed of A is above every seed of B. With 3 seeds each and no "
-    "true difference (exchangeable runs) that happens with probability 1/C(6, 3) = 1/20: a one-sided test at "
-    "p = 0.05, per comparison; a claim of several comparisons inherits their combined error.";
+/// The sequential rule's seeds (in the order batches add them), looks and error rate.
+inline constexpr long long kSequentialSeeds[] = {0, 42, 100, 1234, 5678, 1, 2, 3, 4, 5};
+inline constexpr std::size_t kLooks[] = {3, 6, 10};
+inline constexpr double kAlpha = 0.05;
+
+/// The decision rule, as every experiment's method states it.
+inline constexpr const char* kSequentialRule =
+    " Decision rule (fixed before the runs): Welch's t on the first 3, 6, then 10 seeds of 0, 42, 100, 1234, 5678, "
+    "1, 2, 3, 4, 5, one-sided both ways at 1/60 per look (0.05 over the three looks, Bonferroni): A is above B "
+    "when P(T >= t) <= 1/60, below when P(T <= t) <= 1/60; the first look that decides stops; after the last "
+    "undecided, with the difference and its interval. With equal means each direction is declared with "
+    "probability at most 0.05 (accuracies normal over seeds); a claim of several comparisons inherits their "
+    "combined error.";
 
 /// The accuracies (%) of one configuration, one per seed, in seed order.
 struct SeedValues {

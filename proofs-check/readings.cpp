@@ -411,7 +411,7 @@ std::string Decision::text() const {
   switch (verdict) {
     case Verdict7::holds_proved: return "holds (proved)";
     case Verdict7::holds_grid: return "holds (checked on a grid; proof open)";
-    case Verdict7::holds_empirical: return "holds (at the seeds' spread)";
+    case Verdict7::holds_empirical: return "holds (under the experiments' sequential rule)";
     case Verdict7::holds_only_under: return "holds only under " + detail;
     case Verdict7::erratum: return "erratum (" + detail + ")";
     case Verdict7::fails: return "fails";

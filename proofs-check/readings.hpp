@@ -29,7 +29,7 @@ enum class Role {
   restricted,  ///< a narrower class than the one printed, reported beside it
   proof_step,  ///< a step of the paper's proof, not its conclusion
   beyond,      ///< not claimed by the paper (said so in the report)
-  empirical,   ///< an experiment, decided at the seeds' spread
+  empirical,   ///< an experiment, decided under the sequential rule (experiments.hpp)
 };
 const char* to_string(Role role);
 
@@ -74,7 +74,7 @@ const ClaimSpec& claim_spec(const std::string& id);
 enum class Verdict7 {
   holds_proved,     ///< holds (proved)
   holds_grid,       ///< holds (checked on a grid; proof open)
-  holds_empirical,  ///< holds (at the seeds' spread)
+  holds_empirical,  ///< holds (under the experiments' sequential rule)
   holds_only_under, ///< holds only under <condition>
   erratum,          ///< fails as printed, holds as evidently intended
   fails,

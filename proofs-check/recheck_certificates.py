@@ -435,8 +435,25 @@ def side_rule(value, path):
 
 SIDE = obj({"label": text, "seeds": list_of(integer, nonempty=False), "values": list_of(number, nonempty=False),
             "stopped": list_of(boolean, nonempty=False)}, {"run": text, "minus_run": text}, side_rule)
-COMPARISON = obj({"kind": one_of("seed_order"), "a": SIDE, "b": SIDE,
-                  "order": one_of("above", "below", "overlap", "missing")})
+def number_or(*words):
+    def spec(value, path):
+        if value in words and type(value) is str:
+            return
+        try:
+            number(value, path)
+        except Malformed:
+            raise Malformed(path, f"a finite number or {' / '.join(words)}, not {short(value)}") from None
+    return spec
+
+
+LOOK = obj({"n": nat, "difference": number, "se": number, "df": number_or("inf"), "t": number_or("inf", "-inf"),
+            "p_above": number, "p_below": number, "low": number, "high": number,
+            "order": one_of("above", "below", "undecided")})
+COMPARISON = obj({"kind": one_of("sequential_welch"), "a": SIDE, "b": SIDE,
+                  "looks": list_of(LOOK, nonempty=False, lengths=(0, 1, 2, 3)),
+                  "order": one_of("above", "below", "undecided", "pending", "missing")})
+RULE = obj({"test": text, "sequential_seeds": list_of(integer), "looks": list_of(nat), "alpha": number,
+            "level_per_look": text, "parts": text})
 PART = obj({"statement": text, "want": one_of("above", "not above", "not below"),
             "verdict": one_of("holds", "fails", "undecided"), "comparisons": list_of(COMPARISON)})
 
@@ -446,7 +463,7 @@ EXPERIMENT_PARTS = {"E1": 2, "E2": 2, "E3": 2, "E4": 3, "E5": 3}
 
 
 def experiment_schema(claim):
-    return obj({"results_csv": text, "data_set": text, "metric": text, "rule": text,
+    return obj({"results_csv": text, "data_set": text, "metric": text, "rule": RULE,
                 "settings": obj({}, {"clients": text, "lambda": text, "rounds": text}),
                 "parts": list_of(PART, nonempty=False, lengths=(0, EXPERIMENT_PARTS[claim]))})
 
@@ -2554,20 +2571,130 @@ def recheck_l1(cert, report):
 
 
 # ---------------------------------------------------------------------------------------------
-# E1–E5: the experiments (experiments.hpp's rule "at the seeds' spread")
+# E1–E5: the experiments, under the sequential rule fixed before the runs (experiments.hpp):
+# Welch's t on the first 3, 6, 10 of these seeds, one-sided both ways at ALPHA / 3 per look.
 
-def seed_order(a, b):
-    """experiments.cpp order_of: above iff min a > max b, below iff max a < min b."""
-    if not a or not b:
-        return "missing"
-    if min(a) > max(b):
-        return "above"
-    if max(a) < min(b):
-        return "below"
-    return "overlap"
+SEQUENTIAL_SEEDS = (0, 42, 100, 1234, 5678, 1, 2, 3, 4, 5)
+LOOKS = (3, 6, 10)
+ALPHA = 0.05
 
 
-GIVES = {"above": ("above",), "not above": ("below", "overlap"), "not below": ("above", "overlap")}
+def log_beta_ratio(a, b, x):
+    """log of x^a (1 − x)^b / (a B(a, b))."""
+    return a * math.log(x) + b * math.log1p(-x) - math.log(a) - (math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b))
+
+
+def incomplete_beta(a, b, x):
+    """The regularized incomplete beta I_x(a, b), by its continued fraction (modified Lentz), on
+    the side where it converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - incomplete_beta(b, a, 1 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    f = d
+    for m in range(1, 10000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1.0) < 1e-16:
+            break
+    return math.exp(log_beta_ratio(a, b, x)) * f
+
+
+def student_t_upper(t, df):
+    """P(T >= t) for Student's t with df > 0 degrees of freedom (not necessarily whole)."""
+    tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+def student_t_quantile_upper(p, df):
+    """The t with P(T >= t) = p (0 < p < 1/2), by bisection."""
+    low, high = 0.0, 1.0
+    while student_t_upper(high, df) > p:
+        high *= 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        low, high = (mid, high) if student_t_upper(mid, df) > p else (low, mid)
+    return (low + high) / 2
+
+
+def first_seeds(side, n):
+    """The values of the first n sequential seeds (a constant: its one value), or None."""
+    if "run" not in side and len(side["values"]) == 1:
+        return list(side["values"])
+    by_seed = dict(zip(side["seeds"], side["values"]))
+    if any(seed not in by_seed for seed in SEQUENTIAL_SEEDS[:n]):
+        return None
+    return [by_seed[seed] for seed in SEQUENTIAL_SEEDS[:n]]
+
+
+def welch_look(a, a_constant, b, b_constant):
+    """One look: (n, difference, se, df, t, p_above, p_below, low, high, order)."""
+    level = ALPHA / len(LOOKS)
+
+    def moments(x, constant):
+        mean = sum(x) / len(x)
+        if constant:
+            return mean, 0.0
+        return mean, sum((v - mean) ** 2 for v in x) / (len(x) - 1) / len(x)
+
+    (ma, va), (mb, vb) = moments(a, a_constant), moments(b, b_constant)
+    n = max(0 if a_constant else len(a), 0 if b_constant else len(b))
+    difference, se = ma - mb, math.sqrt(va + vb)
+    if se == 0:
+        t = math.inf if difference > 0 else -math.inf if difference < 0 else 0.0
+        p_above, p_below = (0.0 if difference > 0 else 1.0), (0.0 if difference < 0 else 1.0)
+        df, low, high = math.inf, difference, difference
+    else:
+        df = (va + vb) ** 2 / ((0 if a_constant else va * va / (len(a) - 1)) + (0 if b_constant else vb * vb / (len(b) - 1)))
+        t = difference / se
+        p_above, p_below = student_t_upper(t, df), student_t_upper(-t, df)
+        q = student_t_quantile_upper(level, df)
+        low, high = difference - q * se, difference + q * se
+    order = "above" if p_above <= level else "below" if p_below <= level else "undecided"
+    return {"n": n, "difference": difference, "se": se, "df": df, "t": t, "p_above": p_above, "p_below": p_below,
+            "low": low, "high": high, "order": order}
+
+
+def sequential_order(a_side, b_side):
+    """experiments.cpp sequential: the looks made and the rule's order."""
+    looks = []
+    for n in LOOKS:
+        a, b = first_seeds(a_side, n), first_seeds(b_side, n)
+        if a is None or b is None:
+            return looks, ("pending" if looks else "missing")
+        a_constant = "run" not in a_side and len(a_side["values"]) == 1
+        b_constant = "run" not in b_side and len(b_side["values"]) == 1
+        looks.append(welch_look(a, a_constant, b, b_constant))
+        if looks[-1]["order"] != "undecided":
+            break
+    return looks, looks[-1]["order"]
+
+
+def same_look(claimed, recomputed):
+    """A look as written against the recomputed one: n and order exactly, the numbers to 1e-9."""
+    if claimed["n"] != recomputed["n"] or claimed["order"] != recomputed["order"]:
+        return False
+    for key in ("difference", "se", "df", "t", "p_above", "p_below", "low", "high"):
+        c, r = claimed[key], recomputed[key]
+        if isinstance(c, str) or math.isinf(r):
+            if c != ("inf" if r > 0 else "-inf") if isinstance(c, str) else True:
+                return False
+        elif not math.isclose(c, r, rel_tol=1e-9, abs_tol=1e-12):
+            return False
+    return True
+
+
+GIVES = {"above": ("above",), "not above": ("below", "undecided"), "not below": ("above", "undecided")}
 OPPOSES = {"above": "below", "not above": "above", "not below": "below"}
 
 
@@ -2667,6 +2794,9 @@ def recheck_experiment(cert, report, out_dir, csv_cache):
     candidates = [data["results_csv"], os.path.join(here, data["results_csv"]), os.path.join(out_dir, "fl-full", "results.csv")]
     found = next((p for p in candidates if os.path.isfile(p)), None)
     runs = None
+    report.equal("data/rule/sequential_seeds", data["rule"]["sequential_seeds"], list(SEQUENTIAL_SEEDS))
+    report.equal("data/rule/looks", data["rule"]["looks"], list(LOOKS))
+    report.equal("data/rule/alpha", data["rule"]["alpha"], ALPHA)
     if found is not None:
         if found not in csv_cache:
             try:
@@ -2715,8 +2845,11 @@ def recheck_experiment(cert, report, out_dir, csv_cache):
         want = part["want"]
         holds, fails = True, False
         for j, item in enumerate(part["comparisons"]):
-            order = seed_order(item["a"]["values"], item["b"]["values"])
+            looks, order = sequential_order(item["a"], item["b"])
             report.equal(f"data/parts/{i}/comparisons/{j}/order", item["order"], order)
+            report.expect(len(item["looks"]) == len(looks) and all(map(same_look, item["looks"], looks)),
+                          f"data/parts/{i}/comparisons/{j}/looks",
+                          f"{short(item['looks'])} != recomputed {short(looks)}")
             holds = holds and order in GIVES[want]
             fails = fails or order == OPPOSES[want]
         verdict = "fails" if fails else "holds" if holds else "undecided"

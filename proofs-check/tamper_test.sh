@@ -180,7 +180,7 @@ def changed(key, value):
         return [str(Decimal(v) * Decimal("1.001")) for v in value]  # an enclosure
     if value == "unbounded":
         return "3"
-    if value in ("above", "below", "overlap", "missing"):
+    if value in ("above", "below", "undecided", "pending", "missing"):
         return "below" if value == "above" else "above"
     if value in ("fails", "holds at this instance", "undecided"):  # T3's paper-scale rows
         return "holds at this instance" if value == "fails" else "fails"

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "audit.hpp"
+#include "experiments.hpp"
 #include "claims.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/utility/pair_mse.hpp"
@@ -185,61 +186,95 @@ TEST_CASE(
 namespace {
 
 /// A results CSV as analysis/fl_experiments.py writes it (the columns the audit reads), one row
-/// per (run, seed, accuracy); a stopped run carries a reason with a comma, quoted.
+/// per (run, seed, accuracy); the run at seed 100 carries a stop reason with a comma, quoted.
 std::string write_results(const std::string& name,
-                          const std::vector<std::tuple<std::string, int, double>>& rows) {
+                          const std::vector<std::tuple<std::string, long long, double>>& rows) {
   const std::string path = (std::filesystem::temp_directory_path() / name).string();
   std::ofstream f(path);
   f << "experiment,run,seed,clients,lambda,test_accuracy_at_best_round,rounds_run,stopped\n";
   for (const auto& [run, seed, accuracy] : rows)
     f << "1," << run << "," << seed << ",50,1," << accuracy << ",100,"
-      << (seed == 2 ? "\"NaN, stopped\"" : "") << "\n";
+      << (seed == 100 ? "\"NaN, stopped\"" : "") << "\n";
   return path;
 }
 
-std::vector<std::tuple<std::string, int, double>> exp1(double augcorbin_low) {
-  std::vector<std::tuple<std::string, int, double>> rows;
-  for (int seed = 0; seed < 3; ++seed) {
-    rows.emplace_back("exp1-corbin", seed, 0.88 + 0.001 * seed);
-    rows.emplace_back("exp1-augcorbin", seed, seed == 0 ? augcorbin_low : 0.875);
-    rows.emplace_back("exp1-ldp", seed, 0.86 + 0.002 * seed);
-    rows.emplace_back("exp1-laplace", seed, 0.84);
-    rows.emplace_back("exp1-gaussian", seed, 0.6 + 0.05 * seed);
+/// The k-th seed the sequential rule adds (experiments.hpp).
+long long seed_at(std::size_t k) { return corbin::audit::kSequentialSeeds[k]; }
+
+/// Experiment 1 at the first look: AugCorBin-FL's first seed given, its others 0.875.
+std::vector<std::tuple<std::string, long long, double>> exp1(double augcorbin_first) {
+  std::vector<std::tuple<std::string, long long, double>> rows;
+  for (std::size_t k = 0; k < 3; ++k) {
+    rows.emplace_back("exp1-corbin", seed_at(k), 0.88 + 0.001 * k);
+    rows.emplace_back("exp1-augcorbin", seed_at(k), k == 0 ? augcorbin_first : 0.875);
+    rows.emplace_back("exp1-ldp", seed_at(k), 0.86 + 0.002 * k);
+    rows.emplace_back("exp1-laplace", seed_at(k), 0.84);
+    rows.emplace_back("exp1-gaussian", seed_at(k), 0.6 + 0.05 * k);
   }
   return rows;
 }
 
 }  // namespace
 
-TEST_CASE("the experiments' claims hold, fail or stay undecided at the seeds' spread",
+TEST_CASE("the experiments' claims hold, fail or stay undecided under the sequential rule",
           "[audit][unit]") {
   Grid grid = Grid::quick_grid();
-  grid.fl_results = write_results("corbin_e1_holds.csv",
-                                  exp1(0.87));  // every AugCorBin seed above LDP's best 0.864
-  CHECK(check_e1(grid).verdict == Verdict::holds);
-  grid.fl_results =
-      write_results("corbin_e1_overlap.csv", exp1(0.862));  // one seed inside LDP-FL's range
-  CHECK(check_e1(grid).verdict == Verdict::undecided);
+  // AugCorBin-FL 87.0, 87.5, 87.5 against LDP-FL 86.0, 86.2, 86.4: Welch's t = 5.59, one-sided
+  // P(T >= t) = 0.00353 <= 1/60 (scipy.stats.ttest_ind, equal_var=False, alternative='greater').
+  grid.fl_results = write_results("corbin_e1_holds.csv", exp1(0.87));
+  const ClaimResult holds = check_e1(grid);
+  CHECK(holds.verdict == Verdict::holds);
+  const Json& look = holds.certificate["parts"][1]["comparisons"][0]["looks"][0];
+  CHECK(look["n"] == 3);
+  CHECK(look["p_above"].get<double>() == Approx(0.0035255).epsilon(1e-4));
+  CHECK(look["low"].get<double>() > 0);
+  // 86.2 first: t = 1.93, p = 0.0885 at the first look, and no second batch: pending.
+  auto pending = exp1(0.862);
+  grid.fl_results = write_results("corbin_e1_pending.csv", pending);
+  const ClaimResult open = check_e1(grid);
+  CHECK(open.verdict == Verdict::undecided);
+  CHECK(open.certificate["parts"][1]["comparisons"][0]["order"] == "pending");
+  // The second batch decides it at n = 6 (t = 4.80, p = 0.00173).
+  for (std::size_t k = 3; k < 6; ++k) {
+    pending.emplace_back("exp1-augcorbin", seed_at(k), 0.874 + 0.001 * (k - 3));
+    pending.emplace_back("exp1-ldp", seed_at(k), 0.861 + 0.001 * (k - 3));
+  }
+  grid.fl_results = write_results("corbin_e1_second_look.csv", pending);
+  const ClaimResult second = check_e1(grid);
+  CHECK(second.verdict == Verdict::holds);
+  const Json& looks = second.certificate["parts"][1]["comparisons"][0]["looks"];
+  REQUIRE(looks.size() == 2);
+  CHECK(looks[0]["order"] == "undecided");
+  CHECK(looks[1]["order"] == "above");
+  CHECK(looks[1]["p_above"].get<double>() == Approx(0.0017266).epsilon(1e-4));
   auto below = exp1(0.85);
   for (auto& [run, seed, accuracy] : below)
-    if (run == "exp1-augcorbin") accuracy = 0.85;  // every seed below LDP-FL's worst
+    if (run == "exp1-augcorbin") accuracy = 0.85 + 0.001 * (seed == 42);  // below LDP-FL's worst
   grid.fl_results = write_results("corbin_e1_fails.csv", below);
   const ClaimResult fails = check_e1(grid);
   CHECK(fails.verdict == Verdict::fails);
   CHECK(fails.certificate["parts"][1]["comparisons"][0]["order"] == "below");
-  CHECK(fails.certificate["parts"][1]["comparisons"][0]["a"]["stopped"][2] ==
-        true);  // the quoted field
-  // E3: p = 1/2 inside p = 0's range holds only once p = 1/4 is there too.
-  std::vector<std::tuple<std::string, int, double>> dropout;
-  for (int seed = 0; seed < 3; ++seed) {
-    dropout.emplace_back("exp7-corbin-eps1", seed, 0.77 + 0.01 * seed);
-    dropout.emplace_back("exp3-p1_2", seed, 0.775);
+  CHECK(fails.certificate["parts"][1]["comparisons"][0]["a"]["stopped"][2] == true);  // the quoted field
+  // E3 ("no significant fall"): holds only when the rule runs to its last look without deciding a
+  // fall, at both dropout rates; a decided fall refutes it.
+  std::vector<std::tuple<std::string, long long, double>> dropout;
+  for (std::size_t k = 0; k < 10; ++k) {
+    const double wobble = 0.004 * static_cast<double>(k % 3);
+    dropout.emplace_back("exp7-corbin-eps1", seed_at(k), 0.77 + wobble);
+    dropout.emplace_back("exp3-p1_2", seed_at(k), 0.774 - wobble);
   }
   grid.fl_results = write_results("corbin_e3_partial.csv", dropout);
-  CHECK(check_e3(grid).verdict == Verdict::undecided);
-  for (int seed = 0; seed < 3; ++seed) dropout.emplace_back("exp3-p1_4", seed, 0.78);
-  grid.fl_results = write_results("corbin_e3_holds.csv", dropout);
-  CHECK(check_e3(grid).verdict == Verdict::holds);
+  CHECK(check_e3(grid).verdict == Verdict::undecided);  // p = 1/4 not run
+  auto with_quarter = dropout;
+  for (std::size_t k = 0; k < 10; ++k) with_quarter.emplace_back("exp3-p1_4", seed_at(k), 0.772 + 0.001 * (k % 2));
+  grid.fl_results = write_results("corbin_e3_holds.csv", with_quarter);
+  const ClaimResult e3 = check_e3(grid);
+  CHECK(e3.verdict == Verdict::holds);
+  CHECK(e3.certificate["parts"][1]["comparisons"][0]["looks"].size() == 3);
+  for (auto& [run, seed, accuracy] : with_quarter)
+    if (run == "exp3-p1_4") accuracy = 0.70 + 0.001 * (seed % 2);
+  grid.fl_results = write_results("corbin_e3_fails.csv", with_quarter);
+  CHECK(check_e3(grid).verdict == Verdict::fails);
   // No results: undecided, saying so; a malformed file: an error naming it.
   grid.fl_results = "/nonexistent/results.csv";
   const ClaimResult missing = check_e4(grid);
