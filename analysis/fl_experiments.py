@@ -33,6 +33,7 @@ order) whose index k has k mod N = i, runs them and writes no report; once every
 """
 import argparse
 import csv
+import hashlib
 import json
 import math
 import os
@@ -1007,7 +1008,25 @@ def decide_claims(named):
     return out
 
 
-def decisions_section(decided):
+def second_reading(decided, out):
+    """The independent re-derivation of the decisions (reports/fl-full/second-reading.json), said
+    only for the results.csv it read (its SHA-256), and where its verdicts differ."""
+    path = os.path.join(out, SCALES["full"]["dir"], "second-reading.json")
+    if not os.path.exists(path):
+        return ["No second reading of these decisions is recorded.", ""]
+    review = json.load(open(path))
+    with open(os.path.join(out, SCALES["full"]["dir"], "results.csv"), "rb") as f:
+        current = hashlib.sha256(f.read()).hexdigest()
+    if review["results_csv_sha256"] != current:
+        return ["The recorded second reading was of an earlier results.csv (SHA-256 {}…); these decisions have "
+                "none yet.".format(review["results_csv_sha256"][:12]), ""]
+    differ = [c for c, v, _ in decided if review["verdicts"].get(c) != v]
+    return ["**Second reading.** Re-derived by {}: {}. Agreement on {}.".format(
+        review["who"], "its verdicts differ on " + ", ".join(differ) if differ else "the same verdicts",
+        review["agreement"]) + " Its notes: " + " ".join(review["notes"]), ""]
+
+
+def decisions_section(decided, out):
     level = rule.ALPHA / len(LOOKS)
     lines = ["## The claims decided", "",
              "**The rule, fixed before the runs it governs.** Each comparison \"A above B\" takes the test accuracy at "
@@ -1045,7 +1064,7 @@ def decisions_section(decided):
                 first = False
     lines += ["", "Differences are in accuracy points (A − B). " + "; ".join(
         "{}: {}".format(claim, CLAIM_WORDS[claim]) for claim, _, _ in decided) + ".", ""]
-    return lines
+    return lines + second_reading(decided, out)
 
 
 def lambda_grid_section(named, fig_dir):
@@ -1151,7 +1170,7 @@ def report_full(results, out):
              "version's Table 1) are shown beside Exp. 7's for reference.", ""]
     not_run = []
     decided = decide_claims(named)
-    lines += decisions_section(decided)
+    lines += decisions_section(decided, out)
     grid_lines, best_lambda, grid_missing = lambda_grid_section(named, fig_dir)
 
     def row(label, name, extra=""):
