@@ -12,16 +12,17 @@ as-printed, reference-code) are implemented from the paper and REFERENCES.md twi
 closed form over the threshold cells, and an enumeration of every shared vector Z for small d;
 the two are compared wherever both run.
 
-Values that cannot be recomputed from a certificate (counts over a grid the certificate does
-not list, quantities that need the exact law of a released sum, the protocol's live byte
-counts) are not pretended: `--verbose` lists each as "not recomputable from the certificate"
-with what would be needed.
+A certificate names its grid ("paper" or "quick"), which this script knows (GRIDS, as
+common.cpp defines them): counts over the grid are recounted point by point. What it cannot
+recompute is not pretended: every run lists each such group of values as "not recomputable from
+the certificate", with what would be needed, and the summary line counts them (today only T3's
+certified PLD compositions at the paper's model sizes, which this script does not reimplement).
 
 Usage: /usr/bin/python3 proofs-check/recheck_certificates.py [--verbose] [--only ID,...] DIR
        /usr/bin/python3 proofs-check/recheck_certificates.py --self-test
 
   --only ID,...  recheck only these claims (the other certificates may be absent)
-  --verbose      list what each certificate holds that cannot be recomputed from it
+  --verbose      also say how many items each certificate had rechecked
   --self-test    cross-check this script's closed forms against brute force, then exit
 
 Exit status: 0 every recomputed item agrees; 1 some item disagrees (a line
@@ -70,6 +71,25 @@ kMaxEnumeratedBits = 10
 # near them: L1 stops at d = 5, T1c's witness at d = 3).
 kMaxLeakageCells = 1 << 12
 kMaxOptimisedCells = 1 << 12
+
+# The audit's two grids (common.cpp Grid::paper and Grid::quick_grid), which a certificate names:
+# the ε grid (e^ε rounded up to six decimals, exp_eps_of), d, n, and inputs w ∈ [c − r, c + r] at
+# steps of r / input_steps.
+GRIDS = {"paper": {"eps": (0.1, 0.3, 0.5, 1, 3, 5, 7), "bits": (0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 64),
+                   "clients": (50, 100, 200, 500), "enumerate_up_to": 8, "optimise_up_to": 3, "input_steps": 8},
+         "quick": {"eps": (0.5, 1, 5), "bits": (0, 1, 5), "clients": (50,), "enumerate_up_to": 5,
+                   "optimise_up_to": 2, "input_steps": 4}}
+
+
+def exp_eps_of(eps):
+    """common.cpp exp_eps_near: ⌈e^eps · 10^6⌉ / 10^6, in doubles as there."""
+    return F(math.ceil(math.exp(eps) * 1e6), 10 ** 6)
+
+
+def grid_inputs(grid, c, r):
+    """common inputs.hpp input_grid: c + r·k/steps for k = −steps, …, steps."""
+    steps = GRIDS[grid]["input_steps"]
+    return [c + r * F(k, steps) for k in range(-steps, steps + 1)]
 # Decimal arithmetic for the transcendental values: kWorkDigits significant digits. The
 # certificates print each end of an enclosure with kCertDigits significant digits (rounded), so
 # a recomputed value may sit outside the printed ends by one unit in the last printed digit;
@@ -1977,12 +1997,53 @@ def recheck_s1(cert, report):
     check_verdict(report, cert, "undecided")
 
 
-def recheck_counted(cert, report, count_key, bad_key):
-    data = cert["data"]
-    report.expect(data[bad_key] <= data[count_key], f"data/{bad_key}", "more violations than points")
-    report.not_recomputable(f"data/{count_key}, data/{bad_key}", "counts over the check's grid, which the certificate "
-                                                                "does not list")
-    check_verdict(report, cert, "holds" if data[bad_key] == 0 else "fails")
+def recheck_d1(cert, report):
+    """D1 (a survivor's quantization is LDPQ's, check_d1.cpp): over the certificate's grid (c = r =
+    1; every e^ε, d and input w, the partner at c − r, c, c + r), each client's marginal of
+    Algorithm 2 as intended, as leader and as follower, against LDPQ's q(w): the points and those
+    that differ, exactly. Verdict: holds iff none differs."""
+    data, grid = cert["data"], GRIDS[cert["grid"]]
+    c = r = F(1)
+    points = differ = 0
+    for eps in grid["eps"]:
+        alpha = alpha_of(exp_eps_of(eps))
+        for d in grid["bits"]:
+            for w in grid_inputs(cert["grid"], c, r):
+                q = ldpq_q(alpha, c, r, w)
+                for partner in (c - r, c, c + r):
+                    leader = marginals(joint_law(alpha, c, r, w, partner, d, "corrected"))[0]
+                    follower = marginals(joint_law(alpha, c, r, partner, w, d, "corrected"))[1]
+                    points += 1
+                    differ += leader != q or follower != q
+    report.equal("data/points", data["points"], points)
+    report.equal("data/marginal_differs_from_ldpq", data["marginal_differs_from_ldpq"], differ)
+    check_verdict(report, cert, "holds" if differ == 0 else "fails")
+
+
+def recheck_x8(cert, report):
+    """X8 (Experiment 8's gap, check_x8.cpp): at c = 0, r = 1/2, d = 5, for every pair of inputs at
+    steps of r / (2·input_steps), LDP-FL's pair MSE minus CorBinQ's (as intended) along the e^ε grid
+    in increasing order: the points and those where the gap grows as ε grows, exactly. Verdict:
+    holds iff it never does."""
+    data, grid = cert["data"], GRIDS[cert["grid"]]
+    c, r, steps = F(0), F(1, 2), 2 * grid["input_steps"]
+    inputs = [c + r * F(k, steps) for k in range(-steps, steps + 1)]
+    alphas = [alpha_of(x) for x in sorted(exp_eps_of(eps) for eps in grid["eps"])]
+    points = shrinks = 0
+    for w1 in inputs:
+        for w2 in inputs:
+            previous = None
+            for alpha in alphas:
+                level = r * alpha
+                q1, q2 = ldpq_q(alpha, c, r, w1), ldpq_q(alpha, c, r, w2)
+                gap = (pair_mse(independent_law(q1, q2), level, w1 - c, w2 - c) -
+                       pair_mse(joint_law(alpha, c, r, w1, w2, 5, "corrected"), level, w1 - c, w2 - c))
+                points += 1
+                shrinks += previous is not None and gap > previous
+                previous = gap
+    report.equal("data/points", data["points"], points)
+    report.equal("data/gap_shrinks_as_eps_decreases", data["gap_shrinks_as_eps_decreases"], shrinks)
+    check_verdict(report, cert, "holds" if shrinks == 0 else "fails")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2059,8 +2120,25 @@ def recheck_a2(cert, report):
             check_joint_item_is(report, witness["recheck"][i], f"{path}/recheck/{i}", alpha, d, w1, w2, "as-printed")
         report.expect(data["printed_pldp_broken_cases"] >= 1, "data/printed_pldp_broken_cases",
                       "0, but the counterexample breaks ε-PLDP")
-    report.not_recomputable("data/points, data/printed_biased_points, data/printed_pldp_broken_cases",
-                            "counts over the check's grid of (e^ε, d) and inputs, which the certificate does not list")
+    # Over the certificate's grid (check_a2.cpp: c = 0, r = 1, d <= 16): every point's follower
+    # marginal as printed against q(w2), and every (e^ε, d)'s printed PLDP supremum against e^ε.
+    grid = GRIDS[cert["grid"]]
+    inputs = grid_inputs(cert["grid"], F(0), F(1))
+    points = biased = broken = 0
+    for eps in grid["eps"]:
+        x = exp_eps_of(eps)
+        alpha = alpha_of(x)
+        for d in (d for d in grid["bits"] if d <= 16):
+            ratio = pldp_sup(alpha, d, "as-printed")
+            broken += ratio == UNBOUNDED or ratio > x
+            for w1 in inputs:
+                for w2 in inputs:
+                    points += 1
+                    biased += marginals(joint_law(alpha, F(0), F(1), w1, w2, d, "as-printed"))[1] != \
+                        ldpq_q(alpha, F(0), F(1), w2)
+    report.equal("data/points", data["points"], points)
+    report.equal("data/printed_biased_points", data["printed_biased_points"], biased)
+    report.equal("data/printed_pldp_broken_cases", data["printed_pldp_broken_cases"], broken)
     fails = data["printed_biased_points"] > 0 or data["printed_pldp_broken_cases"] > 0
     check_verdict(report, cert, "fails" if fails else "holds")
 
@@ -2107,7 +2185,14 @@ def recheck_t1a(cert, report):
                      (ldpq_q(alpha, c, r, rat(item["w1"])), ldpq_q(alpha, c, r, rat(item["w2"]))),
                      "marginals")
     report.equal("data/mismatches", data["mismatches"], 0)
-    report.not_recomputable("data/points, data/enumerated_points", "counts over the check's grid, not listed")
+    # The grid's counts (check_t1a.cpp: e^ε × (d of the grid and 4096) × input pairs; the
+    # enumerator at d <= enumerate_up_to for w1 <= w2).
+    grid = GRIDS[cert["grid"]]
+    inputs = grid_inputs(cert["grid"], F(0), F(1))
+    ordered = sum(1 for w1 in inputs for w2 in inputs if w1 <= w2)
+    report.equal("data/points", data["points"], len(grid["eps"]) * (len(grid["bits"]) + 1) * len(inputs) ** 2)
+    report.equal("data/enumerated_points", data["enumerated_points"],
+                 len(grid["eps"]) * sum(1 for d in grid["bits"] if d <= grid["enumerate_up_to"]) * ordered)
     check_verdict(report, cert, "holds" if data["mismatches"] == 0 else "fails")
 
 
@@ -2182,7 +2267,15 @@ def recheck_t1c(cert, report):
         if 2 ** d <= kMaxOptimisedCells:
             optimum = min_pp_over_d_bit_pairs(ldpq_q(alpha, CENTER, RADIUS, w1), ldpq_q(alpha, CENTER, RADIUS, w2), 2 ** d)
             report.equal(f"{path}/optimum_pp", rat(sample["optimum_pp"]), optimum, sample["optimum_pp"])
-    report.not_recomputable("data/points", "the size of the check's grid, not listed (every 7th point is in samples)")
+    # The grid's size (check_t1c.cpp: e^ε × d <= optimise_up_to × input pairs), and the samples are
+    # every 7th of its points in order.
+    grid = GRIDS[cert["grid"]]
+    inputs = grid_inputs(cert["grid"], CENTER, RADIUS)
+    order = [(exp_eps_of(eps), d, w1, w2) for eps in grid["eps"] for d in range(grid["optimise_up_to"] + 1)
+             for w1 in inputs for w2 in inputs]
+    report.equal("data/points", data["points"], len(order))
+    chosen = [(rat(x["exp_eps"]), x["bits"], rat(x["w1"]), rat(x["w2"])) for x in data.get("samples", [])]
+    report.equal("data/samples", chosen, order[::7], "the samples' inputs (every 7th point of the grid)")
     check_verdict(report, cert, "holds" if data["corbinq_not_optimal"] == 0 else "fails")
 
 
@@ -2201,8 +2294,29 @@ def recheck_t2a(cert, report):
                       "equals the sum of the weights")
     report.expect(data["printed_variant_biased_cases"] <= data["cases"], "data/printed_variant_biased_cases",
                   "more than the cases")
-    report.not_recomputable("data/cases, data/printed_variant_biased_cases",
-                            "the populations (weights per client) and the exact law of their sum, not listed")
+    # The populations over the certificate's grid (check_t2a.cpp: c = 0, r = 1; for each e^ε, d and
+    # n = 2..9, client i's weight is input (7i + 3n + d) mod |inputs|; client 0 and, for even n, the
+    # last client on LDPQ, the others in consecutive pairs, the first of each leading). The sum's
+    # mean is the sum of the outputs' means (linearity), each c + rα(2P(+) − 1) from its marginal:
+    # LDPQ's is its weight; a pair's as printed comes from the printed joint law.
+    grid = GRIDS[cert["grid"]]
+    inputs = grid_inputs(cert["grid"], F(0), F(1))
+    cases = printed_biased = 0
+    for eps in grid["eps"]:
+        alpha = alpha_of(exp_eps_of(eps))
+        for d in grid["bits"]:
+            for n in range(2, 10):
+                def w(i):
+                    return inputs[(i * 7 + n * 3 + d) % len(inputs)]
+                total = sum(w(i) for i in range(n))
+                mean = w(0) + (w(n - 1) if n % 2 == 0 else 0)
+                for i in range(1, n - 1, 2):
+                    p1, p2 = marginals(joint_law(alpha, F(0), F(1), w(i), w(i + 1), d, "as-printed"))
+                    mean += alpha * (2 * p1 - 1) + alpha * (2 * p2 - 1)
+                cases += 1
+                printed_biased += mean != total
+    report.equal("data/cases", data["cases"], cases)
+    report.equal("data/printed_variant_biased_cases", data["printed_variant_biased_cases"], printed_biased)
     check_verdict(report, cert, "holds" if data["biased_cases"] == 0 else "fails")
 
 
@@ -2247,7 +2361,8 @@ def recheck_t2b(cert, report):
     alpha = T2B_APPENDIX_ALPHA
     report.equal(f"{path}/max_cov_when_w_plus_w2_at_most_2c", rat(steps["max_cov_when_w_plus_w2_at_most_2c"]),
                  -RADIUS * RADIUS * (alpha - 1) ** 2)
-    report.not_recomputable(f"{path}/points", "the size of the check's input grid, not listed")
+    report.equal(f"{path}/points", steps["points"], len(grid_inputs(cert["grid"], CENTER, RADIUS)) ** 2,
+                 f"{steps['points']} (the input grid's pairs)")
     check_verdict(report, cert, bound_verdict(pairs) if data["grid_never_exceeds_witness"] else "undecided")
     # Line 14 as printed: the pair's exact law at each d (its own closed form, enumerated for
     # small d), the average's MSE (a pair's over 4), above the bound (r²/2n)(α² + 2α − 1) at some d.
@@ -2373,10 +2488,22 @@ def recheck_t3(cert, report):
                           "does not enclose ln of the exact e^ε")
     # δ(ε) decreases to the disjoint mass as ε → ∞: no finite ε reaches δ iff that mass exceeds δ.
     infinite = rat(cx["remove_one_disjoint_mass"]) > delta
-    report.not_recomputable(f"{path}/remove_one_disjoint_mass, data/paper_model_sizes/*/eps_lower, "
-                            "data/paper_model_sizes/*/eps_upper",
-                            "the remove-one laws' disjoint mass needs the whole population's law; the model sizes' "
-                            "bounds come from a certified PLD composition over m (privacy/accountant.hpp)")
+    # Remove-one compares the sum of n LDPQ outputs c ± rα (check_t3.cpp: c = 0, γ = 1) with the sum
+    # of n − 1: their supports are {nc + rα(2k − n)} and {(n − 1)c + rα(2k − n + 1)}, each atom of
+    # positive mass (0 < q(w) < 1 for α > 1). Disjoint supports make the disjoint mass 1; supports
+    # that meet would need the laws themselves.
+    n, level = cx["n"], rat(cx["radius"]) * rat(cx["alpha"])
+    whole = {level * (2 * k - n) for k in range(n + 1)}
+    removed = {level * (2 * k - n + 1) for k in range(n)}
+    if cx["gamma"] == "1" and not whole & removed:
+        report.equal(f"{path}/remove_one_disjoint_mass", rat(cx["remove_one_disjoint_mass"]), F(1),
+                     cx["remove_one_disjoint_mass"])
+    else:
+        report.not_recomputable(f"{path}/remove_one_disjoint_mass", "the supports of the remove-one sums meet: the "
+                                "disjoint mass needs the laws")
+    report.not_recomputable("data/paper_model_sizes/*/eps_lower, data/paper_model_sizes/*/eps_upper",
+                            "a certified PLD composition over m (privacy/accountant.hpp), which this script does not "
+                            "reimplement; eps_lower <= eps_upper and the printed ε_u against them are rechecked")
     check_verdict(report, cert, "fails" if understates or infinite else "undecided")
 
 
@@ -2471,7 +2598,18 @@ def recheck_d0(cert, report):
                          "the law at d = 0")
     report.equal("data/corrected_differences", data["corrected_differences"], 0)
     report.equal("data/reference_code_differences", data["reference_code_differences"], data["points"])
-    report.not_recomputable("data/points", "the size of the check's grid, not listed")
+    # Over the certificate's grid (check_d0.cpp, c = 0, r = 1): every point's law at d = 0.
+    points = corrected = 0
+    for eps in GRIDS[cert["grid"]]["eps"]:
+        alpha = alpha_of(exp_eps_of(eps))
+        for w1 in grid_inputs(cert["grid"], F(0), F(1)):
+            for w2 in grid_inputs(cert["grid"], F(0), F(1)):
+                points += 1
+                product = independent_law(ldpq_q(alpha, F(0), F(1), w1), ldpq_q(alpha, F(0), F(1), w2))
+                law = checked_joint_law(alpha, F(0), F(1), w1, w2, 0, "corrected")
+                corrected += law["++"] != product["++"] or law["--"] != product["--"]
+    report.equal("data/points", data["points"], points)
+    report.equal("data/corrected_differences", data["corrected_differences"], corrected)
     check_verdict(report, cert, "holds" if data["corrected_differences"] == 0 else "fails")
 
 
@@ -2498,9 +2636,10 @@ def recheck_c1(cert, report):
         within = within and exchanged <= claimed
         ratios.append(F(claimed, exchanged))
     report.equal("data/smallest_claimed_over_counted", rat(data["smallest_claimed_over_counted"]), min(ratios))
-    report.not_recomputable("data/rows/*/bits_z_exchanged (as counted)",
-                            "the live count of the protocol's relay; the closed form it must equal is rechecked")
     check_verdict(report, cert, "holds with slack" if within else "fails")
+
+
+R1_CENTER = F(1)  # check_r1.cpp: c = 1 > 0, as Theorem 1 requires
 
 
 def recheck_r1(cert, report):
@@ -2517,7 +2656,7 @@ def recheck_r1(cert, report):
     for i, row in enumerate(data["rows"]):
         path = f"data/rows/{i}"
         x = rat(row["exp_eps"])
-        report.equal(f"{path}/exp_eps", x, F(math.ceil(math.exp(row["eps"]) * 1e6), 10 ** 6), row["exp_eps"])
+        report.equal(f"{path}/exp_eps", x, exp_eps_of(row["eps"]), row["exp_eps"])
         alpha = alpha_of(x)
         ratio = pldp_sup(alpha, d, "reference-code")
         claimed = row["ratio"] if row["ratio"] == UNBOUNDED else rat(row["ratio"])
@@ -2530,8 +2669,15 @@ def recheck_r1(cert, report):
             least = 1 - ldpq_q(alpha, CENTER, RADIUS, CENTER + RADIUS)
             report.expect(least <= bias <= F(1, n), f"{path}/largest_marginal_bias",
                           f"{row['largest_marginal_bias']} is outside [1 − q(c + r), 2^−d] = [{least}, 1/{n}]")
-            report.not_recomputable(f"{path}/largest_marginal_bias (exact value)",
-                                    "the input grid, for inputs other than c + r in the top cell")
+        # Exactly, over the certificate's input grid: Q1's bias with both inputs at w, the largest
+        # in absolute value (the first of equal ones, as check_r1.cpp scans).
+        worst = F(0)
+        for w in grid_inputs(cert["grid"], R1_CENTER, RADIUS):
+            b = marginals(checked_joint_law(alpha, R1_CENTER, RADIUS, w, w, d, "reference-code"))[0] - \
+                ldpq_q(alpha, R1_CENTER, RADIUS, w)
+            if abs(b) > abs(worst):
+                worst = b
+        report.equal(f"{path}/largest_marginal_bias", bias, worst, row["largest_marginal_bias"])
         breaks = breaks or ratio == UNBOUNDED or ratio > x or bias != 0
     check_verdict(report, cert, "fails" if breaks else "holds")
 
@@ -2942,9 +3088,9 @@ CLAIM_RECHECKS = {"P1": recheck_p1, "A2": recheck_a2, "T1a": recheck_t1a, "T1b":
                   "T2a": recheck_t2a, "T2b": recheck_t2b, "T2c": recheck_t2c, "T3": recheck_t3, "T4": recheck_t4,
                   "D0": recheck_d0, "C1": recheck_c1, "R1": recheck_r1, "L1": recheck_l1,
                   "T1u": recheck_t1u, "T3m": recheck_witnessed,
-                  "D1": lambda cert, report: recheck_counted(cert, report, "points", "marginal_differs_from_ldpq"), "X1": recheck_witnessed,
+                  "D1": recheck_d1, "X1": recheck_witnessed,
                   "G1": recheck_witnessed, "B1": recheck_b1, "T4u": recheck_t4u, "T4m": recheck_t4m, "S1": recheck_s1,
-                  "X8": lambda cert, report: recheck_counted(cert, report, "points", "gap_shrinks_as_eps_decreases")}
+                  "X8": recheck_x8}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3190,14 +3336,16 @@ def main(argv):
     malformed = list(dict.fromkeys(malformed))  # the results CSV is named once, not per claim
     for line in malformed + mismatches:
         print(line)
-    if verbose:
-        for r in reports:
+    for r in reports:
+        if verbose:
             print(f"{r.name}: {r.items} items rechecked")
-            for line in r.unrecomputable:
-                print(line)
+        for line in r.unrecomputable:  # never hidden: what this script takes on trust
+            print(line)
     items = sum(r.items for r in reports)
+    trusted = sum(len(r.unrecomputable) for r in reports)
     print(f"recheck: {len(certs)} certificates, {items} items, {len(mismatches)} mismatches"
-          + (f", {len(malformed)} malformed" if malformed else ""))
+          + (f", {len(malformed)} malformed" if malformed else "")
+          + (f", {trusted} groups of values not recomputed here (listed above)" if trusted else ""))
     return 2 if malformed else 1 if mismatches else 0
 
 
