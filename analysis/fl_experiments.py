@@ -101,10 +101,10 @@ SCALE = SCALES["reduced"]
 # comparison "A above B": the test accuracy at the best-validation round, one value per seed, both
 # arms on the first n seeds of SEQUENTIAL_SEEDS; looks at n = 3, 6, 10 (LOOKS); at each look
 # Welch's t with the Welch-Satterthwaite degrees of freedom, one-sided both ways, each tested at
-# rule.ALPHA / len(LOOKS) (Bonferroni over the looks): A above B when P(T >= t) <= 1/60, A below B when
+# rule.RULE_ALPHA / len(LOOKS) (Bonferroni over the looks): A above B when P(T >= t) <= 1/60, A below B when
 # P(T <= t) <= 1/60; otherwise the next batch of seeds, and after the last look "undecided" with
 # the difference of means and its Welch interval. With equal means (and accuracies normal over
-# seeds), each direction is declared with probability at most rule.ALPHA = 0.05 over all looks.
+# seeds), each direction is declared with probability at most rule.RULE_ALPHA = 0.05 over all looks.
 SEQUENTIAL_SEEDS, LOOKS = rule.SEQUENTIAL_SEEDS, rule.LOOKS  # the authors' five seeds, then 1-5
 
 # The runs the rule asked more seeds of, by name, with the number of sequential seeds to have (a
@@ -1027,7 +1027,7 @@ def second_reading(decided, out):
 
 
 def decisions_section(decided, out):
-    level = rule.ALPHA / len(LOOKS)
+    level = rule.RULE_ALPHA / len(LOOKS)
     lines = ["## The claims decided", "",
              "**The rule, fixed before the runs it governs.** Each comparison \"A above B\" takes the test accuracy at "
              "the best-validation round of both arms on the first n seeds of {seeds}, at looks n = {looks}. At each "
@@ -1043,7 +1043,7 @@ def decisions_section(decided, out):
              "pending. The audit (`corbin audit`, E1–E5) applies the same rule in C++ and "
              "`proofs-check/recheck_certificates.py` recomputes it from `results.csv`; this section is the "
              "rechecker's reading.".format(seeds=", ".join(map(str, SEQUENTIAL_SEEDS)),
-                                            looks=", ".join(map(str, LOOKS)), alpha=rule.ALPHA, k=len(LOOKS),
+                                            looks=", ".join(map(str, LOOKS)), alpha=rule.RULE_ALPHA, k=len(LOOKS),
                                             inv=round(1 / level)), "",
              "| claim | comparison | wants | at n | difference [interval] | deciding p | rule's order |",
              "|---|---|---|---|---|---|---|"]

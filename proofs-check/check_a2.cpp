@@ -9,6 +9,50 @@
 #include "inputs.hpp"
 
 namespace corbin::audit {
+namespace {
+
+/// Inputs at which the printed ratio exceeds e^ε as a plain quotient of two laws, for a
+/// supremum that is a limit (not attained): each input is taken at its value or just beside it
+/// (value ∓ r/2^(d+k), k = 1..12: a follower's threshold position falls as its input rises, so a
+/// limit from the left of a cell end can be one from either side in w), the first combination
+/// whose ratio passes e^ε is kept, with the two laws. Empty when none does (the witness then
+/// stands on its limit alone).
+Json attained_pair(const Rational& alpha, const Rational& x, const Rational& c, const Rational& r, unsigned long d,
+                   const PldpResult<Rational>& p) {
+  const auto near = [&](const Rational& w) {
+    std::vector<Rational> v{w};
+    for (unsigned k = 1; k <= 12; ++k) {
+      const Rational step = r / Rational(BigInt(1) << static_cast<unsigned>(d + k));
+      if (w - step >= c - r) v.push_back(w - step);
+      if (w + step <= c + r) v.push_back(w + step);
+    }
+    return v;
+  };
+  const bool leader = p.client == 1;
+  const auto plus = [&](const Rational& own, const Rational& partner) {
+    const auto law = leader ? corbinq_joint_law(alpha, c, r, own, partner, d, Variant::as_printed)
+                            : corbinq_joint_law(alpha, c, r, partner, own, d, Variant::as_printed);
+    const Rational up = leader ? law.q1_plus() : law.q2_plus();
+    return p.output == 1 ? up : 1 - up;
+  };
+  for (const Rational& partner : near(p.w_partner))
+    for (const Rational& high : near(p.w_high))
+      for (const Rational& low : near(p.w_low)) {
+        const Rational num = plus(high, partner), den = plus(low, partner);
+        if (den == 0 || num / den <= x) continue;
+        Json j = Json::object();
+        put(j, "w_high", high);
+        put(j, "w_low", low);
+        put(j, "w_partner", partner);
+        put(j, "p_high", num);
+        put(j, "p_low", den);
+        put(j, "ratio", num / den);
+        return j;
+      }
+  return Json();
+}
+
+}  // namespace
 
 ClaimResult check_a2(const Grid& grid) {
   ClaimResult out;
@@ -49,6 +93,12 @@ ClaimResult check_a2(const Grid& grid) {
         witness["client"] = printed.client;
         witness["output"] = printed.output;
         witness["attained"] = printed.attained;
+        // A limit is checkable only through inputs that approach it: the first pair of actual
+        // inputs whose plain ratio already passes e^ε.
+        if (!printed.attained) {
+          const Json pair = attained_pair(alpha, x, c, r, d, printed);
+          if (!pair.is_null()) witness["at_inputs"] = pair;
+        }
         Json rechecks = Json::array();
         const Rational& partner = printed.w_partner;
         const bool leader = printed.client == 1;

@@ -62,6 +62,14 @@ ClaimResult check_c1(const Grid& grid) {
       }
     }
   out.certificate["rows"] = rows;
+  // The counting rule the rows follow (the closed form above): bits, sent as whole bytes.
+  out.certificate["count_rule"] = {{"key_bits", 256},
+                                   {"election_bits", 272},
+                                   {"z_tag_bits", 128},
+                                   {"z_bits_per_coordinate", "d"},
+                                   {"upload_bits_per_coordinate", 1},
+                                   {"byte_rounding", "each message rounded up to whole bytes: ceil(bits / 8) * 8"},
+                                   {"claimed", "d m k + n k, k = key_bits"}};
   put(out.certificate, "smallest_claimed_over_counted", min_ratio);
   out.reading = "per_client";  // the aggregate reading is refuted in Coq (Comm.v)
   out.verdict = within ? Verdict::holds_with_slack : Verdict::fails;

@@ -35,10 +35,15 @@ ClaimResult check_d1(const Grid& grid) {
   // Given Z = 0 at d = 1, e^ε = 3 (α = 2), c = r = 1: the leader at c − r has u = 2·(1/4) = 1/2,
   // so "+" w.p. 1/2; at c + r, u = 3/2: "+" w.p. 1. And given z = 1: 0 at c − r, 1/2 at c + r.
   const Json w0 = given_z_witness("given_z", Rational(3), c, r, 1, 1, Rational(c - r), Rational(c + r));
-  out.certificate["witnesses"] = Json::array({w0});
+  // Line 14 as printed: a survivor that follows (leader at c + r... here c = r = 1, leader at 1,
+  // d = 1, e^ε = 3) says c + rα with probability 1/16 at w = 9/8, so its mean is −3/4, not 9/8:
+  // not LDPQ's quantization (which is unbiased).
+  const Json printed = printed_q2_witness("printed", Rational(3), c, r, 1, c, c, Rational(9, 8));
+  out.certificate["witnesses"] = Json::array({w0, printed});
   out.reading = "marginal";
   out.verdict = differ == 0 ? Verdict::holds : Verdict::fails;
-  out.also = {{"given_z", w0["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
+  out.also = {{"given_z", w0["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided},
+              {"printed", printed["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
   out.finding = "the survivor's output law is exactly LDPQ's at all " + std::to_string(points) +
                 " grid points (proved for every d in Coq); given Z it is not: at d = 1, z = 1, e^ε = 3 the leader says "
                 "c + rα with probability 0 at w = c − r and 1/2 at c + r, an unbounded ratio for a holder of Z";

@@ -2,6 +2,7 @@
 // against a holder of Z.
 
 #include "claims.hpp"
+#include "witness.hpp"
 #include "corbin/privacy/leakage.hpp"
 
 namespace corbin::audit {
@@ -12,7 +13,9 @@ ClaimResult check_l1(const Grid& grid) {
   out.statement = "(Not claimed by the paper.) A pair's outputs stay ε-PLDP for an observer of both "
                   "uplinks, or for a holder of the shared Z.";
   out.method = "Exact likelihood ratios over every threshold-cell end of both clients' inputs "
-               "(corbin leakage), for each e^ε and d <= 10 on the grid.";
+               "(corbin leakage), for each e^ε on the grid and d <= 5 on it (`corbin leakage` goes to d = 10; "
+               "the rows stop at 5 so that the rechecker recomputes each), and a holder of Z's law given Z at two "
+               "inputs.";
   const Rational c(0), r(1);
   Json rows = Json::array();
   bool any_unbounded = false, d0_bounded = true;
@@ -39,6 +42,11 @@ ClaimResult check_l1(const Grid& grid) {
   }
   out.certificate["rows"] = rows;
   out.certificate["claimed_by_paper"] = false;
+  // The holder of Z, concretely: at d = 1, z = 1, e^ε = 3 the leader says c + rα with
+  // probability 0 at w = c − r and 1/2 at c + r (an unbounded ratio).
+  const Json z_witness = given_z_witness("z_holder", Rational(3), c, r, 1, 1, Rational(c - r), Rational(c + r));
+  out.certificate["witnesses"] = Json::array({z_witness});
+  out.also = {{"z_holder", z_witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
   out.reading = "pair_observer";
   out.verdict = any_unbounded ? Verdict::fails : Verdict::holds;
   out.finding = std::string(any_unbounded ? "for every d >= 1 both observers see an unbounded likelihood ratio (an output impossible for one input, possible for another)"

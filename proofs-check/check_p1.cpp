@@ -55,6 +55,14 @@ ClaimResult check_p1(const Grid& grid) {
   out.finding = ok ? "levels c ± rα are forced by ε-PLDP; every other admissible pair has strictly larger MSE at every input"
                    : "a non-LDPQ binary quantizer matched or beat LDPQ's MSE";
   out.certificate["levels"] = rows;
+  // What the rows were computed with: γ1 lowered by this much for ratio_just_below, the offsets
+  // a, b of the other admissible levels, the inputs (the grid's, at steps of r/input_steps).
+  put(out.certificate, "lowered_by", Rational(1, 1000));
+  Json offsets = Json::array();
+  for (const Rational& a : steps) offsets.push_back(to_string(a));
+  out.certificate["level_offsets"] = offsets;
+  put(out.certificate, "center", c);
+  put(out.certificate, "radius", r);
   put(out.certificate, "smallest_excess_mse_of_other_levels", min_excess);
   out.result = "All " + std::to_string(grid.exp_eps.size()) +
                " budgets: the ratio at γ1 = c + rα equals e^ε exactly and exceeds it for smaller γ1; "

@@ -28,7 +28,17 @@ ClaimResult check_s1(const Grid& grid) {
     const ExactUcdpResult x = exact_ucdp(e, Neighbour::replace_one);
     Json row = Json::object();
     row["n"] = n;
+    // The setting, whole: γ = 1 (every client on LDPQ), one coordinate, α = 2 (e^ε = 3), δ, the
+    // range [c − r, c + r]; client 1 replaced from c − r to c + r; the other n − 1 clients at the
+    // worst configuration: this many at c + r, the rest at c − r.
+    put(row, "gamma", e.gamma);
+    row["m"] = 1;
+    put(row, "alpha", e.geometry.alpha);
+    put(row, "delta", e.delta);
+    put(row, "center", e.geometry.center);
+    put(row, "radius", e.geometry.radius);
     row["others_at_c_plus_r"] = x.configuration.top;  // the worst configuration (client 1 on LDPQ)
+    row["others_at_c_minus_r"] = n - 1 - x.configuration.top;
     put(row, "exact_exp_eps_replace_one", x.exp_eps);
     put(row, "exact_eps_replace_one", x.eps);
     rows.push_back(row);

@@ -700,12 +700,17 @@ WITNESS_SCHEMAS["baseline_law"] = BASELINE_LAW
 DATA_SCHEMA = {
     "P1": obj({"levels": list_of(obj({**put("exp_eps", spec=EXP_EPS), **put("alpha", spec=ALPHA),
                                       **put("ratio_at_c_plus_r_alpha", "ratio_just_below")})),
-               **put("smallest_excess_mse_of_other_levels")}),
+               **put("smallest_excess_mse_of_other_levels"),
+               **put("lowered_by", spec=rational_where(lambda x: x > 0, "> 0")),
+               "level_offsets": list_of(rational_where(lambda x: x >= 0, ">= 0")),
+               **put("center"), **put("radius", spec=RADIUS_POSITIVE)}),
     "A2": obj({"pldp_counterexample": empty_or(obj({
                    **put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("ratio"),
                    **put("w_high", "w_low", "w_partner", spec=WEIGHT),
                    "client": one_of(1, 2), "output": one_of(1, -1), "attained": boolean,
-                   "recheck": list_of(JOINT_ITEM, lengths=(2,))})),
+                   "recheck": list_of(JOINT_ITEM, lengths=(2,))},
+                   {"at_inputs": obj({**put("w_high", "w_low", "w_partner", spec=WEIGHT),
+                                      **put("p_high", "p_low", spec=PROBABILITY), **put("ratio")})})),
                **put("ratio_at_exp_eps_3_d_5"), "points": nat, "printed_biased_points": nat,
                "printed_pldp_broken_cases": nat, "corrected_violations": nat}),
     "T1a": obj({"points": nat, "enumerated_points": nat, "mismatches": nat, "recheck": list_of(JOINT_ITEM)}),
@@ -767,7 +772,10 @@ DATA_SCHEMA = {
                "recheck": list_of(JOINT_ITEM)}),
     "C1": obj({"rows": list_of(obj({"m": nat, "d": nat, "n": nat, "bits_z_exchanged": int_string,
                                     "bits_z_from_key": int_string, "claimed_dmk_plus_nk": int_string})),
-               **put("smallest_claimed_over_counted")}),
+               **put("smallest_claimed_over_counted"),
+               "count_rule": obj({"key_bits": nat, "election_bits": nat, "z_tag_bits": nat,
+                                  "z_bits_per_coordinate": one_of("d"), "upload_bits_per_coordinate": one_of(1),
+                                  "byte_rounding": text, "claimed": text})}),
     "R1": obj({"bits": BITS, "rows": list_of(obj({"eps": number, **put("exp_eps", spec=EXP_EPS),
                                                  "ratio": rational_or("unbounded"), **put("largest_marginal_bias")},
                                                 rule=r1_row_rule))}),
@@ -775,14 +783,16 @@ DATA_SCHEMA = {
                                     "pair_eavesdropper": rational_or("unbounded"),
                                     "z_holder": rational_or("unbounded")},
                                    {"recheck": list_of(JOINT_ITEM, lengths=(2,)), "output": one_of(*JOINT_KEYS)})),
-               "claimed_by_paper": boolean}),
+               "claimed_by_paper": boolean, "witnesses": list_of(WITNESS)}),
     "T1u": obj({"witnesses": list_of(WITNESS), "levels_rows": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS,
                                                                              **put("sup_gap")}))}),
     "T3m": obj({"witnesses": list_of(WITNESS)}),
     "T4u": obj({"witness": T4U_WITNESS}),
     "T4m": obj({"printed": T4M_WITNESS, "theta_positive": T4M_WITNESS}),
     "S1": obj({"scdp_at_sensitivity_2r": list_of(obj({
-                   "n": EXACT_CLIENTS, "others_at_c_plus_r": nat, **put_interval("exact_eps_replace_one"),
+                   "n": EXACT_CLIENTS, "others_at_c_plus_r": nat, "others_at_c_minus_r": nat,
+                   **put("gamma", spec=GAMMA), "m": one_of(1), **put("alpha", spec=ALPHA), **put("delta", spec=DELTA),
+                   **put("center"), **put("radius", spec=RADIUS_POSITIVE), **put_interval("exact_eps_replace_one"),
                    **put("exact_exp_eps_replace_one", spec=rational_where(lambda x: x >= 1, "e^ε >= 1"))},
                    rule=at_most_field("others_at_c_plus_r", "n", 1, ": the other clients"))),
                "epsilon_s_stated": boolean}),
@@ -1979,14 +1989,19 @@ def recheck_t4m(cert, report):
 
 def recheck_s1(cert, report):
     """S1: the paper states no ε_s (so the verdict is undecided); at each n the exact replace-one ε of
-    the worst case over every other client's input (γ = 1, α = 2, δ = 1e-5): e^ε recomputed exactly
-    at the configuration the row names, and every other configuration of the reduction screened
-    (ldpq_replace_worst)."""
+    the worst case over every other client's input, at the row's γ (= 1), α and δ: e^ε recomputed
+    exactly at the configuration the row names (others at c + r and c − r), and every other
+    configuration of the reduction screened (ldpq_replace_worst)."""
     report.equal("data/epsilon_s_stated", cert["data"]["epsilon_s_stated"], False)
-    delta, alpha = F(1, 100000), F(2)
     for i, row in enumerate(cert["data"]["scdp_at_sensitivity_2r"]):
         path = f"data/scdp_at_sensitivity_2r/{i}"
         n, top = row["n"], row["others_at_c_plus_r"]
+        # The row's own setting: every client on LDPQ (γ = 1; the reduction below is LDPQ's), the
+        # others at c ± r as counted. Where c and r sit does not matter (the law of the sum in
+        # units of rα depends on α alone), α and δ do.
+        delta, alpha = rat(row["delta"]), rat(row["alpha"])
+        report.equal(f"{path}/gamma", rat(row["gamma"]), F(1), f"{row['gamma']} (the reduction is LDPQ's: γ = 1)")
+        report.equal(f"{path}/others_at_c_minus_r", row["others_at_c_minus_r"], n - 1 - top)
         exact = ldpq_replace_exp_eps(n - 1, top, alpha, delta)
         report.equal(f"{path}/exact_exp_eps_replace_one", rat(row["exact_exp_eps_replace_one"]), exact)
         report.equal(f"{path}/worse_configurations", ldpq_replace_worst(n - 1, alpha, delta, exact), [])
@@ -2059,17 +2074,20 @@ def recheck_p1(cert, report):
     every excess is > 0."""
     data = cert["data"]
     ok, excesses = True, []
-    steps = (F(0), F(1, 8), F(1, 2), F(1))
+    # What the certificate says it used: the offsets a, b, how far γ1 is lowered, c and r.
+    steps = [rat(a) for a in data["level_offsets"]]
+    lowered, center, radius = rat(data["lowered_by"]), rat(data["center"]), rat(data["radius"])
+    report.expect(F(0) in steps, "data/level_offsets", "no 0: LDPQ's own levels are not among them")
     for i, row in enumerate(data["levels"]):
         path = f"data/levels/{i}"
         x = rat(row["exp_eps"])
         alpha = check_exp_eps_and_alpha(report, row, path)
-        level = RADIUS * alpha
-        at_level = (level + RADIUS) / (level - RADIUS)
+        level = radius * alpha
+        at_level = (level + radius) / (level - radius)
         report.equal(f"{path}/ratio_at_c_plus_r_alpha", rat(row["ratio_at_c_plus_r_alpha"]), at_level)
-        if report.expect(level - F(1, 1000) > RADIUS, f"{path}/ratio_just_below",
-                         "undefined: rα − 1/1000 <= r (the check lowers γ1 by 1/1000)"):
-            below = (level - F(1, 1000) + RADIUS) / (level - F(1, 1000) - RADIUS)
+        if report.expect(level - lowered > radius, f"{path}/ratio_just_below",
+                         f"undefined: rα − {data['lowered_by']} <= r (the check lowers γ1 by that)"):
+            below = (level - lowered + radius) / (level - lowered - radius)
             report.equal(f"{path}/ratio_just_below", rat(row["ratio_just_below"]), below)
             ok = ok and below > x
         ok = ok and at_level == x
@@ -2077,8 +2095,8 @@ def recheck_p1(cert, report):
             for b in steps:
                 if a == 0 and b == 0:
                     continue
-                for w in (CENTER - RADIUS, CENTER + RADIUS):
-                    excess = a * (w - CENTER + level + b) + b * (level - w + CENTER)
+                for w in (center - radius, center + radius):
+                    excess = a * (w - center + level + b) + b * (level - w + center)
                     excesses.append(excess)
                     ok = ok and excess > 0
     report.equal("data/smallest_excess_mse_of_other_levels", rat(data["smallest_excess_mse_of_other_levels"]),
@@ -2114,6 +2132,23 @@ def recheck_a2(cert, report):
                       f"client {client}, output {output:+d} reaches {table.get((client, output))}, "
                       f"not {witness['ratio']}")
         check_pldp_witness(report, path, witness, alpha, d, ratio)
+        pair = witness.get("at_inputs")
+        report.expect(witness["attained"] or pair is not None, f"{path}/at_inputs",
+                      "missing: a supremum that is only a limit needs actual inputs past e^ε")
+        if pair is not None:  # the two laws at actual inputs, and their plain ratio past e^ε
+            own_partner = rat(pair["w_partner"])
+
+            def output_prob(own):
+                w1, w2 = (own, own_partner) if client == 1 else (own_partner, own)
+                up = marginals(checked_joint_law(alpha, CENTER, RADIUS, w1, w2, d, "as-printed"))[client - 1]
+                return up if output == 1 else 1 - up
+            p_high, p_low = output_prob(rat(pair["w_high"])), output_prob(rat(pair["w_low"]))
+            report.equal(f"{path}/at_inputs/p_high", rat(pair["p_high"]), p_high, pair["p_high"])
+            report.equal(f"{path}/at_inputs/p_low", rat(pair["p_low"]), p_low, pair["p_low"])
+            if report.expect(p_low > 0, f"{path}/at_inputs/p_low", "0: no ratio"):
+                report.equal(f"{path}/at_inputs/ratio", rat(pair["ratio"]), p_high / p_low, pair["ratio"])
+                report.expect(x < p_high / p_low <= ratio, f"{path}/at_inputs/ratio",
+                              f"{pair['ratio']} is not in (e^ε, the supremum {witness['ratio']}]")
         partner, high, low = rat(witness["w_partner"]), rat(witness["w_high"]), rat(witness["w_low"])
         for i, own in enumerate((high, low)):
             w1, w2 = (own, partner) if client == 1 else (partner, own)
@@ -2623,12 +2658,16 @@ def recheck_c1(cert, report):
     Summary: the smallest claimed/counted. Verdict: holds with slack iff every count is at most
     the claim, else fails."""
     data, k = cert["data"], C1_KEY_BITS
+    rule = data["count_rule"]
+    report.equal("data/count_rule/key_bits", rule["key_bits"], k)
+    report.equal("data/count_rule/election_bits", rule["election_bits"], 2 * (8 + 128))
+    report.equal("data/count_rule/z_tag_bits", rule["z_tag_bits"], 128)
     within, ratios = True, []
     for i, row in enumerate(data["rows"]):
         path = f"data/rows/{i}"
         m, d, n = row["m"], row["d"], row["n"]
-        fixed = 2 * k + 2 * (8 + 128) + (m + 7) // 8 * 8
-        exchanged = fixed + (d * m + 7) // 8 * 8 + 128
+        fixed = 2 * k + rule["election_bits"] + (m + 7) // 8 * 8
+        exchanged = fixed + (d * m + 7) // 8 * 8 + rule["z_tag_bits"]
         claimed = d * m * k + n * k
         report.equal(f"{path}/bits_z_exchanged", int(row["bits_z_exchanged"]), exchanged)
         report.equal(f"{path}/bits_z_from_key", int(row["bits_z_from_key"]), fixed)
@@ -2718,11 +2757,11 @@ def recheck_l1(cert, report):
 
 # ---------------------------------------------------------------------------------------------
 # E1–E5: the experiments, under the sequential rule fixed before the runs (experiments.hpp):
-# Welch's t on the first 3, 6, 10 of these seeds, one-sided both ways at ALPHA / 3 per look.
+# Welch's t on the first 3, 6, 10 of these seeds, one-sided both ways at RULE_ALPHA / 3 per look.
 
 SEQUENTIAL_SEEDS = (0, 42, 100, 1234, 5678, 1, 2, 3, 4, 5)
 LOOKS = (3, 6, 10)
-ALPHA = 0.05
+RULE_ALPHA = 0.05
 
 
 def log_beta_ratio(a, b, x):
@@ -2785,7 +2824,7 @@ def first_seeds(side, n):
 
 def welch_look(a, a_constant, b, b_constant):
     """One look: (n, difference, se, df, t, p_above, p_below, low, high, order)."""
-    level = ALPHA / len(LOOKS)
+    level = RULE_ALPHA / len(LOOKS)
 
     def moments(x, constant):
         mean = sum(x) / len(x)
@@ -2942,7 +2981,7 @@ def recheck_experiment(cert, report, out_dir, csv_cache):
     runs = None
     report.equal("data/rule/sequential_seeds", data["rule"]["sequential_seeds"], list(SEQUENTIAL_SEEDS))
     report.equal("data/rule/looks", data["rule"]["looks"], list(LOOKS))
-    report.equal("data/rule/alpha", data["rule"]["alpha"], ALPHA)
+    report.equal("data/rule/alpha", data["rule"]["alpha"], RULE_ALPHA)
     if found is not None:
         if found not in csv_cache:
             try:
