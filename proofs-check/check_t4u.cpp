@@ -22,6 +22,56 @@ Rational half_binomial_at_least(unsigned long trials, unsigned long k) {
   }
   return Rational(sum, pow(BigInt(2), static_cast<unsigned>(trials)));
 }
+/// Eq. (3)'s left side (nγ(δ1) − 1)(1/4 − 1/(4α²)), γ(δ1) = v − √(v(1 − 2v)/(4(δ − δ1)n)) with
+/// v = p(1 − p): decreasing in δ1.
+Interval precondition_lhs(const DropoutSetting& s, const Rational& delta1, Interval* gamma_out = nullptr) {
+  const Interval n = interval_from(BigInt(s.n)), v = interval_from(Rational(s.p * (1 - s.p)));
+  const Interval a = s.budget.alpha_interval();
+  const Interval gamma = Interval(v - sqrt(Interval(v * (1 - 2 * v) / (4 * interval_from(Rational(s.delta - delta1)) * n))));
+  if (gamma_out != nullptr) *gamma_out = gamma;
+  return Interval((n * gamma - 1) * (Interval(1) / 4 - 1 / (4 * a * a)));
+}
+
+/// The refutation for every δ1 the theorem admits ("there exists δ1 < δ such that (3)"), not
+/// only the one the witness names. Admissible δ1 lie in (low, high): (3)'s left side is below
+/// (nv − 1)(1/4 − 1/(4α²)), so 23 ln(m/δ1) <= it needs δ1 > m e^{−that/23}; and it is at least
+/// 23 ln(m/δ1) > 23 ln(m/δ), which fails from `high` on (bisection; the left side decreases in
+/// δ1). On (low, high) every term of Eq. (th:3:1) at (γ(δ1), δ1) is at most its value at
+/// (γ(high), low) — the logarithms fall and nγ − 1 rises as δ1 falls — but for the third term's
+/// 1/(1 − δ1/10), at most 1/(1 − high/10): so ε_u(δ1) <= ε_u(γ(high), low)·(1 − low/10)/(1 −
+/// high/10) =: bound, and P(S) − e^bound P′(S) − δ > 0 refutes the conclusion at each such δ1.
+Json every_admissible_delta1(const DropoutSetting& s, const Rational& with_client, const Rational& without_client) {
+  const Interval n = interval_from(BigInt(s.n)), v = interval_from(Rational(s.p * (1 - s.p)));
+  const Interval a = s.budget.alpha_interval();
+  const Interval top = Interval((n * v - 1) * (Interval(1) / 4 - 1 / (4 * a * a)));
+  const Rational low = to_rational(lower_of(Interval(interval_from(Rational(BigInt(s.m))) * exp(-top / 23))));
+  const Interval need = Interval(23 * log(interval_from(Rational(Rational(BigInt(s.m)) / s.delta))));
+  Rational admitted = s.delta1, high = s.delta;  // LHS(admitted) >= need (the witness's δ1 is admissible)
+  for (int i = 0; i < 64; ++i) {
+    const Rational mid = (admitted + high) / 2;
+    if (upper_of(precondition_lhs(s, mid)) < lower_of(need)) high = mid;
+    else admitted = mid;
+  }
+  Interval gamma_high;
+  (void)precondition_lhs(s, high, &gamma_high);
+  Json j = Json::object();
+  put(j, "low", low);
+  put(j, "high", high);
+  j["refutes"] = false;
+  if (!(lower_of(gamma_high) > 0)) return j;
+  const Rational gamma = to_rational(lower_of(gamma_high));
+  put(j, "gamma_at_high", gamma);
+  if (Rational(BigInt(s.n)) * gamma < 2) return j;
+  const UcdpFormula f = theorem3_printed({s.m, s.n, gamma, low, s.radius, s.budget});
+  const Interval bound = Interval(f.eps_u * interval_from(Rational(1 - low / 10)) / interval_from(Rational(1 - high / 10)));
+  put(j, "eps_u_bound", bound);
+  const Interval margin = Interval(interval_from(with_client) - exp(bound) * interval_from(without_client) -
+                                   interval_from(s.delta));
+  put(j, "margin", margin);
+  j["refutes"] = lower_of(margin) > 0;
+  return j;
+}
+
 }  // namespace
 
 void put_dropout_setting(Json& w, const DropoutSetting& s, const Rational& alpha) {
@@ -74,6 +124,7 @@ Verdict t4u_count_witness(Json& w, double& difference) {
   const Interval margin = Interval(interval_from(with_client) - exp(t.eps_u->eps_u) * interval_from(without_client) -
                                    interval_from(s.delta));
   put(w, "margin", margin);
+  w["every_admissible_delta1"] = every_admissible_delta1(s, with_client, without_client);
   return lower_of(margin) > 0 ? Verdict::fails : Verdict::undecided;
 }
 
@@ -94,7 +145,8 @@ ClaimResult check_t4u(const Grid&) {
                     ? "at n = 4400, p = 1/2, δ = 1/500, δ1 = 1/1000, α = 11, r = 10⁻⁶, every input at c = 1 (every "
                       "precondition met), the sum reveals whether at least n/2 clients reported; removing client 1 moves "
                       "that probability by " + std::to_string(difference).substr(0, 7) +
-                          " while e^ε_u and δ allow about 0.002"
+                          " while e^ε_u and δ allow about 0.002; the same holds at every δ1 the theorem admits "
+                          "(certificate: every_admissible_delta1)"
                     : "the witness's margin could not be certified";
   // The theorem also claims ε_p-PLDP: with Algorithm 2 as printed that fails at finite d too (line
   // 14, as A2 shows), whatever the UCDP part.

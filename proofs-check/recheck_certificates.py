@@ -567,7 +567,10 @@ T4U_WITNESS = obj({"n": nat_at_most(kMaxSurvivalTrials, "kMaxSurvivalTrials, exa
                    "bits": text, "event": text, "event_is_count": boolean, **put_interval("gamma"),
                    "gamma_in_range": boolean, "precondition": boolean,
                    **put("p_event", "p_event_neighbour", spec=PROBABILITY), **put("difference")},
-                  {**put("gamma_used"), **put_interval("printed_eps_u", "margin")},
+                  {**put("gamma_used"), **put_interval("printed_eps_u", "margin"),
+                   "every_admissible_delta1": obj({**put("low", "high", spec=rational_where(lambda x: x > 0, "> 0")),
+                                                   "refutes": boolean},
+                                                  {**put("gamma_at_high"), **put_interval("eps_u_bound", "margin")})},
                   rule=all_rules(t4_setting_rule, inputs_in_range("every_input")))
 T4M_WITNESS = obj({"n": nat, **T4_PARAMETERS, **put("p", "delta", "delta1", "center", "every_input"),
                    **put_interval("gamma", "theta", "printed_bound"), "preconditions_met": boolean},
@@ -1933,7 +1936,41 @@ def recheck_t4u_witness(w, path, report):
             return "undecided"
         margin = dec(with_client) - eps_u.exp() * dec(without_client) - dec(delta)
         report.expect(inside(margin, w["margin"]), f"{path}/margin", f"does not enclose {margin:.{kCertDigits}g}")
+        if "every_admissible_delta1" in w:
+            recheck_every_delta1(w, f"{path}/every_admissible_delta1", report, with_client, without_client)
         return "fails" if margin > 0 else "undecided"
+
+
+def recheck_every_delta1(w, path, report, with_client, without_client):
+    """T4u at every δ1 the theorem admits (check_t4u.cpp every_admissible_delta1): low is at most
+    m e^{−(nv − 1)(1/4 − 1/(4α²))/23} (v = p(1 − p)), so no δ1 <= low meets Eq. (3); Eq. (3)'s
+    left side at high is below 23 ln(m/δ), so no δ1 >= high does (it decreases in δ1); γ(high) is
+    at least gamma_at_high > 0; ε_u(γ_at_high, low)·(1 − low/10)/(1 − high/10) is inside
+    eps_u_bound (it bounds ε_u at every δ1 between); and P(S) − e^bound P′(S) − δ inside margin,
+    refuting iff > 0. The witness's own δ1 lies between low and high."""
+    e = w["every_admissible_delta1"]
+    n, p, delta, m = w["n"], rat(w["p"]), rat(w["delta"]), w["m"]
+    alpha, radius = rat(w["alpha"]), rat(w["radius"])
+    low, high = rat(e["low"]), rat(e["high"])
+    a, v = dec(alpha), dec(p * (1 - p))
+    shape = Decimal(1) / 4 - 1 / (4 * a * a)
+    report.expect(dec(low) <= m * (-(n * v - 1) * shape / 23).exp(), f"{path}/low",
+                  "above m e^{−(nv − 1)(1/4 − 1/(4α²))/23}: an admissible δ1 could lie below it")
+    gamma_high, _, _ = t4_gamma_theta(n, p, delta, high)
+    report.expect((n * gamma_high - 1) * shape < 23 * (dec(F(m) / delta)).ln(), f"{path}/high",
+                  "Eq. (3) can still hold there: an admissible δ1 could lie above it")
+    report.expect(low < rat(w["delta1"]) < high, f"{path}", "the witness's δ1 is not between low and high")
+    refutes = False
+    if "gamma_at_high" in e:
+        g = rat(e["gamma_at_high"])
+        report.expect(0 < dec(g) <= gamma_high, f"{path}/gamma_at_high", f"not in (0, γ(high) = {gamma_high:.6g}]")
+        bound, _ = theorem3_printed(n, g, low, radius, alpha, m)
+        bound = bound * dec(1 - low / 10) / dec(1 - high / 10)
+        report.expect(inside(bound, e["eps_u_bound"]), f"{path}/eps_u_bound", f"does not enclose {bound:.{kCertDigits}g}")
+        margin = dec(with_client) - bound.exp() * dec(without_client) - dec(delta)
+        report.expect(inside(margin, e["margin"]), f"{path}/margin", f"does not enclose {margin:.{kCertDigits}g}")
+        refutes = margin > 0
+    report.equal(f"{path}/refutes", e["refutes"], refutes)
 
 
 def recheck_t4u(cert, report):

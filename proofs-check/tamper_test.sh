@@ -90,6 +90,8 @@ SPEC = {
     "T3m": {"value": [["data/witnesses/0/exact_mse"], ["data/witnesses/0/gamma"]],
             "delete": "data/witnesses/0/n", "empty": None},
     "T4u": {"value": [["data/witness/p_event"], ["data/witness/difference"], ["data/witness/printed_eps_u"],
+                      ["data/witness/every_admissible_delta1/high"], ["data/witness/every_admissible_delta1/margin"],
+                      ["data/witness/every_admissible_delta1/refutes"],
                       ["data/witness/event_is_count"], ["data/witness/radius"]],
             "delete": "data/witness/p_event_neighbour", "empty": None},
     "T4m": {"value": [["data/printed/printed_bound"], ["data/printed/preconditions_met"],
