@@ -574,7 +574,10 @@ T4U_WITNESS = obj({"n": nat_at_most(kMaxSurvivalTrials, "kMaxSurvivalTrials, exa
                   rule=all_rules(t4_setting_rule, inputs_in_range("every_input")))
 T4M_WITNESS = obj({"n": nat, **T4_PARAMETERS, **put("p", "delta", "delta1", "center", "every_input"),
                    **put_interval("gamma", "theta", "printed_bound"), "preconditions_met": boolean},
-                  {**put("gamma_used", "mse_lower_bound"), "bound_negative": boolean, "theta_positive": boolean},
+                  {**put("gamma_used", "mse_lower_bound"), "bound_negative": boolean, "theta_positive": boolean,
+                   "mse_identity": text, "tangent_rule": text,
+                   **put("tangent_point", "mean_lone_survivors", "mean_lone_times_survivors"),
+                   **put("lone_probability", "both_probability", spec=PROBABILITY)},
                   rule=all_rules(t4_setting_rule, inputs_in_range("every_input")))
 
 
@@ -2009,6 +2012,11 @@ def recheck_t4m_witness(w, path, report):
             m = n * (1 - p)
             lower = r * r * alpha * alpha * (3 * m * mean_s - 2 * mean_sn) / m ** 3
             report.equal(f"{path}/mse_lower_bound", rat(w["mse_lower_bound"]), lower, w["mse_lower_bound"])
+            # The steps as the certificate states them: the tangent point, both pair probabilities
+            # and both moments (E[S] = K q1, E[SN] = K q1 + K(K − 1) q1 (2 q2 + q1) over K pairs).
+            for key, value in (("tangent_point", m), ("lone_probability", q1), ("both_probability", q2),
+                               ("mean_lone_survivors", mean_s), ("mean_lone_times_survivors", mean_sn)):
+                report.equal(f"{path}/{key}", rat(w[key]), value, w[key])
             below = bound < dec(lower)
         return pre, bound < 0, below, theta > 0
 

@@ -95,6 +95,7 @@ SPEC = {
                       ["data/witness/event_is_count"], ["data/witness/radius"]],
             "delete": "data/witness/p_event_neighbour", "empty": None},
     "T4m": {"value": [["data/printed/printed_bound"], ["data/printed/preconditions_met"],
+                      ["data/theta_positive/tangent_point"], ["data/theta_positive/mean_lone_times_survivors"],
                       ["data/theta_positive/mse_lower_bound"], ["data/theta_positive/p"]],
             "delete": "data/printed/alpha", "empty": None},
     "S1": {"value": [["data/epsilon_s_stated"], ["data/scdp_at_sensitivity_2r/0/exact_eps_replace_one"],
