@@ -31,6 +31,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -148,15 +150,70 @@ void restore_log(const std::filesystem::path& path, const fl::Checkpoint& state)
   io::write_atomically(path, kept, "--out");
 }
 
+// Rounds are numbered from 0 everywhere a person or a program reads them: rounds.jsonl's
+// "round", summary.json's best_round, the bar, the plain lines, the figures and the messages.
+
+/// On a terminal: one line redrawn in place.
 void progress(unsigned long round, unsigned long rounds, double accuracy, double seconds_per_round) {
   constexpr int kWidth = 24;
   const int filled = static_cast<int>(kWidth * (round + 1) / std::max(1ul, rounds));
   const long eta = static_cast<long>(seconds_per_round * static_cast<double>(rounds - round - 1));
   std::cerr << "\rcorbin fl [" << std::string(filled, '#') << std::string(kWidth - filled, '.') << "] round "
-            << round + 1 << "/" << rounds << "  test accuracy " << std::fixed << std::setprecision(4) << accuracy
+            << round << " of 0-" << rounds - 1 << "  test accuracy " << std::fixed << std::setprecision(4) << accuracy
             << "  " << std::setprecision(1) << seconds_per_round << " s/round  ETA " << eta / 60 << "m"
             << std::setw(2) << std::setfill('0') << eta % 60 << "s " << std::setfill(' ') << std::flush;
 }
+
+/// Elsewhere (a log file, CI, nohup, a notebook cell): one plain line per round.
+void round_line(unsigned long round, unsigned long rounds, const fl::RoundReport& report, const Json& row) {
+  std::ostringstream s;
+  s << std::fixed << "corbin fl: round " << round << " of 0-" << rounds - 1 << ": test accuracy "
+    << std::setprecision(4) << report.test.accuracy << ", test loss " << report.test.loss << ", validation accuracy "
+    << report.validation.accuracy;
+  const Json& eps = row["eps_upper_model"];
+  if (!eps.is_null()) s << ", eps_upper (model) " << (eps.is_string() ? eps.get<std::string>() : [&] {
+                          std::ostringstream e;
+                          e << std::setprecision(4) << eps.get<double>();
+                          return e.str();
+                        }());
+  s << ", " << std::setprecision(2) << report.seconds << " s";
+  std::cerr << s.str() << "\n" << std::flush;
+}
+
+/// Warnings a person watching would want at once, each said once: the test loss diverging (above
+/// twice its lowest and risen two rounds running, or not a number), and the certified ε becoming
+/// infinite.
+class RoundWarnings {
+ public:
+  void see(unsigned long round, double loss, const Json& eps_upper_model, bool tty) {
+    if (!std::isfinite(loss) || (round > 0 && loss > previous_ && previous_ > before_ && loss > 2 * lowest_)) {
+      if (!diverged_) say(tty, "round " + std::to_string(round) + ": the test loss is diverging (" + number(loss) +
+                                   ", lowest so far " + number(lowest_) + "); a smaller --lambda damps the update");
+      diverged_ = true;
+    }
+    if (eps_upper_model.is_string() && !infinite_) {
+      say(tty, "round " + std::to_string(round) + ": the model's certified eps_upper is infinite from here on "
+                   "(no finite eps at this delta; rounds.jsonl says \"infinite\")");
+      infinite_ = true;
+    }
+    if (std::isfinite(loss)) lowest_ = std::min(lowest_, loss);
+    before_ = previous_;
+    previous_ = loss;
+  }
+
+ private:
+  static std::string number(double x) {
+    std::ostringstream s;
+    s << std::setprecision(4) << x;
+    return s.str();
+  }
+  static void say(bool tty, const std::string& what) {
+    std::cerr << (tty ? "\n" : "") << "corbin fl: warning: " << what << "\n" << std::flush;
+  }
+  double lowest_ = std::numeric_limits<double>::infinity();
+  double previous_ = std::numeric_limits<double>::infinity(), before_ = std::numeric_limits<double>::infinity();
+  bool diverged_ = false, infinite_ = false;
+};
 
 /// A certified bound as JSON: the double itself (exact, and printed so that it reads back to the
 /// same double), or "infinite" where no finite ε is certified.
@@ -388,6 +445,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
   }
 #endif
   const bool tty = isatty(2);
+  RoundWarnings warnings;
   const auto start = std::chrono::steady_clock::now();
   double seconds_sum = 0;
   const unsigned long first_round = state.server.next_round;
@@ -443,6 +501,9 @@ void run_fl(const FlArgs& a, Distributed& d) {
     seconds_sum += report.seconds;
     if (tty)
       progress(report.round, rounds, report.test.accuracy, seconds_sum / static_cast<double>(report.round + 1 - first_round));
+    else
+      round_line(report.round, rounds, report, row);
+    warnings.see(report.round, report.test.loss, row["eps_upper_model"], tty);
     return line;
   };
   fl::RunEnd end;
@@ -462,7 +523,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
 #endif
   if (end.stopped_by_target) {
     if (tty) std::cerr << "\n";
-    std::cerr << "corbin fl: stopped before round " << end.round << " (0-based): after it the model's certified "
+    std::cerr << "corbin fl: stopped before round " << end.round << ": after it the model's certified "
               << "eps_upper at delta = " << to_string(mech.delta) << " would be "
               << (std::isinf(end.spent.model) ? std::string("infinite") : std::to_string(end.spent.model))
               << ", past --target-eps " << a.target_eps << "\n";

@@ -820,7 +820,7 @@ def mean_curve(runs, key="test_accuracy"):
         values = [r["rows"][i][key] for r in runs]
         mean.append(statistics.mean(values))
         sd.append(statistics.stdev(values) if len(values) > 1 else 0.0)
-    return list(range(1, length + 1)), mean, sd
+    return list(range(length)), mean, sd
 
 
 def curves(groups, title, path):
@@ -834,7 +834,7 @@ def curves(groups, title, path):
         line, = ax.plot(x, [100 * m for m in mean], label="{} ({} seeds)".format(label, len(runs)))
         ax.fill_between(x, [100 * (m - d) for m, d in zip(mean, sd)], [100 * (m + d) for m, d in zip(mean, sd)],
                         color=line.get_color(), alpha=0.2, lw=0)
-    ax.set_xlabel("round")
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.set_ylabel("test accuracy (%), mean ± sd over seeds")
     ax.set_title(title)
     ax.grid(alpha=0.3)

@@ -19,12 +19,12 @@ def read_rounds(run_dir):
 
 
 def plot_accuracy(rows, ax, label=None):
-    ax.plot([r["round"] + 1 for r in rows], [r["test_accuracy"] for r in rows], marker="o", ms=3, label=label)
-    reloads = [r["round"] + 1 for r in rows if r.get("reloaded_best")]
+    ax.plot([r["round"] for r in rows], [r["test_accuracy"] for r in rows], marker="o", ms=3, label=label)
+    reloads = [r["round"] for r in rows if r.get("reloaded_best")]
     if reloads:
         ax.scatter(reloads, [rows[i - 1]["test_accuracy"] for i in reloads], marker="x", color="k", zorder=3,
                    label="best model reloaded" if label is None else None)
-    ax.set_xlabel("round")
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("test accuracy")
     ax.grid(alpha=0.3)
@@ -32,14 +32,14 @@ def plot_accuracy(rows, ax, label=None):
 
 def plot_mse(rows, ax):
     checked = [r for r in rows if r.get("mse_expected") is not None]
-    x = [r["round"] + 1 for r in checked]
+    x = [r["round"] for r in checked]
     ax.plot(x, [r["mse_empirical_sampled"] for r in checked], marker="o", ms=3, label="empirical")
     ax.plot(x, [r["mse_expected"] for r in checked], marker="s", ms=3, ls="--", label="exact expectation")
     bounded = [r for r in checked if r.get("mse_bound") is not None]
     if bounded:
-        ax.plot([r["round"] + 1 for r in bounded], [r["mse_bound"] for r in bounded], ls=":", label="theorem's bound")
+        ax.plot([r["round"] for r in bounded], [r["mse_bound"] for r in bounded], ls=":", label="theorem's bound")
     ax.set_yscale("log")
-    ax.set_xlabel("round")
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("MSE of the aggregate (sampled coordinates)")
     ax.grid(alpha=0.3, which="both")
@@ -49,8 +49,8 @@ def plot_mse(rows, ax):
 def plot_z(rows, ax):
     checked = [r for r in rows if r.get("mse_z") is not None]
     ax.axhspan(-2, 2, color="0.9")
-    ax.plot([r["round"] + 1 for r in checked], [r["mse_z"] for r in checked], marker="o", ms=3)
-    ax.set_xlabel("round")
+    ax.plot([r["round"] for r in checked], [r["mse_z"] for r in checked], marker="o", ms=3)
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("z (empirical − expected)")
     ax.grid(alpha=0.3)

@@ -332,3 +332,43 @@ TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.j
   fs::remove_all(data);
   fs::remove_all(out);
 }
+
+TEST_CASE("corbin fl off a terminal prints one plain line per round, numbered as rounds.jsonl, and warns once",
+          "[fl][unit]") {
+  // stderr to a file, as under nohup or CI: no bar, one line per round, rounds from 0.
+  const fs::path data = tiny_dir("flwatch", 60, true, 8, 8);
+  const fs::path out = fs::temp_directory_path() / ("corbin_fl_watch" + std::to_string(getpid()));
+  const Result r = run("--data " + data.string() + " --clients 4 --rounds 3 --patience 10 --threads 1 " +
+                       "--mechanism augcorbin --exp-eps 3 --out " + out.string());
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find('\r') == std::string::npos);
+  const auto log = rounds(out);
+  REQUIRE(log.size() == 3);
+  const auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = r.err.find(needle); at != std::string::npos; at = r.err.find(needle, at + 1)) ++n;
+    return n;
+  };
+  for (const auto& row : log) {
+    const std::string line = "corbin fl: round " + std::to_string(row["round"].get<unsigned long>()) + " of 0-2: ";
+    CHECK(count(line) == 1);
+  }
+  CHECK(count("corbin fl: round 3 ") == 0);
+  // The warnings follow from what the log holds: infinite ε from its first infinite round on,
+  // said once; divergence when the test loss is above twice its lowest and rose two rounds running.
+  bool infinite = false, diverges = false;
+  double lowest = INFINITY, previous = INFINITY, before = INFINITY;
+  for (const auto& row : log) {
+    infinite = infinite || row["eps_upper_model"].is_string();
+    const double loss = row["test_loss"].get<double>();
+    diverges = diverges || (row["round"] > 0 && loss > previous && previous > before && loss > 2 * lowest);
+    lowest = std::min(lowest, loss);
+    before = previous;
+    previous = loss;
+  }
+  CHECK(count("warning: round") == static_cast<std::size_t>(infinite) + static_cast<std::size_t>(diverges));
+  CHECK(count("certified eps_upper is infinite") == static_cast<std::size_t>(infinite));
+  CHECK(count("the test loss is diverging") == static_cast<std::size_t>(diverges));
+  fs::remove_all(out);
+}
