@@ -60,7 +60,7 @@ void add_sweep(CLI::App& app) {
                   "eps_u_printed | "
                   "eps_u_cpsgd | eps_u_cpsgd_consistent_units | gaussian_sigma | laplace_scale; "
                   "with --mechanism: "
-                  "law | law_mse | pldp_ratio | wire_bits")
+                  "law | law_mse | aggregate_mse | pldp_ratio | wire_bits")
       ->required();
   cmd->add_option("--mechanism", args->mechanism,
                   "registered mechanisms a,b (`corbin mechanisms`): law, law_mse, pldp_ratio, "
@@ -75,8 +75,8 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--center", args->center, "center c (default 0)");
   cmd->add_option("--radius", args->radius, "radius r (default 1)");
   cmd->add_option("--variant", args->variant, "CorBinQ variant (default corrected)");
-  cmd->add_option("--n", args->n, "grid of n (UCDP quantities; default 50)");
-  cmd->add_option("--gamma", args->gamma, "grid of γ (default 1/2)");
+  cmd->add_option("--n", args->n, "grid of n (UCDP quantities and aggregate_mse; default 50)");
+  cmd->add_option("--gamma", args->gamma, "grid of γ (UCDP; one value for aggregate_mse, AugCorBin-FL's share; default 1/2)");
   cmd->add_option("--delta", args->delta, "grid of δ (default 1e-5; one value with --mechanism)");
   cmd->add_option("--m", args->m, "grid of m (default 1)");
   cmd->add_option("--sensitivity", args->sensitivity,

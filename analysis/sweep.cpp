@@ -155,7 +155,7 @@ Enclosed ratio_of(const fl::PldpSummary& p) {
 struct Plan {
   std::string q;
   bool by_mechanism = false, wire = false, pair = false, per_bits = false, ucdp = false, noise = false,
-       per_mechanism = false, w_axis = false, bits_axis = false;
+       per_mechanism = false, w_axis = false, bits_axis = false, aggregate = false;
   Budget::Kind kind = Budget::Kind::exp_eps;
   const char* budget_option = "--exp-eps";
   std::vector<Rational> budget_values, w1s, w2s, gammas, deltas;
@@ -207,15 +207,18 @@ Plan make_plan(const SweepArgs& a) {
   const bool per_bits = p.per_bits = q == "sup_gap" || (q == "pldp_ratio" && !by_mechanism);
   const bool ucdp = p.ucdp = q == "eps_u_printed" || q == "eps_u_cpsgd" || q == "eps_u_cpsgd_consistent_units";
   const bool noise = p.noise = q == "gaussian_sigma" || q == "laplace_scale";
-  const bool per_mechanism = p.per_mechanism = q == "law" || q == "law_mse" || wire || (q == "pldp_ratio" && by_mechanism);
+  const bool aggregate = p.aggregate = q == "aggregate_mse";
+  const bool per_mechanism = p.per_mechanism =
+      q == "law" || q == "law_mse" || wire || aggregate || (q == "pldp_ratio" && by_mechanism);
   if (!pair && !per_bits && !ucdp && !noise && !per_mechanism)
     throw invalid_argument("--quantity", quote(q),
                            "one of mse, mse_optimal, mse_ldp, gap, paper_gap_bound, sup_gap, pldp_ratio, "
                            "eps_u_printed, eps_u_cpsgd, eps_u_cpsgd_consistent_units, gaussian_sigma, laplace_scale, "
-                           "law, law_mse, wire_bits");
+                           "law, law_mse, aggregate_mse, wire_bits");
   if (by_mechanism && !per_mechanism)
     throw invalid_argument("--mechanism", quote(a.mechanism),
-                           "absent for " + q + " (a mechanism's quantities are law, law_mse, pldp_ratio, wire_bits)");
+                           "absent for " + q + " (a mechanism's quantities are law, law_mse, aggregate_mse, pldp_ratio, "
+                           "wire_bits)");
   if (per_mechanism && !by_mechanism)
     throw invalid_argument("--mechanism", "missing",
                            "a registered mechanism for " + q + " (one of " + fl::Registry::global().names() + ")");
@@ -231,7 +234,8 @@ Plan make_plan(const SweepArgs& a) {
     if (option == "--center") return pair || per_bits || setting;
     if (option == "--radius") return pair || per_bits || setting || ucdp || (noise && a.sensitivity.empty());
     if (option == "--variant") return pair || (q == "pldp_ratio" && !by_mechanism) || setting;
-    if (option == "--n" || option == "--gamma" || option == "--m") return ucdp;
+    if (option == "--n" || option == "--gamma") return ucdp || aggregate;
+    if (option == "--m") return ucdp;
     if (option == "--delta") return ucdp || q == "gaussian_sigma" || setting;
     if (option == "--sensitivity") return noise;
     return true;  // the quantity, the mechanism and the budget are checked above
@@ -240,6 +244,9 @@ Plan make_plan(const SweepArgs& a) {
     if (!uses(option)) throw invalid_argument(option, "given", "absent for " + q + ", which does not use it");
   if (per_mechanism && p.deltas.size() != 1)
     throw invalid_argument("--delta", quote(a.delta), "one value for " + q + " (the setting's δ: the Gaussian's calibration)");
+  if (aggregate && p.gammas.size() != 1)
+    throw invalid_argument("--gamma", quote(a.gamma), "one value for aggregate_mse (AugCorBin-FL's LDPQ share)");
+  if (aggregate) fl::check_gamma(p.gammas.front());
   p.mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};
   // A mechanism's w axis (its lone client's input), and its bits axis: CorBinQ's d, which only the
   // rooms whose clients pair take (the others get an empty cell, and one row, not copies).
@@ -256,7 +263,8 @@ Plan make_plan(const SweepArgs& a) {
   if (ucdp) axes.insert(axes.end(), {ns.size(), p.gammas.size(), p.deltas.size(), ms.size()});
   if (noise) axes.push_back(q == "laplace_scale" ? 1 : p.deltas.size());
   if (per_mechanism)
-    axes.insert(axes.end(), {p.mechanisms.size(), p.bits_axis ? bits.size() : 1, p.w_axis ? p.w1s.size() : 1});
+    axes.insert(axes.end(), {p.mechanisms.size(), p.bits_axis ? bits.size() : 1, p.w_axis ? p.w1s.size() : 1,
+                             aggregate ? ns.size() : 1});
   for (const std::size_t axis : axes) {
     if (axis > kMaxGridPoints / p.total)
       throw invalid_argument("the grid", "larger than " + std::to_string(kMaxGridPoints) + " points in all",
@@ -264,7 +272,10 @@ Plan make_plan(const SweepArgs& a) {
     p.total *= axis;
   }
   for (const Rational& x : bits) p.d_values.push_back(as_count(x, "--bits", kMaxBits));
-  for (const Rational& x : ns) p.n_values.push_back(as_count(x, "--n", 1ul << 40));
+  for (const Rational& x : ns) {
+    p.n_values.push_back(as_count(x, "--n", 1ul << 40));
+    if (p.n_values.back() == 0) throw invalid_argument("--n", "0", "at least 1 client");
+  }
   for (const Rational& x : ms) p.m_values.push_back(as_count(x, "--m", 1ul << 40));
   if (pair || p.w_axis)
     for (const Rational& w1 : p.w1s) check_weight("--w", w1, p.c, p.r);
@@ -294,6 +305,18 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
     s.delta = x.delta;
     PrecisionScope scope(x.budget.precision_bits(s.bits));
     if (p.wire) return enclosed(Rational(BigInt(m.bits_per_coordinate())));
+    if (p.aggregate) {
+      // The worst case over every client's input, with the room's own pairing (CorBin-FL's pairs,
+      // AugCorBin-FL's ⌊γn⌋ lone clients first): none where the room does not know it.
+      s.gamma = p.gammas.front();
+      const std::optional<Interval> worst = m.worst_aggregate_mse(s, x.n);
+      if (!worst) {
+        Enclosed none;
+        none.unknown = true;
+        return none;
+      }
+      return enclosed(*worst);
+    }
     if (q == "pldp_ratio") {
       const fl::PldpSummary summary = fl::answered_pldp(m, s, "pldp_ratio");
       if (claimed != nullptr && summary.claimed)
@@ -334,6 +357,7 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
 
 /// A value's CSV cells: decimal, exact (or empty), lower, upper; "inf" for an unbounded ratio.
 std::string cells(const Enclosed& x) {
+  if (x.unknown) return ",,,";
   if (x.unbounded) return "inf,,inf,inf";
   return x.exact ? cells(*x.exact) : cells(x.enclosure);
 }
@@ -361,7 +385,11 @@ Enclosed evaluate_at(const SweepArgs& args) {
     x.budget_value = p.budget_values.front();
     x.budget = Budget::make(p.kind, x.budget_value);
   }
-  return evaluate(p, x);
+  const Enclosed value = evaluate(p, x);
+  if (value.unknown)
+    throw invalid_argument("--mechanism", quote(x.mechanism->name()),
+                           "one whose " + p.q + " is known (its room answers none)");
+  return value;
 }
 
 SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_t)>& want,
@@ -375,6 +403,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
     if (!wire) header << "," << p.budget_option + 2;
     if (bits_axis) header << ",bits";
     if (w_axis) header << ",w";
+    if (p.aggregate) header << ",n";
     if (q == "law") header << ",output";
   } else {
     header << p.budget_option + 2;
@@ -410,7 +439,12 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
         std::string prefix = m->name();
         if (!wire) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
         if (bits_axis) prefix += "," + (paired ? std::to_string(x.d) : std::string());
-        if (!w_axis)
+        for (const unsigned long n : p.aggregate ? p.n_values : std::vector<unsigned long>{})
+          at_point([&] {
+            x.n = n;
+            return prefix + "," + std::to_string(n) + "," + cells(evaluate(p, x)) + "\n";
+          });
+        if (!w_axis && !p.aggregate)
           at_point([&] {
             std::optional<Enclosed> claimed;
             std::string row = prefix + "," + cells(evaluate(p, x, &claimed));

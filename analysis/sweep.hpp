@@ -36,6 +36,7 @@ struct Enclosed {
   Rational lower, upper;
   bool unbounded = false;
   bool upper_infinite = false;
+  bool unknown = false;  ///< the mechanism's room does not know this quantity (empty CSV cells)
 };
 
 /// The sweep's quantity at the single point `args` names (each grid one value; law, a

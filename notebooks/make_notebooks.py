@@ -51,6 +51,52 @@ ax.loglog([r["eps"] for r in rows], d5, ":", label="CorBin-FL, d = 5 (grid maxim
 ax.legend(fontsize=8)
 [(r["eps"], round(r["ldp"] / r["corbin"], 3)) for r in rows]"""),
     ],
+    "aggregate_mse.ipynb": [
+        new_markdown_cell("# The aggregate MSE a researcher asks for\n\nThe worst case over every client's input of "
+                          "the per-coordinate MSE of the server's average, E[(mean of the n outputs − mean of the n "
+                          "inputs)²], against the PLDP budget ε for LDP-FL, CorBin-FL (d = 5, pairs), AugCorBin-FL "
+                          "(γ = 1/2: ⌊γn⌋ clients alone, the rest in pairs) and the Gaussian mechanism (δ = 1e-5, "
+                          "sensitivity 2r), at n = 100 clients and r = 0.05. The same numbers twice: from "
+                          "`corbin sweep --quantity aggregate_mse` (a CSV) and from the module's "
+                          "`corbin.aggregate_mse` (certified (lower, upper) Fractions)."),
+        new_code_cell(SETUP),
+        new_code_cell("""import csv, io, shutil, subprocess
+# The CLI: CORBIN_CLI (the tests set it), else the build tree's, else the installed one.
+cli = os.environ.get("CORBIN_CLI") or next(
+    (p for p in (os.path.join(os.getcwd(), "..", "build", "analysis", "corbin"), shutil.which("corbin")) if p and os.path.exists(p)))
+mechanisms = ["ldp", "corbin", "augcorbin", "gaussian"]
+eps_grid = "0.1:10:9:log"
+# An argument vector, never a shell.
+out = subprocess.run([cli, "sweep", "--quantity", "aggregate_mse", "--mechanism", ",".join(mechanisms),
+                      "--eps", eps_grid, "--n", "100", "--radius", "0.05"],
+                     check=True, capture_output=True, text=True).stdout
+swept = list(csv.DictReader(io.StringIO(out)))
+len(swept), swept[0]"""),
+        new_code_cell("""# The module, at the same points: the CSV's ε as printed (exact decimals) and the same setting.
+worst = 0.0
+for row in swept:
+    kwargs = {"gamma": "1/2"} if row["mechanism"] == "augcorbin" else {}
+    lower, upper = corbin.aggregate_mse(row["mechanism"], 100, eps=row["eps"], radius="1/20", **kwargs)
+    # The CSV prints each end to 17 significant digits: equal to the module's up to that rounding.
+    for mine, theirs in ((lower, row["aggregate_mse_lower"]), (upper, row["aggregate_mse_upper"])):
+        worst = max(worst, abs(float(mine) - float(theirs)) / float(mine))
+print("largest relative difference between the sweep's and the module's ends:", worst)
+assert worst < 1e-15"""),
+        new_code_cell("""labels = {"ldp": "LDP-FL", "corbin": "CorBin-FL (d = 5)", "augcorbin": "AugCorBin-FL (γ = 1/2)",
+          "gaussian": "Gaussian (δ = 1e-5)"}
+fig, ax = plt.subplots(figsize=(7, 4.5))
+for m in mechanisms:
+    rows = [r for r in swept if r["mechanism"] == m]
+    ax.loglog([float(r["eps"]) for r in rows], [float(r["aggregate_mse_upper"]) for r in rows], marker="o", label=labels[m])
+ax.set_xlabel("PLDP budget ε (per coordinate, per round)")
+ax.set_ylabel("worst-case MSE of the average, per coordinate")
+ax.set_title("n = 100 clients, inputs in [c − 0.05, c + 0.05]: the worst case over all inputs")
+ax.grid(alpha=0.3, which="both")
+ax.legend(fontsize=8)
+# CorBin-FL halves LDP-FL's worst case or better (claim T2c), AugCorBin-FL lies between them.
+by = {(r["mechanism"], r["eps"]): float(r["aggregate_mse_upper"]) for r in swept}
+assert all(by[("corbin", e)] <= by[("augcorbin", e)] <= by[("ldp", e)] for (m, e) in by if m == "ldp")"""),
+    ],
     "theorem1_gap.ipynb": [
         new_markdown_cell("# Theorem 1: the gap to the optimum\n\nThe exact supremum over all inputs of "
                           "MSE(CorBinQ) − MSE(optimal coupling), against the paper's bound r²α²/2^(d−6)."),

@@ -128,6 +128,41 @@ TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budge
   CHECK(run("sweep --quantity mse --eps 1 --exp-eps 3").status == 2);
 }
 
+TEST_CASE("corbin sweep --quantity aggregate_mse: the worst case of the average over n clients, each room's pairing",
+          "[cli][unit]") {
+  // e^ε = 3 (α = 2), r = 1/20, n = 100: a lone LDPQ client's worst MSE is r²α² = 1/100, a pair's
+  // d → ∞ worst case r²α² too (α <= 2), reached at d = 5 (α <= 2^d). The average's: LDP-FL
+  // 100·(1/100)/100² = 1/10^4, CorBin-FL 50 pairs 50·(1/100)/100² = 1/(2·10^4), AugCorBin-FL
+  // (γ = 1/2: 50 alone, 25 pairs) 75·(1/100)/100² = 3/(4·10^4); vanilla 0; CQ unknown (empty).
+  const Result r = run("sweep --quantity aggregate_mse --mechanism ldp,corbin,augcorbin,vanilla,cq --exp-eps 3 "
+                       "--n 100 --radius 1/20");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line == "mechanism,exp-eps,bits,n,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,aggregate_mse_upper");
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"ldp,3,,100,", 1e-4}, {"corbin,3,5,100,", 5e-5}, {"augcorbin,3,5,100,", 7.5e-5}, {"vanilla,,,100,", 0}};
+  for (const auto& [prefix, value] : expected) {
+    REQUIRE(std::getline(lines, line));
+    INFO(line);
+    REQUIRE(line.rfind(prefix, 0) == 0);
+    const double lower = std::stod(line.substr(line.rfind(',', line.rfind(',') - 1) + 1));
+    const double upper = std::stod(line.substr(line.rfind(',') + 1));
+    CHECK(lower <= value);
+    CHECK(upper >= value);
+    CHECK(upper - lower <= 1e-18);
+  }
+  REQUIRE(std::getline(lines, line));
+  CHECK(line == "cq,,,100,,,,");
+  // An ε budget (transcendental α) is enclosed, and CorBin-FL stays at half LDP-FL's or less (T2c).
+  const Result e = run("sweep --quantity aggregate_mse --mechanism ldp,corbin --eps 1 --n 100 --radius 0.05");
+  REQUIRE(e.status == 0);
+  CHECK(e.out.find("ldp,1,,100,0.00011706735942077923") != std::string::npos);
+  CHECK(e.out.find("corbin,1,5,100,5.8197670686932642e-05") != std::string::npos);
+}
+
 TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities", "[cli][unit]") {
   // B1: PBM with m = 1 and RQM with m = 2 have LDPQ's law, so the same lone-client MSE
   // (rα)² − w² = 25/16 − 1/9 = 209/144 at e^ε = 9 (α = 5/4), w = 1/3; RQM with m = 3 does not.
@@ -243,6 +278,11 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --w 2", "--w"},
       {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --delta 1e-5,1e-6", "--delta"},
       {"sweep --quantity wire_bits --mechanism ldp --exp-eps 3", "budget"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --n 0", "--n"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --w 0", "--w"},
+      {"sweep --quantity aggregate_mse --mechanism augcorbin --exp-eps 3 --gamma 1/2,1/3", "--gamma"},
+      {"sweep --quantity aggregate_mse --mechanism augcorbin --exp-eps 3 --gamma 3/2", "gamma"},
+      {"sweep --quantity aggregate_mse --exp-eps 3", "--mechanism"},
   };
   for (const auto& [args, option] : cases) {
     INFO(args);

@@ -131,4 +131,22 @@ for call, name in ((lambda: corbin.law("ldp", None, exp_eps=9), "w"),
 # Integer and number types that are not Python's own are read as what they are.
 assert corbin.sup_gap(3, 0, 1, np.int64(5)) == corbin.sup_gap(3, 0, 1, 5)
 assert corbin.sup_gap(np.float64(3), 0, 1, 5) == corbin.sup_gap(Decimal("3"), 0, 1, 5)
+# The aggregate MSE over n clients (issue 25): at e^ε = 3, r = 1/20, n = 100 the worst cases are
+# exactly 1/10^4 (LDP-FL), 1/(2·10^4) (CorBin-FL's pairs), 3/(4·10^4) (AugCorBin-FL, γ = 1/2), 0
+# (vanilla), each enclosed; γ is AugCorBin-FL's alone; a room that does not know it says so.
+for mechanism, value in (("ldp", F(1, 10**4)), ("corbin", F(1, 2 * 10**4)),
+                         ("augcorbin", F(3, 4 * 10**4)), ("vanilla", F(0))):
+    lower, upper = corbin.aggregate_mse(mechanism, 100, exp_eps=3, radius=F(1, 20))
+    assert isinstance(lower, F) and lower <= value <= upper and upper - lower < F(1, 10**30), (mechanism, lower, upper)
+assert corbin.aggregate_mse("augcorbin", 100, exp_eps=3, radius=F(1, 20), gamma=1) == \
+    corbin.aggregate_mse("ldp", 100, exp_eps=3, radius=F(1, 20))  # γ = 1: every client alone
+for call, name in ((lambda: corbin.aggregate_mse("ldp", 100, exp_eps=3, gamma="1/2"), "gamma"),
+                   (lambda: corbin.aggregate_mse("ldp", 0, exp_eps=3), "n"),
+                   (lambda: corbin.aggregate_mse("cq", 100, exp_eps=3), "mechanism"),
+                   (lambda: corbin.aggregate_mse("augcorbin", 100, exp_eps=3, gamma=2), "gamma")):
+    try:
+        call()
+        raise AssertionError("accepted: " + name)
+    except ValueError as e:
+        assert str(e).startswith(name + " is "), (name, str(e))
 print("python module: all checks passed")

@@ -350,6 +350,33 @@ PYBIND11_MODULE(corbin, m) {
         return py::object(pldp_dict(fl::answered_pldp(room, s, "pldp")));
       },
       false);
+  m.def(
+      "aggregate_mse",
+      [](const std::string& mechanism, const py::handle& n, const py::handle& gamma, const py::handle& exp_eps,
+         const py::handle& alpha, const py::handle& eps, const py::handle& c, const py::handle& r,
+         const py::handle& bits, const std::string& variant, const py::handle& delta) -> py::object {
+        const fl::Mechanism& room = fl::Registry::global().find(mechanism);
+        fl::CoordinateSetting s = coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
+        // γ is AugCorBin-FL's alone: given to another room it would answer another question.
+        if (!gamma.is_none() && room.pairing() != fl::Pairing::augmented)
+          throw corbin::invalid_argument("gamma", "given", "absent for " + mechanism + ", which pairs no share by γ");
+        if (!gamma.is_none()) s.gamma = to_rational(gamma, "gamma");
+        fl::check_gamma(s.gamma);
+        const unsigned long clients = to_count(n, "n", 1ul << 40);
+        if (clients == 0) throw corbin::invalid_argument("n", "0", "at least 1 client");
+        PrecisionScope scope(s.budget.precision_bits(s.bits));
+        const std::optional<Interval> worst = room.worst_aggregate_mse(s, clients);
+        if (!worst)
+          throw corbin::invalid_argument("mechanism", mechanism, "one whose aggregate MSE is known (its room answers none)");
+        return py::object(enclosure(*worst));
+      },
+      "the worst case over every client's input of E[(mean of the n outputs − mean of the n inputs)^2] "
+      "for one coordinate, n clients in one round with the mechanism's own pairing: (lower, upper) Fractions, "
+      "as `corbin sweep --quantity aggregate_mse`",
+      py::arg("mechanism"), py::arg("n"), py::kw_only(), py::arg("gamma") = py::none(), py::arg("exp_eps") = py::none(),
+      py::arg("alpha") = py::none(), py::arg("eps") = py::none(), py::arg("center") = 0, py::arg("radius") = 1,
+      py::arg("bits") = 5, py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
+
   // The older CorBinQ-only call, pldp(alpha, center, radius, bits, variant): CorBin-FL's room.
   m.def(
       "pldp",

@@ -90,7 +90,23 @@ std::optional<Interval> CorbinMechanism::worst_aggregate_mse(const CoordinateSet
   if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
   check_radius(s.radius);
   // The pair functions are exact (a rational α) and for the corrected CorBinQ, the unbiased one.
-  if (!s.budget.exact() || s.variant != Variant::corrected) return std::nullopt;
+  if (s.variant != Variant::corrected) return std::nullopt;
+  if (!s.budget.exact()) {
+    // A transcendental α (an ε budget) lies inside its certified enclosure [α_lo, α_hi]. Where
+    // α_hi <= 2^d the worst case below is the d → ∞ one: r²α² for a lone client and sup M =
+    // r²α² (α <= 2) or 4r²(α − 1) (α > 2) for a pair (Theorem 2's Appendix C, T2b's closed form),
+    // each increasing in α, so the value at α lies between the exact values at the two ends.
+    const Interval a = s.budget.alpha_interval();
+    const Rational lo = to_rational(lower_of(a)), hi = to_rational(upper_of(a));
+    if (!(hi <= Rational(pow2(s.bits))) || lo <= 1) return std::nullopt;
+    CoordinateSetting at = s;
+    at.budget = Budget::make(Budget::Kind::alpha, lo);
+    const std::optional<Interval> low = worst_aggregate_mse(at, n);
+    at.budget = Budget::make(Budget::Kind::alpha, hi);
+    const std::optional<Interval> high = worst_aggregate_mse(at, n);
+    if (!low || !high) return std::nullopt;
+    return interval_hull(lower_of(*low), upper_of(*high));
+  }
   const Rational alpha = s.budget.alpha_exact();
   const std::size_t first = lone_before_pairs(pairing(), s.gamma, n);
   const std::size_t pairs = (n - first) / 2, alone = n - 2 * pairs;
