@@ -450,6 +450,21 @@ int run_check(const CheckArgs& a) {
                                                     value_text(d.rhs) + ": " + d.verdict + " (" + d.decided_by + ")"
                                               : d.note;
     junit += "<testcase classname=\"corbin.check\" name=\"" + xml_escaped(e.name) + "\">";
+    // The values themselves, on every case (a passing one too): what was computed, its
+    // enclosure's ends, the right-hand side, and what decided it.
+    if (d.note.empty()) {
+      const auto property = [&](const std::string& key, const std::string& value) {
+        junit += "<property name=\"" + key + "\" value=\"" + xml_escaped(value) + "\"/>";
+      };
+      junit += "<properties>";
+      property("computed", value_text(d.lhs));
+      property("computed_lower", d.lhs.unbounded ? "inf" : decimal_outward(d.lhs.lower, false, 17));
+      property("computed_upper", d.lhs.unbounded || d.lhs.upper_infinite ? "inf" : decimal_outward(d.lhs.upper, true, 17));
+      property("relation", e.relation);
+      property("bound", value_text(d.rhs));
+      property("decided_by", d.decided_by);
+      junit += "</properties>";
+    }
     if (d.verdict == "fails") junit += "<failure message=\"" + xml_escaped(detail) + "\"/>";
     // Undecided is neither a refuted bound nor a broken run: the claim was not settled at the
     // working precision. JUnit's <skipped> says so; the exit status (3) keeps CI from passing.
@@ -463,17 +478,25 @@ int run_check(const CheckArgs& a) {
   if (!a.junit_path.empty()) files.push_back({a.junit_path, junit, "junit"});
   io::write_together(files);
 
-  std::vector<std::array<std::string, 5>> rows{{"name", "quantity", "relation", "value", "verdict"}};
+  // The table shows the computed left side (exact, or its enclosure) beside the bound it is held to.
+  constexpr std::size_t kColumns = 6;
+  std::vector<std::array<std::string, kColumns>> rows{{"name", "quantity", "computed", "relation", "value", "verdict"}};
   for (std::size_t i = 0; i < entries.size(); ++i)
-    rows.push_back({visible(entries[i].name), entries[i].lhs.quantity, entries[i].relation, visible(entries[i].rhs.text),
-                    decisions[i].verdict});
-  std::array<std::size_t, 5> width{};
+    rows.push_back({visible(entries[i].name), entries[i].lhs.quantity,
+                    decisions[i].note.empty() ? value_text(decisions[i].lhs) : std::string("not certified"),
+                    entries[i].relation, visible(entries[i].rhs.text), decisions[i].verdict});
+  std::array<std::size_t, kColumns> width{};
+  const auto shown = [](const std::string& cell) {  // columns line up in characters, not bytes
+    std::size_t n = 0;
+    for (const char ch : cell) n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+    return n;
+  };
   for (const auto& row : rows)
-    for (std::size_t c = 0; c < 5; ++c) width[c] = std::max(width[c], row[c].size());
+    for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], shown(row[c]));
   std::ostringstream table;
   for (const auto& row : rows) {
-    for (std::size_t c = 0; c < 5; ++c)
-      table << row[c] << (c + 1 < 5 ? std::string(width[c] - row[c].size() + 2, ' ') : "\n");
+    for (std::size_t c = 0; c < kColumns; ++c)
+      table << row[c] << (c + 1 < kColumns ? std::string(width[c] - shown(row[c]) + 2, ' ') : "\n");
   }
   table << holds << " hold, " << fails << " fail, " << undecided << " undecided\n";
   std::cout << table.str() << std::flush;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "process.hpp"
@@ -67,6 +68,21 @@ TEST_CASE("corbin check: the paper's spec holds entry by entry", "[check]") {
   CHECK(report["entries"][0]["lhs"]["exact"] == "1/4");
   CHECK(report["entries"][0]["decided_by"] == "lhs == rhs (exact)");
   CHECK(o.out.find("16 hold, 0 fail, 0 undecided") != std::string::npos);
+  // The table shows the computed left side beside the bound: Theorem 1's constant is 1/4 exactly.
+  std::istringstream table(o.out);
+  std::string header, first;
+  std::getline(table, header);
+  std::getline(table, first);
+  CHECK(header.rfind("name", 0) == 0);
+  CHECK(header.find("computed") < header.find("relation"));
+  CHECK(first.find(" 1/4 ") != std::string::npos);
+  // Passing JUnit cases carry their values as properties.
+  const std::string xml = read(dir / "out.xml");
+  CHECK(xml.find("<property name=\"computed\" value=\"1/4\"/>") != std::string::npos);
+  std::size_t properties = 0;
+  for (std::size_t at = xml.find("<properties>"); at != std::string::npos; at = xml.find("<properties>", at + 1))
+    ++properties;
+  CHECK(properties == report["entries"].size());
 }
 
 TEST_CASE("corbin check: each relation holds, fails or is undecided", "[check]") {

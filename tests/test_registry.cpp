@@ -394,12 +394,22 @@ TEST_CASE("CorBin-FL's worst aggregate MSE is Theorem 2's d → ∞ worst case w
     CHECK(to_rational(upper_of(worst)) == (8 + sup_gap(alpha, c, r, 1).value) / 4);
     CHECK(lower_of(worst) < upper_of(worst));
   }
-  // The other variants are not the unbiased CorBinQ, and an irrational α has no exact pair law here.
+  // The other variants are not the unbiased CorBinQ.
   CoordinateSetting s = setting(Rational(3), c, r);
   s.variant = Variant::as_printed;
   CHECK_FALSE(corbin.worst_aggregate_mse(s, n).has_value());
+  // An irrational α (ε = 1: α = (e + 1)/(e − 1) ≈ 2.164 > 2) is enclosed: n/2 pairs, each at most
+  // sup M = 4r²(α − 1), so the worst case is 2r²(α − 1)/n, inside the returned enclosure.
   s = setting(Rational(3), c, r);
   s.budget = Budget::make(Budget::Kind::eps, Rational(1));
+  const std::optional<Interval> at_e = corbin.worst_aggregate_mse(s, n);
+  REQUIRE(at_e.has_value());
+  const Interval expected = Interval(2 * interval_from(Rational(r * r)) * (s.budget.alpha_interval() - 1) / n);
+  CHECK(lower_of(*at_e) <= upper_of(expected));
+  CHECK(lower_of(expected) <= upper_of(*at_e));
+  CHECK(upper_of(*at_e) - lower_of(*at_e) < Real(1e-30));
+  // Where α's enclosure passes 2^d (ε = 1/100 at d = 5: α ≈ 200) the room does not know it.
+  s.budget = Budget::make(Budget::Kind::eps, Rational(1, 100));
   CHECK_FALSE(corbin.worst_aggregate_mse(s, n).has_value());
 }
 
