@@ -1,7 +1,7 @@
 // `corbin fl`: federated training with a privacy mechanism on an MNIST-format dataset (Alg. 3,
 // Section 5). Writes DIR/rounds.jsonl (one object per round: accuracy, the live check of the
 // aggregate's MSE against its exact expectation, bytes per client), DIR/summary.json,
-// DIR/accuracy.png and DIR/mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
+// DIR/accuracy.png, loss.png, privacy.png (where ε is accounted) and mse.png, and a checkpoint each round (DIR/checkpoint, for --resume).
 //
 // The server's loop (rounds, λ smoothing, the checkpoint and patience, the accountant's hook) is
 // fl/server.hpp; the clients' training fl/clients.hpp; the accounting of AugCorBin-FL, and of
@@ -637,7 +637,7 @@ void add_fl(CLI::App& app) {
                   "rounds without a validation gain before the best model is reloaded (default 5)");
   cmd->add_option("--eval-limit", args->eval_limit, "evaluate on at most N test and N validation images (0: all)");
   cmd->add_flag("--resume", args->resume, "continue the run in --out from its checkpoint (same settings)");
-  cmd->add_flag("--no-figures", args->no_figures, "skip the PNGs (accuracy.png, mse.png)");
+  cmd->add_flag("--no-figures", args->no_figures, "skip the PNGs (accuracy.png, loss.png, privacy.png, mse.png)");
   cmd->add_option("--python", args->python, "Python with matplotlib for the figures (default /usr/bin/python3)");
   cmd->add_option("--device", args->device, "cpu | cuda");
   cmd->add_option("--training", args->training,

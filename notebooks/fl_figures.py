@@ -1,9 +1,12 @@
-"""Figures of a federated run, drawn from the rounds.jsonl that `corbin fl` writes: test
-accuracy per round, and the live check (the aggregate's empirical MSE on the sampled
-coordinates against its exact expectation and the theorems' bound). The experiments script
+"""Figures of a federated run, drawn from the rounds.jsonl (and summary.json) that `corbin fl`
+writes: test and validation accuracy per round, the test loss, the privacy spent (the
+accountant's certified ε_upper per round, with the run's --target-eps), and the live check (the
+aggregate's empirical MSE on the sampled coordinates against its exact expectation and the
+paper's bound, named). Rounds are numbered from 0, as in rounds.jsonl. The experiments script
 uses the same functions for its comparisons.
 
-Usage: /usr/bin/python3 notebooks/fl_figures.py RUN_DIR   (writes accuracy.png and mse.png there)
+Usage: /usr/bin/python3 notebooks/fl_figures.py RUN_DIR
+       (writes accuracy.png, loss.png, privacy.png where ε is accounted, and mse.png there)
 """
 import json
 import os
@@ -30,6 +33,56 @@ def plot_accuracy(rows, ax, label=None):
     ax.grid(alpha=0.3)
 
 
+# Which bound the live check holds each mechanism's aggregate to (fl/mechanisms/*.cpp).
+BOUND_NAMES = {
+    "corbin": "paper's bound: Thms 2–3 (d → ∞) + Thm 1's gap r²α²/2^(d−6) per pair",
+    "augcorbin": "paper's bound: Thms 2–3 (d → ∞) + Thm 1's gap per pair, (rα)² per lone client",
+    "ldp": "paper's bound: (rα)² per client (LDPQ's variance, Appendix C)",
+    "gaussian": "the noise's variance σ² per client (exact)",
+    "laplace": "the noise's variance 2b² per client (exact)",
+}
+
+
+def plot_validation(rows, ax):
+    ax.plot([r["round"] for r in rows], [r["validation_accuracy"] for r in rows], ls="--", marker=".", ms=3,
+            label="validation accuracy (chooses the checkpoint)")
+
+
+def plot_loss(rows, ax):
+    finite = [r for r in rows if r.get("test_loss") is not None and r["test_loss"] == r["test_loss"]]
+    ax.plot([r["round"] for r in finite], [r["test_loss"] for r in finite], marker="o", ms=3)
+    ax.set_yscale("log")
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("test loss (cross-entropy, log scale)")
+    ax.grid(alpha=0.3, which="both")
+
+
+def plot_privacy(rows, ax, target=None):
+    """The accountant's certified ε_upper after each round, for the model's m parameters and for
+    one coordinate; rounds where no finite ε is certified are marked on the top edge."""
+    for key, label in (("eps_upper_model", "ε_upper, the model (m parameters)"),
+                       ("eps_upper_coordinate", "ε_upper, one coordinate")):
+        finite = [r for r in rows if isinstance(r.get(key), (int, float))]
+        if finite:
+            ax.plot([r["round"] for r in finite], [r[key] for r in finite], marker="o", ms=3, label=label)
+        infinite = [r["round"] for r in rows if r.get(key) == "infinite"]
+        if infinite:
+            ax.scatter(infinite, [1] * len(infinite), marker="^", color="r", transform=ax.get_xaxis_transform(),
+                       clip_on=False, label=label + ": infinite", zorder=3)
+    if target is not None:
+        ax.axhline(target, color="k", ls=":", label="--target-eps {:g}".format(target))
+    if any(isinstance(r.get("eps_upper_model"), (int, float)) for r in rows) or target is not None:
+        ax.set_yscale("log")
+    else:
+        ax.text(0.5, 0.5, "no finite ε certified in any round", transform=ax.transAxes, ha="center")
+    ax.set_xlabel("round (from 0, as in rounds.jsonl)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("certified ε at the run's δ")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+
+
 def plot_mse(rows, ax):
     checked = [r for r in rows if r.get("mse_expected") is not None]
     x = [r["round"] for r in checked]
@@ -37,23 +90,26 @@ def plot_mse(rows, ax):
     ax.plot(x, [r["mse_expected"] for r in checked], marker="s", ms=3, ls="--", label="exact expectation")
     bounded = [r for r in checked if r.get("mse_bound") is not None]
     if bounded:
-        ax.plot([r["round"] for r in bounded], [r["mse_bound"] for r in bounded], ls=":", label="theorem's bound")
+        ax.plot([r["round"] for r in bounded], [r["mse_bound"] for r in bounded], ls=":",
+                label=BOUND_NAMES.get(rows[0].get("mechanism"), "the paper's bound"))
     ax.set_yscale("log")
     ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("MSE of the aggregate (sampled coordinates)")
     ax.grid(alpha=0.3, which="both")
-    ax.legend()
+    ax.legend(fontsize=8)
 
 
 def plot_z(rows, ax):
     checked = [r for r in rows if r.get("mse_z") is not None]
-    ax.axhspan(-2, 2, color="0.9")
+    # The band: |z| <= 2, where about 95 % of rounds fall when the exact expectation is right.
+    ax.axhspan(-2, 2, color="0.9", label="|z| <= 2 (about 95 % of rounds if the law is right)")
     ax.plot([r["round"] for r in checked], [r["mse_z"] for r in checked], marker="o", ms=3)
     ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("z (empirical − expected)")
+    ax.set_ylabel("z = (empirical − expected) / sd")
     ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
 
 
 def main(run_dir):
@@ -62,14 +118,34 @@ def main(run_dir):
     if not rows:
         sys.exit(run_dir + "/rounds.jsonl has no rounds")
     title = "{} — {} clients".format(rows[0]["mechanism"], rows[0].get("clients", "?"))
+    summary_path = os.path.join(run_dir, "summary.json")
+    summary = json.load(open(summary_path)) if os.path.exists(summary_path) else {}
     fig, ax = plt.subplots(figsize=(6, 4))
-    plot_accuracy(rows, ax)
+    plot_accuracy(rows, ax, label="test accuracy")
+    plot_validation(rows, ax)
+    ax.set_ylabel("accuracy")
     ax.set_title(title)
-    if any(r.get("reloaded_best") for r in rows):
-        ax.legend()
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(os.path.join(run_dir, "accuracy.png"), dpi=110)
     plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    plot_loss(rows, ax)
+    ax.set_title(title + ": test loss")
+    fig.tight_layout()
+    fig.savefig(os.path.join(run_dir, "loss.png"), dpi=110)
+    plt.close(fig)
+    # A figure this run has nothing for is removed, not left from an earlier run in the folder.
+    privacy = os.path.join(run_dir, "privacy.png")
+    if any(r.get("eps_upper_model") is not None for r in rows):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        plot_privacy(rows, ax, summary.get("target_eps"))
+        ax.set_title(title + ": privacy spent (certified, worst client)")
+        fig.tight_layout()
+        fig.savefig(privacy, dpi=110)
+        plt.close(fig)
+    elif os.path.isfile(privacy) and not os.path.islink(privacy):
+        os.remove(privacy)
     if any(r.get("mse_expected") is not None for r in rows):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         plot_mse(rows, axes[0])
@@ -78,6 +154,8 @@ def main(run_dir):
         fig.tight_layout()
         fig.savefig(os.path.join(run_dir, "mse.png"), dpi=110)
         plt.close(fig)
+    elif os.path.isfile(os.path.join(run_dir, "mse.png")) and not os.path.islink(os.path.join(run_dir, "mse.png")):
+        os.remove(os.path.join(run_dir, "mse.png"))
 
 
 if __name__ == "__main__":

@@ -71,6 +71,9 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
     }
     CHECK(fs::exists(out / "accuracy.png"));
     CHECK(fs::exists(out / "mse.png"));
+    CHECK(fs::exists(out / "loss.png"));
+    // The privacy spent is drawn where the run accounts it (AugCorBin-FL; CorBin-FL with dropout).
+    CHECK(fs::exists(out / "privacy.png") == !log[1]["eps_upper_model"].is_null());
   }
   // Another model: McMahan et al.'s 2NN on the 8×8 images (64·200 + 200 + 200·200 + 200 + 200·10 + 10
   // parameters), its float32 download in every client's bytes.

@@ -149,4 +149,18 @@ for call, name in ((lambda: corbin.aggregate_mse("ldp", 100, exp_eps=3, gamma="1
         raise AssertionError("accepted: " + name)
     except ValueError as e:
         assert str(e).startswith(name + " is "), (name, str(e))
+# pair_utility takes the budget as α (positional, as before), e^ε or ε (issue 25): e^ε = 3 is α = 2
+# exactly; ε gives certified (lower, upper) pairs, here around two independent LDPQs' 2α².
+assert corbin.pair_utility(exp_eps=3, w1=0, w2=F(1, 2), bits=5) == corbin.pair_utility(2, 0, 1, 0, F(1, 2), 5)
+at_eps = corbin.pair_utility(eps=1, w1=0, w2=0, bits=5)
+alpha_e = (math.e + 1) / (math.e - 1)
+lower, upper = at_eps["mse_ldp"]
+assert isinstance(lower, F) and lower <= upper and upper - lower < F(1, 10**30)
+assert abs(float(lower) - 2 * alpha_e ** 2) < 1e-12, (float(lower), 2 * alpha_e ** 2)
+for kwargs, word in (({"alpha": 2, "exp_eps": 3}, "given twice"), ({}, "missing")):
+    try:
+        corbin.pair_utility(w1=0, w2=0, **kwargs)
+        raise AssertionError("accepted: " + repr(kwargs))
+    except ValueError as e:
+        assert str(e).startswith("budget is " + word), str(e)
 print("python module: all checks passed")

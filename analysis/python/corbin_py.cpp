@@ -275,23 +275,43 @@ PYBIND11_MODULE(corbin, m) {
   m.def(
       "pair_utility",
       [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-         const py::handle& w2, const py::handle& bits, const std::string& variant) {
+         const py::handle& w2, const py::handle& bits, const std::string& variant, const py::handle& exp_eps,
+         const py::handle& eps) -> py::dict {
+        // The budget as α, e^ε or ε (exactly one): exact Fractions for the first two, certified
+        // (lower, upper) Fractions for ε (a transcendental α).
+        const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
+        if (given != 1)
+          throw corbin::invalid_argument("budget", given == 0 ? "missing" : "given twice", "one of alpha, exp_eps, eps");
+        const Budget budget = !alpha.is_none()     ? Budget::make(Budget::Kind::alpha, to_alpha(alpha))
+                              : !exp_eps.is_none() ? Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"))
+                                                   : Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
         const Rational center = to_rational(c, "center"), radius = to_radius(r);
-        const auto u =
-            pair_utility(to_alpha(alpha), center, radius, to_weight(w1, "w1", center, radius),
-                         to_weight(w2, "w2", center, radius), to_count(bits, "bits", kMaxBits),
-                         parse_variant(variant));
-        py::dict d;
-        d["mse"] = fraction(u.mse);
-        d["mse_optimal"] = fraction(u.mse_optimal);
-        d["mse_ldp"] = fraction(u.mse_ldp);
-        d["gap"] = fraction(u.gap);
-        d["paper_gap_bound"] = fraction(u.paper_gap_bound);
-        return d;
+        const Rational x1 = to_weight(w1, "w1", center, radius), x2 = to_weight(w2, "w2", center, radius);
+        const unsigned long d = to_count(bits, "bits", kMaxBits);
+        const Variant v = parse_variant(variant);
+        py::dict out;
+        const auto fill = [&](const auto& u, const auto& as_python) {
+          out["mse"] = as_python(u.mse);
+          out["mse_optimal"] = as_python(u.mse_optimal);
+          out["mse_ldp"] = as_python(u.mse_ldp);
+          out["gap"] = as_python(u.gap);
+          out["paper_gap_bound"] = as_python(u.paper_gap_bound);
+        };
+        if (budget.exact()) {
+          fill(pair_utility(budget.alpha_exact(), center, radius, x1, x2, d, v),
+               [](const Rational& x) { return fraction(x); });
+        } else {
+          PrecisionScope scope(budget.precision_bits(d));
+          fill(pair_utility(budget.alpha_interval(), center, radius, x1, x2, d, v),
+               [](const Interval& x) { return py::object(enclosure(x)); });
+        }
+        return out;
       },
-      "exact pair MSE, optimum, independent LDPQs, gap and the paper's bound", py::arg("alpha"),
-      py::arg("center"), py::arg("radius"), py::arg("w1"), py::arg("w2"), py::arg("bits"),
-      py::arg("variant") = "corrected");
+      "exact pair MSE, optimum, independent LDPQs, gap and the paper's bound; the budget as alpha "
+      "(positional, as before), or exp_eps or eps by keyword (eps: certified (lower, upper) pairs)",
+      py::arg("alpha") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("w1") = py::none(),
+      py::arg("w2") = py::none(), py::arg("bits") = 5, py::arg("variant") = "corrected", py::kw_only(),
+      py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "sup_gap",
