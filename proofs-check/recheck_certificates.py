@@ -299,15 +299,20 @@ def one_of(*choices):
     return spec
 
 
-def rational_or(*words):
+def spec_or(inner, what, *words):
+    """A value `inner` accepts (`what` names it), or one of the words."""
     def spec(value, path):
-        if value in words:
+        if type(value) is str and value in words:
             return
         try:
-            rational(value, path)
+            inner(value, path)
         except Malformed:
-            raise Malformed(path, f"an exact rational or {' / '.join(words)}, not {short(value)}") from None
+            raise Malformed(path, f"{what} or {' / '.join(words)}, not {short(value)}") from None
     return spec
+
+
+def rational_or(*words):
+    return spec_or(rational, "an exact rational", *words)
 
 
 def verdict_text(value, path):
@@ -456,14 +461,7 @@ def side_rule(value, path):
 SIDE = obj({"label": text, "seeds": list_of(integer, nonempty=False), "values": list_of(number, nonempty=False),
             "stopped": list_of(boolean, nonempty=False)}, {"run": text, "minus_run": text}, side_rule)
 def number_or(*words):
-    def spec(value, path):
-        if value in words and type(value) is str:
-            return
-        try:
-            number(value, path)
-        except Malformed:
-            raise Malformed(path, f"a finite number or {' / '.join(words)}, not {short(value)}") from None
-    return spec
+    return spec_or(number, "a finite number", *words)
 
 
 LOOK = obj({"n": nat, "difference": number, "se": number, "df": number_or("inf"), "t": number_or("inf", "-inf"),
