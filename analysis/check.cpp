@@ -486,11 +486,7 @@ int run_check(const CheckArgs& a) {
                     decisions[i].note.empty() ? value_text(decisions[i].lhs) : std::string("not certified"),
                     entries[i].relation, visible(entries[i].rhs.text), decisions[i].verdict});
   std::array<std::size_t, kColumns> width{};
-  const auto shown = [](const std::string& cell) {  // columns line up in characters, not bytes
-    std::size_t n = 0;
-    for (const char ch : cell) n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
-    return n;
-  };
+  const auto shown = [](const std::string& cell) { return utf8_length(cell); };  // characters, not bytes
   for (const auto& row : rows)
     for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], shown(row[c]));
   std::ostringstream table;

@@ -164,18 +164,21 @@ void progress(unsigned long round, unsigned long rounds, double accuracy, double
             << std::setw(2) << std::setfill('0') << eta % 60 << "s " << std::setfill(' ') << std::flush;
 }
 
-/// Elsewhere (a log file, CI, nohup, a notebook cell): one plain line per round.
-void round_line(unsigned long round, unsigned long rounds, const fl::RoundReport& report, const Json& row) {
+/// x to 4 significant digits, for a person reading a line.
+std::string four_digits(double x) {
   std::ostringstream s;
-  s << std::fixed << "corbin fl: round " << round << " of 0-" << rounds - 1 << ": test accuracy "
+  s << std::setprecision(4) << x;
+  return s.str();
+}
+
+/// Elsewhere (a log file, CI, nohup, a notebook cell): one plain line per round.
+void round_line(unsigned long rounds, const fl::RoundReport& report, const Json& row) {
+  std::ostringstream s;
+  s << std::fixed << "corbin fl: round " << report.round << " of 0-" << rounds - 1 << ": test accuracy "
     << std::setprecision(4) << report.test.accuracy << ", test loss " << report.test.loss << ", validation accuracy "
     << report.validation.accuracy;
   const Json& eps = row["eps_upper_model"];
-  if (!eps.is_null()) s << ", eps_upper (model) " << (eps.is_string() ? eps.get<std::string>() : [&] {
-                          std::ostringstream e;
-                          e << std::setprecision(4) << eps.get<double>();
-                          return e.str();
-                        }());
+  if (!eps.is_null()) s << ", eps_upper (model) " << (eps.is_string() ? eps.get<std::string>() : four_digits(eps.get<double>()));
   s << ", " << std::setprecision(2) << report.seconds << " s";
   std::cerr << s.str() << "\n" << std::flush;
 }
@@ -187,8 +190,8 @@ class RoundWarnings {
  public:
   void see(unsigned long round, double loss, const Json& eps_upper_model, bool tty) {
     if (!std::isfinite(loss) || (round > 0 && loss > previous_ && previous_ > before_ && loss > 2 * lowest_)) {
-      if (!diverged_) say(tty, "round " + std::to_string(round) + ": the test loss is diverging (" + number(loss) +
-                                   ", lowest so far " + number(lowest_) + "); a smaller --lambda damps the update");
+      if (!diverged_) say(tty, "round " + std::to_string(round) + ": the test loss is diverging (" + four_digits(loss) +
+                                   ", lowest so far " + four_digits(lowest_) + "); a smaller --lambda damps the update");
       diverged_ = true;
     }
     if (eps_upper_model.is_string() && !infinite_) {
@@ -202,11 +205,6 @@ class RoundWarnings {
   }
 
  private:
-  static std::string number(double x) {
-    std::ostringstream s;
-    s << std::setprecision(4) << x;
-    return s.str();
-  }
   static void say(bool tty, const std::string& what) {
     std::cerr << (tty ? "\n" : "") << "corbin fl: warning: " << what << "\n" << std::flush;
   }
@@ -502,7 +500,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
     if (tty)
       progress(report.round, rounds, report.test.accuracy, seconds_sum / static_cast<double>(report.round + 1 - first_round));
     else
-      round_line(report.round, rounds, report, row);
+      round_line(rounds, report, row);
     warnings.see(report.round, report.test.loss, row["eps_upper_model"], tty);
     return line;
   };

@@ -999,12 +999,8 @@ def decide_claims(named):
                 sa, sb = side_of(named, a), side_of(named, b)
                 looks, order = rule.sequential_order(sa, sb)
                 items.append((sa, sb, looks, order))
-            fails = any(order == rule.OPPOSES[want] for *_, order in items)
-            holds = all(order in rule.GIVES[want] for *_, order in items)
-            parts.append((want, "fails" if fails else "holds" if holds else "undecided", items))
-        verdicts = [v for _, v, _ in parts]
-        out.append((claim, "fails" if "fails" in verdicts else "holds" if all(v == "holds" for v in verdicts)
-                    else "undecided", parts))
+            parts.append((want, rule.part_verdict(want, [order for *_, order in items]), items))
+        out.append((claim, rule.claim_verdict([v for _, v, _ in parts]), parts))
     return out
 
 

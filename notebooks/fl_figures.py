@@ -112,6 +112,12 @@ def plot_z(rows, ax):
     ax.legend(fontsize=8)
 
 
+def drop_stale(path):
+    """A figure this run has nothing for is removed, not left from an earlier run in the folder."""
+    if os.path.isfile(path) and not os.path.islink(path):
+        os.remove(path)
+
+
 def main(run_dir):
     plt.switch_backend("Agg")
     rows = read_rounds(run_dir)
@@ -135,7 +141,6 @@ def main(run_dir):
     fig.tight_layout()
     fig.savefig(os.path.join(run_dir, "loss.png"), dpi=110)
     plt.close(fig)
-    # A figure this run has nothing for is removed, not left from an earlier run in the folder.
     privacy = os.path.join(run_dir, "privacy.png")
     if any(r.get("eps_upper_model") is not None for r in rows):
         fig, ax = plt.subplots(figsize=(6, 4))
@@ -144,8 +149,8 @@ def main(run_dir):
         fig.tight_layout()
         fig.savefig(privacy, dpi=110)
         plt.close(fig)
-    elif os.path.isfile(privacy) and not os.path.islink(privacy):
-        os.remove(privacy)
+    else:
+        drop_stale(privacy)
     if any(r.get("mse_expected") is not None for r in rows):
         fig, axes = plt.subplots(1, 2, figsize=(11, 4))
         plot_mse(rows, axes[0])
@@ -154,8 +159,8 @@ def main(run_dir):
         fig.tight_layout()
         fig.savefig(os.path.join(run_dir, "mse.png"), dpi=110)
         plt.close(fig)
-    elif os.path.isfile(os.path.join(run_dir, "mse.png")) and not os.path.islink(os.path.join(run_dir, "mse.png")):
-        os.remove(os.path.join(run_dir, "mse.png"))
+    else:
+        drop_stale(os.path.join(run_dir, "mse.png"))
 
 
 if __name__ == "__main__":

@@ -2855,9 +2855,14 @@ def student_t_quantile_upper(p, df):
     return (low + high) / 2
 
 
+def is_constant(side):
+    """A threshold to compare against (one value, no run), not a configuration's seeds."""
+    return "run" not in side and len(side["values"]) == 1
+
+
 def first_seeds(side, n):
     """The values of the first n sequential seeds (a constant: its one value), or None."""
-    if "run" not in side and len(side["values"]) == 1:
+    if is_constant(side):
         return list(side["values"])
     by_seed = dict(zip(side["seeds"], side["values"]))
     if any(seed not in by_seed for seed in SEQUENTIAL_SEEDS[:n]):
@@ -2900,9 +2905,7 @@ def sequential_order(a_side, b_side):
         a, b = first_seeds(a_side, n), first_seeds(b_side, n)
         if a is None or b is None:
             return looks, ("pending" if looks else "missing")
-        a_constant = "run" not in a_side and len(a_side["values"]) == 1
-        b_constant = "run" not in b_side and len(b_side["values"]) == 1
-        looks.append(welch_look(a, a_constant, b, b_constant))
+        looks.append(welch_look(a, is_constant(a_side), b, is_constant(b_side)))
         if looks[-1]["order"] != "undecided":
             break
     return looks, looks[-1]["order"]
@@ -2924,6 +2927,19 @@ def same_look(claimed, recomputed):
 
 GIVES = {"above": ("above",), "not above": ("below", "undecided"), "not below": ("above", "undecided")}
 OPPOSES = {"above": "below", "not above": "above", "not below": "below"}
+
+
+def part_verdict(want, orders):
+    """A part fails when a comparison decides the opposite of what it wants, holds when every one
+    gives it, and is undecided otherwise (experiments.hpp)."""
+    if any(order == OPPOSES[want] for order in orders):
+        return "fails"
+    return "holds" if all(order in GIVES[want] for order in orders) else "undecided"
+
+
+def claim_verdict(verdicts):
+    """A claim fails if a part fails, holds if every part holds, else undecided."""
+    return "fails" if "fails" in verdicts else "holds" if all(v == "holds" for v in verdicts) else "undecided"
 
 
 def read_results_csv(path):
@@ -3070,21 +3086,18 @@ def recheck_experiment(cert, report, out_dir, csv_cache):
                                                                        if "minus_run" in side else ""))
     verdicts = []
     for i, part in enumerate(parts):
-        want = part["want"]
-        holds, fails = True, False
+        want, orders = part["want"], []
         for j, item in enumerate(part["comparisons"]):
             looks, order = sequential_order(item["a"], item["b"])
             report.equal(f"data/parts/{i}/comparisons/{j}/order", item["order"], order)
             report.expect(len(item["looks"]) == len(looks) and all(map(same_look, item["looks"], looks)),
                           f"data/parts/{i}/comparisons/{j}/looks",
                           f"{short(item['looks'])} != recomputed {short(looks)}")
-            holds = holds and order in GIVES[want]
-            fails = fails or order == OPPOSES[want]
-        verdict = "fails" if fails else "holds" if holds else "undecided"
+            orders.append(order)
+        verdict = part_verdict(want, orders)
         report.equal(f"data/parts/{i}/verdict", part["verdict"], verdict)
         verdicts.append(verdict)
-    check_verdict(report, cert, "fails" if "fails" in verdicts else
-                  "holds" if all(v == "holds" for v in verdicts) else "undecided")
+    check_verdict(report, cert, claim_verdict(verdicts))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -46,6 +46,24 @@ Rational to_rational(const py::handle& value, const char* name) {
   return parse_rational(py::str(value).cast<std::string>(), name);
 }
 
+/// The budget as every question takes it: at most one of alpha, exp_eps, eps (two or more are
+/// an error naming "budget"); none when none is given (the caller says whether one is needed).
+std::optional<Budget> to_budget(const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps) {
+  const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
+  if (given > 1) throw corbin::invalid_argument("budget", "given twice", "exactly one of alpha, exp_eps, eps");
+  if (!alpha.is_none()) return Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+  if (!exp_eps.is_none()) return Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
+  if (!eps.is_none()) return Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
+  return std::nullopt;
+}
+
+/// A budget that must be given.
+Budget required_budget(const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps) {
+  const std::optional<Budget> b = to_budget(alpha, exp_eps, eps);
+  if (!b) throw corbin::invalid_argument("budget", "missing", "exactly one of alpha, exp_eps, eps");
+  return *b;
+}
+
 /// α > 1 (Alg. 1: α(ε) > 1 for every ε > 0), exactly.
 Rational to_alpha(const py::handle& value) {
   return Budget::make(Budget::Kind::alpha, to_rational(value, "alpha")).alpha_exact();
@@ -138,16 +156,11 @@ fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handl
                                          const py::handle& bits, const std::string& variant,
                                          const py::handle& delta) {
   fl::CoordinateSetting s;
-  const int given = !exp_eps.is_none() + !alpha.is_none() + !eps.is_none();
-  if (given > 1)
-    throw corbin::invalid_argument("budget", "given twice", "one of exp_eps, alpha, eps");
-  if (given == 0 && m.takes_budget())
+  const std::optional<Budget> budget = to_budget(alpha, exp_eps, eps);
+  if (!budget && m.takes_budget())
     throw corbin::invalid_argument("budget", "missing",
-                                   "one of exp_eps, alpha, eps (" + m.name() + " takes one)");
-  if (!exp_eps.is_none())
-    s.budget = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
-  if (!alpha.is_none()) s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
-  if (!eps.is_none()) s.budget = Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
+                                   "exactly one of alpha, exp_eps, eps (" + m.name() + " takes one)");
+  if (budget) s.budget = *budget;
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
   s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
@@ -279,12 +292,7 @@ PYBIND11_MODULE(corbin, m) {
          const py::handle& eps) -> py::dict {
         // The budget as α, e^ε or ε (exactly one): exact Fractions for the first two, certified
         // (lower, upper) Fractions for ε (a transcendental α).
-        const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
-        if (given != 1)
-          throw corbin::invalid_argument("budget", given == 0 ? "missing" : "given twice", "one of alpha, exp_eps, eps");
-        const Budget budget = !alpha.is_none()     ? Budget::make(Budget::Kind::alpha, to_alpha(alpha))
-                              : !exp_eps.is_none() ? Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"))
-                                                   : Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
+        const Budget budget = required_budget(alpha, exp_eps, eps);
         const Rational center = to_rational(c, "center"), radius = to_radius(r);
         const Rational x1 = to_weight(w1, "w1", center, radius), x2 = to_weight(w2, "w2", center, radius);
         const unsigned long d = to_count(bits, "bits", kMaxBits);
@@ -475,14 +483,7 @@ PYBIND11_MODULE(corbin, m) {
              AccountSetting s;
              s.n = to_count(n, "n", kMaxAccountClients);
              s.gamma = to_rational(gamma, "gamma");
-             // The budget as the other questions take it: exactly one of alpha, exp_eps, eps.
-             const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
-             if (given != 1)
-               throw corbin::invalid_argument("budget", given == 0 ? "missing" : "given twice",
-                                              "exactly one of alpha, exp_eps, eps");
-             s.budget = !alpha.is_none()     ? Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))
-                        : !exp_eps.is_none() ? Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"))
-                                             : Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
+             s.budget = required_budget(alpha, exp_eps, eps);  // as the other questions take it
              s.center = to_rational(c, "center");
              s.radius = to_radius(r);
              s.bits = to_count(bits, "bits", kMaxBits);

@@ -61,6 +61,13 @@ inline std::string visible(std::string_view text) {
 
 /// The longest prefix of `text` of at most `limit` bytes that ends between two UTF-8 characters
 /// (a cut inside one would leave invalid UTF-8 in a message or a report).
+/// The number of characters (code points) of UTF-8 text: its bytes that do not continue one.
+inline std::size_t utf8_length(std::string_view text) {
+  std::size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
 inline std::string_view utf8_prefix(std::string_view text, std::size_t limit) {
   std::size_t keep = std::min(limit, text.size());
   while (keep < text.size() && keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) keep -= 1;
