@@ -5,33 +5,46 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
-#include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/run_ledger.hpp"
 #include "options.hpp"
 
 namespace corbin::cli {
 
-/// The options as given on the command line, as text.
+/// The options as given on the command line, as text. The options describe the run's first kind
+/// of round; each of `phases` ("key=value,...", the same keys without dashes) the next kind,
+/// changing only the keys it gives.
 struct AccountArgs {
   BudgetOptions budget;
   GeometryOptions geometry;
-  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "ldpq",
-                        cells = "2048";
+  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "worst",
+                        dropout = "0", cells = "2048", target_eps;
+  std::vector<std::string> phases;
 };
 
-/// The validated setting and its certified two-sided bounds: ε_lower <= ε(δ) <= ε_upper, or with
+/// The field of `a` a spec or a phase names by an option's name without dashes ("exp-eps", "n",
+/// ...); null for another name. `per_round`: only the keys a kind of round has (not delta, at-eps,
+/// cells).
+std::string* account_field(AccountArgs& a, std::string_view key, bool per_round = false);
+/// Every name account_field knows, for messages.
+std::vector<std::string> account_field_names(bool per_round = false);
+
+/// The validated run and its certified two-sided bounds: ε_lower <= ε(δ) <= ε_upper, or with
 /// `at` (at_eps given), δ_lower <= δ(ε) <= δ_upper. An infinite upper bound is +∞ (no finite ε
 /// reaches δ within the accountant's grid).
 struct AccountOutcome {
-  AccountSetting setting;
-  unsigned long m = 1, rounds = 1, cells = 2048;
-  std::uint64_t compositions = 1;
+  RunLedger ledger;
+  std::vector<std::string> budgets;  ///< each phase's budget, as its option names it
+  unsigned long cells = 2048;
   bool at = false;
   Rational delta, at_eps;
-  TwoSided bounds{0, 0};
-  std::optional<AttainedBy> attained;  ///< the configuration attaining the lower bound
-  std::size_t family_size = 0, configurations = 0,
-              blocks = 0;  ///< the worst case's coverage (Accountant)
+  RunLedger::Answer answer;
+  TwoSided bounds{0, 0};  ///< answer.bounds
+  /// --target-eps: the largest ε_p found (every round's budget) whose ε_upper(δ) <= the target,
+  /// and the smallest tried above it whose ε_upper is not (none when no ε_p tried meets it).
+  std::optional<Rational> largest_eps, refuted_eps;
 };
 
 /// Validates `a` (invalid_argument naming the option) and computes the bounds.

@@ -55,26 +55,6 @@ const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
     {"m", &SweepArgs::m},             {"sensitivity", &SweepArgs::sensitivity},
     {"mechanism", &SweepArgs::mechanism}};
 
-/// AccountArgs' fields by the name a spec gives them (`corbin account`'s options without dashes).
-using AccountField = std::string& (*)(AccountArgs&);
-const std::pair<const char*, AccountField> kAccountParams[] = {
-    {"exp-eps", [](AccountArgs& a) -> std::string& { return a.budget.exp_eps; }},
-    {"eps", [](AccountArgs& a) -> std::string& { return a.budget.eps; }},
-    {"alpha", [](AccountArgs& a) -> std::string& { return a.budget.alpha; }},
-    {"n", [](AccountArgs& a) -> std::string& { return a.n; }},
-    {"gamma", [](AccountArgs& a) -> std::string& { return a.gamma; }},
-    {"m", [](AccountArgs& a) -> std::string& { return a.m; }},
-    {"rounds", [](AccountArgs& a) -> std::string& { return a.rounds; }},
-    {"delta", [](AccountArgs& a) -> std::string& { return a.delta; }},
-    {"at-eps", [](AccountArgs& a) -> std::string& { return a.at_eps; }},
-    {"neighbours", [](AccountArgs& a) -> std::string& { return a.neighbours; }},
-    {"role", [](AccountArgs& a) -> std::string& { return a.role; }},
-    {"center", [](AccountArgs& a) -> std::string& { return a.geometry.center; }},
-    {"radius", [](AccountArgs& a) -> std::string& { return a.geometry.radius; }},
-    {"bits", [](AccountArgs& a) -> std::string& { return a.geometry.bits; }},
-    {"variant", [](AccountArgs& a) -> std::string& { return a.geometry.variant; }},
-    {"cells", [](AccountArgs& a) -> std::string& { return a.cells; }}};
-
 /// The accountant's quantities: ε at the params' delta, or δ at their at-eps.
 bool is_account(const std::string& quantity) { return quantity == "accountant_eps" || quantity == "accountant_delta"; }
 
@@ -87,7 +67,7 @@ std::string joined(const auto& names) {
 std::vector<std::string> param_names(const std::string& quantity) {
   std::vector<std::string> out;
   if (is_account(quantity))
-    for (const auto& p : kAccountParams) out.push_back(p.first);
+    out = account_field_names();
   else
     for (const auto& p : kParams) out.push_back(p.first);
   return out;
@@ -225,8 +205,8 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
 /// (accountant_delta); an infinite upper bound leaves the value in [lower, +∞).
 Enclosed evaluate_account(const Term& t) {
   AccountArgs args;
-  for (const auto& [key, field] : kAccountParams)
-    if (const auto it = t.params.find(key); it != t.params.end()) field(args) = it->second;
+  for (const auto& [key, value] : t.params)
+    if (std::string* field = account_field(args, key)) *field = value;
   const int budgets = int(!args.budget.exp_eps.empty()) + int(!args.budget.eps.empty()) + int(!args.budget.alpha.empty());
   if (budgets != 1) throw invalid_argument("the privacy budget", budgets == 0 ? "missing" : "given twice", "exactly one of --exp-eps, --eps, --alpha");
   if (args.n.empty()) throw invalid_argument("--n", "missing", "given");

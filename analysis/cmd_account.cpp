@@ -6,6 +6,7 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -19,10 +20,38 @@
 
 namespace corbin::cli {
 
-AccountOutcome compute_account(const AccountArgs& a) {
-  AccountOutcome o;
-  AccountSetting& s = o.setting;
-  s.budget = a.budget.budget();
+namespace {
+
+struct FieldName {
+  const char* key;
+  std::string* (*get)(AccountArgs&);
+  bool per_round;
+};
+const FieldName kFields[] = {
+    {"exp-eps", [](AccountArgs& a) { return &a.budget.exp_eps; }, true},
+    {"eps", [](AccountArgs& a) { return &a.budget.eps; }, true},
+    {"alpha", [](AccountArgs& a) { return &a.budget.alpha; }, true},
+    {"n", [](AccountArgs& a) { return &a.n; }, true},
+    {"gamma", [](AccountArgs& a) { return &a.gamma; }, true},
+    {"m", [](AccountArgs& a) { return &a.m; }, true},
+    {"rounds", [](AccountArgs& a) { return &a.rounds; }, true},
+    {"neighbours", [](AccountArgs& a) { return &a.neighbours; }, true},
+    {"role", [](AccountArgs& a) { return &a.role; }, true},
+    {"dropout", [](AccountArgs& a) { return &a.dropout; }, true},
+    {"center", [](AccountArgs& a) { return &a.geometry.center; }, true},
+    {"radius", [](AccountArgs& a) { return &a.geometry.radius; }, true},
+    {"bits", [](AccountArgs& a) { return &a.geometry.bits; }, true},
+    {"variant", [](AccountArgs& a) { return &a.geometry.variant; }, true},
+    {"delta", [](AccountArgs& a) { return &a.delta; }, false},
+    {"at-eps", [](AccountArgs& a) { return &a.at_eps; }, false},
+    {"cells", [](AccountArgs& a) { return &a.cells; }, false}};
+
+/// One kind of round from its options, and how many rounds; `budget` replaces the options' own
+/// (--target-eps's trial).
+std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::optional<Budget>& budget) {
+  RoundKind k;
+  AccountSetting& s = k.setting;
+  s.budget = budget ? *budget : a.budget.budget();
   s.n = parse_count(a.n, "--n", kMaxAccountClients);
   s.gamma = parse_rational(a.gamma, "--gamma");
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("--gamma", a.gamma, "in [0, 1]");
@@ -37,19 +66,98 @@ AccountOutcome compute_account(const AccountArgs& a) {
   else
     throw invalid_argument("--neighbours", quote(a.neighbours), "replace or remove");
   if (a.role == "ldpq")
-    s.role = TargetClient::Role::ldpq;
+    k.role = TargetClient::Role::ldpq;
   else if (a.role == "paired")
-    s.role = TargetClient::Role::leader;
-  else
-    throw invalid_argument("--role", quote(a.role), "ldpq or paired");
-  o.m = parse_count(a.m, "--m", kMaxCompositions);
-  if (o.m < 1) throw invalid_argument("--m", a.m, "at least 1");
-  o.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
-  if (o.rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
-  if (o.m > kMaxCompositions / o.rounds)
+    k.role = TargetClient::Role::leader;
+  else if (a.role != "worst")
+    throw invalid_argument("--role", quote(a.role), "worst, ldpq or paired");
+  k.coordinates = parse_count(a.m, "--m", kMaxCompositions);
+  if (k.coordinates < 1) throw invalid_argument("--m", a.m, "at least 1");
+  const std::uint64_t rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
+  if (rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
+  if (k.coordinates > kMaxCompositions / rounds)
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) +
-                               " (m = " + std::to_string(o.m) + ")");
+                               " (m = " + std::to_string(k.coordinates) + ")");
+  k.dropout = parse_rational(a.dropout, "--dropout");
+  if (k.dropout < 0 || k.dropout >= 1) throw invalid_argument("--dropout", a.dropout, "in [0, 1)");
+  check_round_kind(k);
+  return {k, rounds};
+}
+
+/// The arguments of each kind of round: the options, then each --phase's changes to them.
+std::vector<AccountArgs> kinds_of(const AccountArgs& a) {
+  std::vector<AccountArgs> out{a};
+  for (std::size_t i = 0; i < a.phases.size(); ++i) {
+    const std::string name = "--phase " + std::to_string(i + 1);
+    const std::string& spec = a.phases[i];
+    AccountArgs next = out.back();
+    std::vector<std::string> seen;
+    bool budget = false;
+    std::size_t at = 0;
+    while (at <= spec.size()) {
+      const std::size_t end = std::min(spec.find(',', at), spec.size());
+      const std::string item = spec.substr(at, end - at);
+      at = end + 1;
+      const std::size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw invalid_argument(name, quote(item), "key=value (keys: " + [] {
+          std::string keys;
+          for (const std::string& k : account_field_names(true)) keys += (keys.empty() ? "" : ", ") + k;
+          return keys;
+        }() + ")");
+      const std::string key = item.substr(0, eq);
+      std::string* field = account_field(next, key, true);
+      if (field == nullptr)
+        throw invalid_argument(name, quote(key), "a key a round has (not delta, at-eps or cells: the query's)");
+      if (std::find(seen.begin(), seen.end(), key) != seen.end())
+        throw invalid_argument(name, quote(key) + " twice", "each key once");
+      seen.push_back(key);
+      if (key == "exp-eps" || key == "eps" || key == "alpha") {
+        if (budget) throw invalid_argument(name, "two budgets", "at most one of exp-eps, eps, alpha");
+        if (!budget) next.budget.exp_eps = next.budget.eps = next.budget.alpha = "";
+        budget = true;
+      }
+      *field = item.substr(eq + 1);
+    }
+    out.push_back(std::move(next));
+  }
+  return out;
+}
+
+/// The ledger of every kind of round, at `budget` (none: each kind's own).
+RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<Budget>& budget,
+                    const PldLimits& limits) {
+  RunLedger ledger(limits);
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    try {
+      const auto [kind, rounds] = kind_of(kinds[i], budget);
+      ledger.step(kind, rounds);
+    } catch (const invalid_argument& e) {
+      if (i == 0) throw;
+      throw invalid_argument("--phase " + std::to_string(i) + " (" + e.parameter() + ")", e.value(), e.rule());
+    }
+  }
+  return ledger;
+}
+
+}  // namespace
+
+std::string* account_field(AccountArgs& a, std::string_view key, bool per_round) {
+  for (const FieldName& f : kFields)
+    if (key == f.key && (f.per_round || !per_round)) return f.get(a);
+  return nullptr;
+}
+
+std::vector<std::string> account_field_names(bool per_round) {
+  std::vector<std::string> out;
+  for (const FieldName& f : kFields)
+    if (f.per_round || !per_round) out.push_back(f.key);
+  return out;
+}
+
+AccountOutcome compute_account(const AccountArgs& a) {
+  AccountOutcome o;
   PldLimits limits;
   limits.max_cells = parse_count(a.cells, "--cells", 1ul << 16);
   if (limits.max_cells < 64) throw invalid_argument("--cells", a.cells, "at least 64");
@@ -65,18 +173,41 @@ AccountOutcome compute_account(const AccountArgs& a) {
     o.delta = parse_rational(a.delta, "--delta");
     if (o.delta <= 0 || o.delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
   }
-  check_account_setting(s);
+  const std::vector<AccountArgs> kinds = kinds_of(a);
   // Every certified decision on this path (binomial windows, thresholds of a transcendental α)
-  // runs at --precision.
-  PrecisionScope scope(a.budget.precision_bits(s.bits));
-  const Accountant one(s, limits);
-  o.compositions = static_cast<std::uint64_t>(o.m) * o.rounds;
-  const Accountant all = one.compose(o.compositions);
-  o.bounds = o.at ? all.delta(o.at_eps) : all.epsilon(o.delta);
-  o.attained = o.at ? all.attaining_delta(o.at_eps) : all.attaining_epsilon(o.delta);
-  o.family_size = one.family_size();
-  o.configurations = one.configurations();
-  o.blocks = one.blocks();
+  // runs at --precision, or at what a kind's budget needs where that is more.
+  const unsigned long d = parse_count(a.geometry.bits, "--bits", kMaxBits);
+  PrecisionScope scope(a.budget.given() || !a.budget.precision.empty() ? a.budget.precision_bits(d)
+                                                                         : default_precision_bits(d));
+  if (!a.target_eps.empty()) {
+    // The largest ε_p, the budget of every round, whose certified ε_upper(δ) meets the target:
+    // bisection on ε_p (dyadic rationals, to a relative 2^−20), each trial a whole ledger. What
+    // is printed is certified at the ε_p found; "largest" is up to the step and the bracket's
+    // width (ε_upper need not be exactly monotone in ε_p).
+    if (o.at) throw invalid_argument("--target-eps", a.target_eps, "given with --delta (not --at-eps)");
+    if (a.budget.given())
+      throw invalid_argument("--target-eps", a.target_eps, "given without --alpha, --exp-eps or --eps (it solves for ε_p)");
+    for (std::size_t i = 1; i < kinds.size(); ++i)
+      for (const char* key : {"exp-eps=", "eps=", "alpha="})
+        if (("," + a.phases[i - 1]).find(std::string(",") + key) != std::string::npos)
+          throw invalid_argument("--phase " + std::to_string(i), quote(a.phases[i - 1]),
+                                 "without a budget under --target-eps (every round gets ε_p)");
+    const Rational target = parse_rational(a.target_eps, "--target-eps");
+    if (target <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
+    // Any budget stands in while the kinds are read; largest_eps replaces it in every round.
+    const RunLedger trial = ledger_of(kinds, Budget::make(Budget::Kind::exp_eps, Rational(3)), limits);
+    const LargestBudget best = largest_eps(trial, target, o.delta);
+    if (!best.largest)
+      throw invalid_argument("--target-eps", a.target_eps,
+                             "reachable: ε_p = 2^-20 already gives ε_upper " + std::to_string(best.eps_upper));
+    o.largest_eps = best.largest;
+    o.refuted_eps = best.refuted;
+    o.ledger = trial.with_budget(Budget::make(Budget::Kind::eps, *best.largest));
+  } else {
+    o.ledger = ledger_of(kinds, std::nullopt, limits);
+  }
+  o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
+  o.bounds = o.answer.bounds;
   return o;
 }
 
@@ -128,22 +259,59 @@ void put_bound(Json& out, const std::string& key, double x, bool up) {
     out[key + "_approx"] = x;
 }
 
+/// A configuration in words, with the role it gives client 1.
+Json words(const ConfigurationWords& w, std::uint64_t repeats) {
+  Json by = Json::object();
+  by["role"] = role_name(w);
+  by["client_1"] = w.client_1;
+  by["neighbour"] = w.replaced_by;
+  if (!w.partner.empty()) by["partner"] = w.partner;
+  by["other_ldpq"] = w.others_ldpq;
+  by["other_pairs"] = w.others_pairs;
+  by["uses"] = std::to_string(repeats);
+  return by;
+}
+
 void run_account(const AccountCli& cli) {
   const AccountArgs& a = cli.args;
   const AccountOutcome o = compute_account(a);
-  const AccountSetting& s = o.setting;
+  const RoundKind& first = *o.ledger.phases().front().kind;
   Json out = Json::object();
-  put_budget(out, s.budget);
-  out["n"] = s.n;
-  put(out, "gamma", s.gamma);
-  out["m"] = o.m;
-  out["rounds"] = o.rounds;
-  out["compositions"] = std::to_string(o.compositions);
-  out["neighbours"] = a.neighbours;
+  put_budget(out, first.setting.budget);
+  out["n"] = first.setting.n;
+  put(out, "gamma", first.setting.gamma);
+  out["m"] = first.coordinates;
+  out["rounds"] = std::to_string(o.ledger.rounds());
+  out["compositions"] = std::to_string(o.ledger.compositions());
+  out["neighbours"] = first.setting.relation == Neighbour::replace_one ? "replace" : "remove";
   out["role"] = a.role;
-  const PopulationCounts counts = population_counts(s.n, s.gamma);
+  const PopulationCounts counts = population_counts(first.setting.n, first.setting.gamma);
   out["ldpq_clients"] = counts.ldpq;
   out["pairs"] = counts.pairs;
+  if (o.ledger.phases().size() > 1) {
+    Json phases = Json::array();
+    for (const RunLedger::Phase& p : o.ledger.phases()) {
+      const RoundKind& k = *p.kind;
+      Json x = Json::object();
+      x["rounds"] = std::to_string(p.rounds);
+      Json budget = Json::object();
+      put_budget(budget, k.setting.budget);
+      x["budget"] = budget["budget"];
+      x["n"] = k.setting.n;
+      x["gamma"] = to_string(k.setting.gamma);
+      x["m"] = k.coordinates;
+      x["dropout"] = to_string(k.dropout);
+      x["role"] = !k.role ? "worst" : *k.role == TargetClient::Role::ldpq ? "ldpq" : "paired";
+      x["neighbours"] = k.setting.relation == Neighbour::replace_one ? "replace" : "remove";
+      phases.push_back(x);
+    }
+    out["phases"] = phases;
+  }
+  if (o.largest_eps) {
+    put(out, "target_eps", parse_rational(a.target_eps, "--target-eps"));
+    put(out, "largest_eps_p", *o.largest_eps);
+    if (o.refuted_eps) put(out, "refuted_eps_p", *o.refuted_eps);
+  }
   if (o.at) {
     put(out, "at_eps", o.at_eps);
     put_bound(out, "delta_lower", o.bounds.lower, false);
@@ -155,25 +323,37 @@ void run_account(const AccountCli& cli) {
     if (!std::isinf(o.bounds.upper) && o.bounds.lower > 0)
       out["relative_width"] = o.bounds.upper / o.bounds.lower - 1;
   }
+  // References beside the certified bracket (upper bounds too, of the same worst case).
+  Json ref = Json::object();
+  put_bound(ref, "renyi", o.answer.moments, true);
+  put_bound(ref, "basic", o.answer.basic, true);
+  out[o.at ? "delta_upper_references" : "eps_upper_references"] = ref;
+  if (o.answer.failure > 0) {
+    Json d = Json::object();
+    d["dropout_rounds"] = std::to_string(o.ledger.dropout_rounds());
+    put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
+    put_bound(d, "failure", o.answer.failure, true);
+    if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);
+    d["rule"] = o.at ? "delta_upper includes the floors' failure; the lower bound counts the rounds without dropout"
+                     : "delta/2 for the mechanism, delta/2 shared by the dropout rounds' floors; the lower bound "
+                       "counts the rounds without dropout";
+    out["dropout"] = d;
+  }
   out["cells"] = o.cells;
   Json worst = Json::object();
-  worst["configurations"] = o.family_size;
-  worst["computed_one_by_one"] = o.configurations;
-  worst["blocks_bounded_together"] = o.blocks;
-  worst["covers"] = std::string("every pair of datasets that differ in client 1 (") +
-                    (s.relation == Neighbour::replace_one ? "its inputs" : "its presence") +
-                    "), in both orders, every other input anywhere in [c - r, c + r], chosen per "
-                    "coordinate and round";
-  if (o.attained) {
-    const ConfigurationWords& w = o.attained->parts.front();
-    Json by = Json::object();
-    by["client_1"] = w.client_1;
-    by["neighbour"] = w.replaced_by;
-    if (!w.partner.empty()) by["partner"] = w.partner;
-    by["other_ldpq"] = w.others_ldpq;
-    by["other_pairs"] = w.others_pairs;
-    by["in"] = "every coordinate and round";
+  worst["configurations"] = o.answer.family_size;
+  worst["computed_one_by_one"] = o.answer.configurations;
+  worst["blocks_bounded_together"] = o.answer.blocks;
+  worst["covers"] = std::string("every pair of datasets that differ in client 1 (its inputs, or its presence under "
+                                "remove), in both orders, every other input anywhere in [c - r, c + r], chosen per "
+                                "coordinate and round") +
+                    (a.role == "worst" ? "; client 1 in every role its round's population has, any sequence" : "");
+  if (o.answer.attained) {
+    Json by = Json::array();
+    const AttainedBy& at = *o.answer.attained;
+    for (std::size_t i = 0; i < at.parts.size(); ++i) by.push_back(words(at.parts[i], at.repeats[i]));
     worst["lower_bound_attained_by"] = by;
+    worst["worst_role"] = role_name(at.parts.front());
   }
   out["worst_case"] = worst;
   emit(std::cout, out, cli.json);
@@ -185,19 +365,30 @@ void add_account(CLI::App& app) {
   auto cli = std::make_shared<AccountCli>();
   AccountArgs* args = &cli->args;
   auto* cmd = app.add_subcommand(
-      "account", "certified two-sided ε(δ) or δ(ε) of Theorem 3's mechanism over m·T compositions");
+      "account", "certified two-sided ε(δ) or δ(ε) of Theorem 3's mechanism over a run's rounds (m·T compositions)");
   args->budget.add(*cmd);
   cmd->add_option("--n", args->n, "clients n in [2, 10^8]")->required();
   cmd->add_option("--gamma", args->gamma, "fraction γ in [0, 1] of clients on LDPQ (1: all)")
       ->required();
   cmd->add_option("--m", args->m, "coordinates m >= 1 (default 1)");
   cmd->add_option("--rounds", args->rounds, "rounds T >= 1 (default 1)");
+  cmd->add_option("--dropout", args->dropout, "each client's dropout probability in [0, 1) (default 0)");
   cmd->add_option("--delta", args->delta, "δ in (0, 1): print eps_lower, eps_upper");
   cmd->add_option("--at-eps", args->at_eps, "ε > 0: print delta_lower, delta_upper instead");
+  cmd->add_option("--target-eps", args->target_eps,
+                  "ε > 0 with --delta: the largest ε_p (every round's budget) whose ε_upper(δ) meets it");
   args->neighbours = "replace";  // the relation the proof's cpSGD argument uses (a spec names its own)
   cmd->add_option("--neighbours", args->neighbours,
                   "replace | remove (client 1 changed or removed; default replace)");
-  cmd->add_option("--role", args->role, "client 1's role: ldpq | paired (default ldpq)");
+  cmd->add_option("--role", args->role,
+                  "client 1's role: worst (every role the population has, any sequence) | ldpq | paired "
+                  "(default worst)");
+  cmd->add_option("--phase", args->phases,
+                  "then more rounds of another kind: key=value,... changing the options above "
+                  "(keys: rounds, n, gamma, m, dropout, role, neighbours, exp-eps, eps, alpha, center, "
+                  "radius, bits, variant); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--center", args->geometry.center, "center c (default 0)");
   cmd->add_option("--radius", args->geometry.radius, "radius r > 0 (default 1)");
   cmd->add_option("--bits", args->geometry.bits, "shared bits d (default 5)");

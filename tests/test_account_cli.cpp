@@ -29,7 +29,7 @@ TEST_CASE("corbin account brackets the exact ε of corbin ucdp --exact", "[cli][
   REQUIRE(exact.status == 0);
   const double eps = Json::parse(exact.out)["exact"]["replace"]["eps_approx"].get<double>();
   const Json j = run_json({"--n", "12", "--gamma", "1/2", "--exp-eps", "3", "--delta", "1e-3",
-                           "--neighbours", "replace"});
+                           "--neighbours", "replace", "--role", "ldpq"});
   CHECK(j["eps_lower_approx"].get<double>() <= eps * (1 + 1e-12));
   CHECK(eps <= j["eps_upper_approx"].get<double>() * (1 + 1e-12));
   // The decimal strings are the outward-rounded twins.
@@ -41,7 +41,7 @@ TEST_CASE("corbin account brackets the exact ε of corbin ucdp --exact", "[cli][
 
 TEST_CASE("corbin account composes m·T times, and --at-eps prints δ bounds", "[cli][unit]") {
   const Json e = run_json({"--n", "1000", "--gamma", "1/2", "--exp-eps", "3", "--m", "1000",
-                           "--rounds", "10", "--delta", "1e-5", "--neighbours", "replace"});
+                           "--rounds", "10", "--delta", "1e-5", "--neighbours", "replace", "--role", "ldpq"});
   CHECK(e["compositions"] == "10000");
   const double lo = e["eps_lower_approx"], hi = e["eps_upper_approx"];
   CHECK(lo <= hi);
@@ -50,11 +50,12 @@ TEST_CASE("corbin account composes m·T times, and --at-eps prints δ bounds", "
   CHECK(e["relative_width"].get<double>() <= 0.03);
   CHECK(e["worst_case"]["configurations"] ==
         1000);  // 2 candidates × 500 values of j (499 other LDPQ clients)
-  CHECK(e["worst_case"]["lower_bound_attained_by"]["client_1"].get<std::string>().find("on LDPQ") !=
+  CHECK(e["worst_case"]["lower_bound_attained_by"][0]["client_1"].get<std::string>().find("on LDPQ") !=
         std::string::npos);
+  CHECK(e["worst_case"]["worst_role"] == "ldpq");
   const Json d =
       run_json({"--n", "1000", "--gamma", "1/2", "--exp-eps", "3", "--m", "1000", "--rounds", "10",
-                "--at-eps", e["eps_upper"].get<std::string>(), "--neighbours", "replace"});
+                "--at-eps", e["eps_upper"].get<std::string>(), "--neighbours", "replace", "--role", "ldpq"});
   CHECK(d["delta_upper_approx"].get<double>() <= 1e-5);
   CHECK(d["delta_lower_approx"].get<double>() <= d["delta_upper_approx"].get<double>());
   const Json removed = run_json({"--n", "50", "--gamma", "1/2", "--exp-eps", "3", "--delta", "1e-5",
@@ -89,4 +90,90 @@ TEST_CASE("corbin account rejects bad input with exit 2 and the option's name", 
                                    "3", "--delta", "1e-5", "--neighbours", "swap"});
   CHECK(bad.status == 2);
   CHECK(bad.err.find("--neighbours") != std::string::npos);
+}
+
+TEST_CASE("corbin account takes the worst role by default and names it", "[cli][unit]") {
+  // γ = 1/2: client 1 may be on LDPQ or paired; a paired client under replace one has no finite
+  // ε (its pair's joint law has an unbounded ratio), so the worst role is the pair's, named.
+  const Json worst = run_json({"--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--rounds", "100",
+                               "--delta", "1e-5"});
+  CHECK(worst["role"] == "worst");
+  CHECK(worst["eps_upper"] == "infinite");
+  CHECK(worst["worst_case"]["worst_role"] == "paired");
+  CHECK(worst["worst_case"]["lower_bound_attained_by"][0].contains("partner"));
+  // γ = 1: every client on LDPQ, so the worst role is that one and the bracket is LDPQ's.
+  const Json all = run_json({"--n", "100", "--gamma", "1", "--exp-eps", "3", "--rounds", "100",
+                             "--delta", "1e-5"});
+  const Json ldpq = run_json({"--n", "100", "--gamma", "1", "--exp-eps", "3", "--rounds", "100",
+                              "--delta", "1e-5", "--role", "ldpq"});
+  CHECK(all["worst_case"]["worst_role"] == "ldpq");
+  CHECK(all["eps_upper"] == ldpq["eps_upper"]);
+  CHECK(all["eps_lower"] == ldpq["eps_lower"]);
+  // The references are upper bounds of the same worst case, never below the certified one.
+  CHECK(all["eps_upper_references"]["basic_approx"].get<double>() >= all["eps_upper_approx"].get<double>());
+  CHECK(all["eps_upper_references"]["renyi_approx"].get<double>() >= all["eps_upper_approx"].get<double>());
+}
+
+TEST_CASE("corbin account composes phases: 100 AugCorBin-FL rounds, then 100 with dropout 1/10",
+          "[cli][unit]") {
+  const std::vector<std::string> first = {"--n", "100", "--gamma", "1/2", "--exp-eps", "3",
+                                          "--rounds", "100", "--role", "ldpq", "--delta", "1e-5"};
+  const Json one = run_json(first);
+  std::vector<std::string> mixed = first;
+  mixed.insert(mixed.end(), {"--phase", "rounds=100,dropout=1/10"});
+  const Json both = run_json(mixed);
+  CHECK(both["rounds"] == "200");
+  CHECK(both["phases"].size() == 2);
+  CHECK(both["phases"][1]["dropout"] == "1/10");
+  // Half of δ for the floors, shared by the 100 dropout rounds.
+  CHECK(both["dropout"]["delta_mechanism"] == "1/200000");
+  CHECK(both["dropout"]["failure_approx"].get<double>() <= 5e-6);
+  // More rounds cost privacy: the upper end grows; the lower end is the first phase's (the
+  // dropout rounds are left out of it, which post-processing allows).
+  CHECK(both["eps_upper_approx"].get<double>() > one["eps_upper_approx"].get<double>());
+  CHECK(both["eps_lower"] == one["eps_lower"]);
+  // The same run as 200 rounds without dropout is at most as costly at the mechanism's δ share.
+  std::vector<std::string> plain = first;
+  plain[7] = "200";
+  plain[11] = "1/200000";
+  CHECK(run_json(plain)["eps_upper_approx"].get<double>() <= both["eps_upper_approx"].get<double>());
+}
+
+TEST_CASE("corbin account --target-eps solves for the largest ε_p", "[cli][unit]") {
+  const Json t = run_json({"--n", "100", "--gamma", "1", "--rounds", "100", "--delta", "1e-5",
+                           "--target-eps", "8"});
+  CHECK(t["eps_upper_approx"].get<double>() <= 8);
+  const std::string refuted = t["refuted_eps_p"].get<std::string>();
+  const Json above = run_json({"--n", "100", "--gamma", "1", "--rounds", "100", "--delta", "1e-5",
+                               "--eps", refuted});
+  CHECK(above["eps_upper_approx"].get<double>() > 8);
+  const Json at = run_json({"--n", "100", "--gamma", "1", "--rounds", "100", "--delta", "1e-5",
+                            "--eps", t["largest_eps_p"].get<std::string>()});
+  CHECK(at["eps_upper"] == t["eps_upper"]);
+}
+
+TEST_CASE("corbin account refuses a bad phase or role with the option's name", "[cli][unit]") {
+  const std::vector<std::string> base = {kCli, "account", "--n", "100", "--gamma", "1/2",
+                                         "--exp-eps", "3", "--delta", "1e-5"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--phase", "rounds"}, "--phase 1"},
+      {{"--phase", "foo=1"}, "--phase 1"},
+      {{"--phase", "delta=1/2"}, "--phase 1"},
+      {{"--phase", "rounds=1,rounds=2"}, "--phase 1"},
+      {{"--phase", "exp-eps=3,eps=1"}, "--phase 1"},
+      {{"--phase", "rounds=2", "--phase", "dropout=1"}, "--phase 2 (--dropout)"},
+      {{"--phase", "gamma=3"}, "--phase 1 (--gamma)"},
+      {{"--role", "both"}, "--role"},
+      {{"--dropout", "1"}, "--dropout"},
+      {{"--dropout", "nan"}, "--dropout"},
+      {{"--target-eps", "8"}, "--target-eps"}};
+  for (const auto& [extra, option] : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome o = run_process(args);
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.err.find(option) != std::string::npos);
+  }
 }

@@ -486,3 +486,35 @@ TEST_CASE("dropout floors' and explicit counts' inputs are checked and named",
   names([&] { AggregateFamily{s}; }, "role");
   names([&] { RunAccountant(std::nullopt, std::nullopt, 1, Rational(1, 2)); }, "role");
 }
+
+TEST_CASE("either(a, b) dominates both, and every sequence of the two", "[accountant][unit]") {
+  // Two mechanisms on different grids: 40 clients all on LDPQ at e^ε = 3, and 400 at e^ε = 2.
+  const AccountSetting s1 = setting(40, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  AccountSetting s2 = setting(400, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
+  s2.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+  const Accountant a(s1), b(s2);
+  const Accountant e = a.either(b);
+  for (const Rational delta : {Rational(1, 10), Rational(1, 1000), Rational(1, 100000)}) {
+    // Each alone is a member: the dominating pair's bound is at least each one's lower bound.
+    CHECK(e.epsilon_upper(delta) >= a.epsilon(delta).lower);
+    CHECK(e.epsilon_upper(delta) >= b.epsilon(delta).lower);
+    // And at least each one's upper bound: its masses only move up onto the common grid, and its
+    // moments are the larger of the two.
+    CHECK(e.epsilon_upper(delta) >= a.epsilon_upper(delta));
+    CHECK(e.epsilon_upper(delta) >= b.epsilon_upper(delta));
+    // Any sequence: a then b, b then a, a twice; against the composition of the either.
+    const Accountant e2 = e.compose(2);
+    for (const Accountant& seq : {a.then(b), b.then(a), a.compose(2)})
+      CHECK(e2.epsilon_upper(delta) >= seq.epsilon(delta).lower);
+    // Its lower bound is attained by one of the two, used throughout: never above the larger
+    // upper bound.
+    const TwoSided x = e.epsilon(delta);
+    CHECK(x.lower <= x.upper);
+    CHECK(x.lower <= std::max(a.epsilon_upper(delta), b.epsilon_upper(delta)));
+  }
+  // Where one of the two is certainly disjoint (δ = 1 at every ε), so is the either.
+  const AccountSetting disjoint =
+      setting(50, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::remove_one);
+  CHECK(std::isinf(a.either(Accountant(disjoint)).epsilon_upper(Rational(1, 1000))));
+  CHECK_THROWS_AS(a.either(b.compose(2)), corbin::invalid_argument);
+}

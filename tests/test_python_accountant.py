@@ -9,12 +9,12 @@ DELTA = "1e-3"
 # One coordinate, one round: the bracket holds the exact ε of the rational law.
 for n, gamma in [(12, "1/2"), (9, 1)]:
     exact = corbin.exact_ucdp(n, gamma, DELTA, 2)["eps"]
-    lo, hi = corbin.Accountant(n, gamma, 2).epsilon(DELTA)
+    lo, hi = corbin.Accountant(n, gamma, 2, role="ldpq").epsilon(DELTA)
     assert lo <= exact * (1 + 1e-12) and exact <= hi * (1 + 1e-12), (n, lo, exact, hi)
     assert hi - lo <= 0.02 * hi, (lo, hi)
 
 # compose(k): ε grows with k, the pair stays ordered, and compositions multiply.
-a = corbin.Accountant(1000, "1/2", 2)
+a = corbin.Accountant(1000, "1/2", 2, role="ldpq")
 b = a.compose(1000).compose(1000)
 assert b.compositions == 10 ** 6
 e1, e2 = a.compose(1000).epsilon("1e-5"), b.epsilon("1e-5")
@@ -49,8 +49,8 @@ refused([(lambda: a.epsilon(0), "delta"), (lambda: a.compose(0), "compositions")
 # The shapes other accountants use: the budget as exp_eps or eps (or alpha), get_epsilon and
 # get_delta returning the certified ends as Fractions (exactly the directed-rounded doubles),
 # then() for rounds of different kinds, and a repr that says what it holds.
-e3 = corbin.Accountant(50, "1/2", exp_eps=3)
-assert e3.epsilon("1e-5") == corbin.Accountant(50, "1/2", 2).epsilon("1e-5")  # e^eps = 3 is alpha = 2
+e3 = corbin.Accountant(50, "1/2", exp_eps=3, role="ldpq")
+assert e3.epsilon("1e-5") == corbin.Accountant(50, "1/2", 2, role="ldpq").epsilon("1e-5")  # e^eps = 3 is alpha = 2
 lo, hi = e3.get_epsilon("1e-5")
 assert isinstance(lo, Fraction) and isinstance(hi, Fraction) and lo <= hi
 assert (float(lo), float(hi)) == e3.epsilon("1e-5")
@@ -62,9 +62,66 @@ both = e3.then(e3.compose(9))
 (b_lo, b_hi), (c_lo, c_hi) = both.epsilon("1e-5"), e3.compose(10).epsilon("1e-5")
 assert both.compositions == 10 and max(b_lo, c_lo) <= min(b_hi, c_hi)  # two brackets of one value
 assert abs(b_hi - c_hi) < 1e-3 * c_hi
-assert repr(e3).startswith("<corbin.Accountant: 1 composition, epsilon(1e-5) in [1.08")
+assert repr(e3).startswith("<corbin.Accountant: 1 composition (1 × n=50 gamma=1/2 exp_eps = 3 m=1 role=ldpq), "
+                           "epsilon(1e-5) in [1.08"), repr(e3)
 assert math.isinf(corbin.Accountant(50, "1/2", 2, neighbours="remove").get_epsilon("1e-5")[1])
 refused([(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
          (lambda: corbin.Accountant(50, "1/2", 2, eps=1), "budget is given twice"),
          (lambda: e3.get_delta(-1), "eps")])
+
+# The worst role, taken by default and named: at γ = 1/2 a paired client has no finite ε (its
+# pair's joint law has an unbounded ratio); at γ = 1 every client is on LDPQ.
+worst = corbin.Accountant(100, "1/2", exp_eps=3, rounds=100).explain(delta="1e-5")
+assert math.isinf(worst["eps"][1]) and worst["worst_role"] == "paired", worst
+assert worst["lower_bound_attained_by"][0]["partner"] is not None
+assert corbin.Accountant(100, 1, exp_eps=3).explain(delta="1e-5")["worst_role"] == "ldpq"
+
+# step(): one round at a time, as Opacus' accountant; the same as rounds=k at once.
+s = corbin.Accountant(100, 1, exp_eps=3, rounds=0)
+assert s.rounds == 0 and s.get_epsilon("1e-5") == (0, 0)  # nothing released yet
+for _ in range(10):
+    s.step()
+assert s.rounds == 10 and s.get_epsilon("1e-5") == corbin.Accountant(100, 1, exp_eps=3, rounds=10).get_epsilon("1e-5")
+
+# The issue's mixed run: 100 AugCorBin-FL rounds, then 100 with dropout 1/10, for a client on
+# LDPQ; the CLI's --phase gives the same certified bracket (its decimals rounded outward).
+import json
+import os
+import subprocess
+mixed = corbin.Accountant(100, Fraction(1, 2), exp_eps=3, role="ldpq", rounds=100).step(100, dropout=Fraction(1, 10))
+assert mixed.rounds == 200 and mixed.compositions == 200
+lo, hi = mixed.get_epsilon("1e-5")
+cli = os.environ["CORBIN_CLI"]  # the build's corbin, set by ctest
+if True:
+    out = json.loads(subprocess.run(
+        [cli, "account", "--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--role", "ldpq", "--rounds", "100",
+         "--phase", "rounds=100,dropout=1/10", "--delta", "1e-5", "--json"],
+        check=True, capture_output=True, text=True).stdout)
+    assert (out["eps_lower_approx"], out["eps_upper_approx"]) == (float(lo), float(hi)), (out, lo, hi)
+    assert Fraction(out["eps_lower"]) <= lo and hi <= Fraction(out["eps_upper"])
+    at = json.loads(subprocess.run(
+        [cli, "account", "--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--role", "ldpq", "--rounds", "100",
+         "--phase", "rounds=100,dropout=1/10", "--at-eps", "16", "--json"],
+        check=True, capture_output=True, text=True).stdout)
+    dlo, dhi = mixed.get_delta(16)
+    assert (at["delta_lower_approx"], at["delta_upper_approx"]) == (float(dlo), float(dhi)), (at, dlo, dhi)
+# Its parts: the dropout rounds cost privacy, and the lower end is the first phase's.
+first = corbin.Accountant(100, Fraction(1, 2), exp_eps=3, role="ldpq", rounds=100).get_epsilon("1e-5")
+assert lo == first[0] and hi > first[1], (lo, hi, first)
+info = mixed.explain(delta="1e-5")
+assert info["dropout_rounds"] == 100 and info["delta_mechanism"] == Fraction(1, 200000)
+assert info["failure"] <= Fraction(1, 200000)
+assert info["renyi"] >= hi and info["basic"] >= hi  # the references are looser upper bounds
+
+# The inverse: the largest ε_p whose certified ε_upper(1e-5) after 100 rounds meets 8.
+best = corbin.Accountant(100, 1, exp_eps=3, rounds=100).largest_eps(8, "1e-5")
+assert best["eps_upper"] <= 8
+assert corbin.Accountant(100, 1, eps=best["largest"], rounds=100).get_epsilon("1e-5")[1] == best["eps_upper"]
+assert corbin.Accountant(100, 1, eps=best["refuted"], rounds=100).get_epsilon("1e-5")[1] > 8
+
+refused([(lambda: mixed.step(1, sigma=2), "sigma"),
+         (lambda: mixed.step(1, dropout=1), "dropout"),
+         (lambda: mixed.step(1, role="both"), "role"),
+         (lambda: mixed.explain(), "delta"),
+         (lambda: corbin.Accountant.from_laws([1], [1]).step(), "step")])
 print("ok")

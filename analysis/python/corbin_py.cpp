@@ -16,6 +16,7 @@
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/run_ledger.hpp"
 #include "corbin/privacy/baselines.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/pldp.hpp"
@@ -249,6 +250,101 @@ py::dict formula_dict(const UcdpFormula& f) {
   return d;
 }
 
+/// The Python Accountant: a run's ledger, and the kind of round step() changes (none for a pair
+/// of laws).
+struct PyLedger {
+  RunLedger ledger;
+  std::optional<RoundKind> last;
+};
+
+std::optional<TargetClient::Role> parse_role(const std::string& role) {
+  if (role == "worst") return std::nullopt;
+  if (role == "ldpq") return TargetClient::Role::ldpq;
+  if (role == "paired") return TargetClient::Role::leader;
+  throw corbin::invalid_argument("role", quote(role), "worst, ldpq or paired");
+}
+
+const char* role_text(const std::optional<TargetClient::Role>& role) {
+  return !role ? "worst" : *role == TargetClient::Role::ldpq ? "ldpq" : "paired";
+}
+
+/// `k` with the keyword changes of step(); an unknown keyword names itself.
+RoundKind changed(RoundKind k, const py::kwargs& changes) {
+  AccountSetting& s = k.setting;
+  py::object alpha = py::none(), exp_eps = py::none(), eps = py::none();
+  for (const auto& [key_handle, value] : changes) {
+    const std::string key = py::str(key_handle);
+    if (key == "n") s.n = to_count(value, "n", kMaxAccountClients);
+    else if (key == "gamma") s.gamma = to_rational(value, "gamma");
+    else if (key == "alpha") alpha = py::reinterpret_borrow<py::object>(value);
+    else if (key == "exp_eps") exp_eps = py::reinterpret_borrow<py::object>(value);
+    else if (key == "eps") eps = py::reinterpret_borrow<py::object>(value);
+    else if (key == "m") k.coordinates = to_count(value, "m", kMaxCompositions);
+    else if (key == "dropout") k.dropout = to_rational(value, "dropout");
+    else if (key == "role") k.role = parse_role(py::str(value));
+    else if (key == "neighbours") s.relation = parse_neighbour(py::str(value));
+    else if (key == "center") s.center = to_rational(value, "center");
+    else if (key == "radius") s.radius = to_radius(value);
+    else if (key == "bits") s.bits = to_count(value, "bits", kMaxBits);
+    else
+      throw corbin::invalid_argument(key, "a keyword of step()", "one of n, gamma, alpha, exp_eps, eps, m, dropout, role, "
+                                     "neighbours, center, radius, bits");
+  }
+  if (const std::optional<Budget> b = to_budget(alpha, exp_eps, eps)) s.budget = *b;
+  check_round_kind(k);
+  return k;
+}
+
+py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledger) {
+  py::dict d;
+  d[at ? "delta" : "eps"] = ends(x.bounds, true);
+  py::list by;
+  if (x.attained)
+    for (std::size_t i = 0; i < x.attained->parts.size(); ++i) {
+      const ConfigurationWords& w = x.attained->parts[i];
+      py::dict c;
+      c["role"] = role_name(w);
+      c["client_1"] = w.client_1;
+      c["neighbour"] = w.replaced_by;
+      c["partner"] = w.partner.empty() ? py::object(py::none()) : py::object(py::str(w.partner));
+      c["other_ldpq"] = w.others_ldpq;
+      c["other_pairs"] = w.others_pairs;
+      c["uses"] = x.attained->repeats[i];
+      by.append(c);
+    }
+  d["worst_role"] = x.attained ? py::object(py::str(role_name(x.attained->parts.front()))) : py::object(py::none());
+  d["lower_bound_attained_by"] = by;
+  d["renyi"] = exact_double(x.moments);
+  d["basic"] = exact_double(x.basic);
+  d["dropout_rounds"] = ledger.dropout_rounds();
+  d["failure_per_round"] = exact_double(x.failure_per_round);
+  d["failure"] = exact_double(x.failure);
+  if (!at) d["delta_mechanism"] = fraction(x.delta_mechanism);
+  return d;
+}
+
+/// What the ledger holds, in a line: its phases, and ε at δ = 10^-5.
+std::string ledger_repr(const RunLedger& ledger) {
+  std::string phases;
+  for (const RunLedger::Phase& p : ledger.phases()) {
+    phases += phases.empty() ? "" : "; ";
+    phases += std::to_string(p.rounds) + " × ";
+    if (!p.kind) {
+      phases += "a pair of laws";
+      continue;
+    }
+    const RoundKind& k = *p.kind;
+    phases += "n=" + std::to_string(k.setting.n) + " gamma=" + to_string(k.setting.gamma) + " " +
+              k.setting.budget.describe() + " m=" + std::to_string(k.coordinates) + " role=" + role_text(k.role);
+    if (k.dropout > 0) phases += " dropout=" + to_string(k.dropout);
+  }
+  const TwoSided b = ledger.epsilon(Rational(1, 100000)).bounds;
+  return "<corbin.Accountant: " + std::to_string(ledger.compositions()) + " composition" +
+         (ledger.compositions() == 1 ? "" : "s") + " (" + phases + "), epsilon(1e-5) in [" +
+         py::repr(py::float_(b.lower)).cast<std::string>() + ", " +
+         py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
+}
+
 }  // namespace
 
 PYBIND11_MODULE(corbin, m) {
@@ -471,16 +567,23 @@ PYBIND11_MODULE(corbin, m) {
       py::arg("alpha"), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
       py::arg("relation") = "replace", py::arg("role") = "ldpq");
 
-  // The certified two-sided accountant (privacy/accountant.hpp): every method returns a
-  // (lower, upper) pair of floats that bracket the true value (inf where no finite ε reaches δ).
-  py::class_<Accountant>(
+  // The certified two-sided accountant as a run's ledger (privacy/run_ledger.hpp): Accountant(...)
+  // is one kind of round (by default one round of it); step() adds rounds, of the same kind or with
+  // changes (γ, n, dropout, role, ...); compose() and then() build longer runs. epsilon()/delta()
+  // return (lower, upper) floats that bracket the true value (inf where no finite ε reaches δ);
+  // get_epsilon()/get_delta() the same ends as Fractions; explain() names the worst role, the
+  // configuration attaining the lower bound, the references and the dropout share of δ.
+  py::class_<PyLedger>(
       m, "Accountant",
-      "Theorem 3's mechanism for one coordinate and round, certified two-sided bounds")
+      "a run of rounds of Theorem 3's mechanism (AugCorBin-FL), certified two-sided bounds over the "
+      "worst case of the other clients' inputs and of client 1's role")
       .def(py::init([](const py::handle& n, const py::handle& gamma, const py::handle& alpha,
-                       const py::handle& exp_eps, const py::handle& eps,
-                       const std::string& neighbours, const std::string& role, const py::handle& c,
-                       const py::handle& r, const py::handle& bits, const py::handle& cells) {
-             AccountSetting s;
+                       const py::handle& exp_eps, const py::handle& eps, const std::string& neighbours,
+                       const std::string& role, const py::handle& c, const py::handle& r,
+                       const py::handle& bits, const py::handle& cells, const py::handle& mm,
+                       const py::handle& rounds, const py::handle& dropout) {
+             RoundKind k;
+             AccountSetting& s = k.setting;
              s.n = to_count(n, "n", kMaxAccountClients);
              s.gamma = to_rational(gamma, "gamma");
              s.budget = required_budget(alpha, exp_eps, eps);  // as the other questions take it
@@ -488,19 +591,22 @@ PYBIND11_MODULE(corbin, m) {
              s.radius = to_radius(r);
              s.bits = to_count(bits, "bits", kMaxBits);
              s.relation = parse_neighbour(neighbours);
-             if (role != "ldpq" && role != "paired")
-               throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
-             s.role = role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader;
+             k.role = parse_role(role);
+             k.coordinates = to_count(mm, "m", kMaxCompositions);
+             k.dropout = to_rational(dropout, "dropout");
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
-             // An ε budget is certified at the precision its size needs (as the CLI's default).
-             PrecisionScope scope(s.budget.precision_bits(s.bits));
-             return Accountant(s, limits);
+             if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
+             PyLedger out{RunLedger(limits), k};
+             check_round_kind(k);
+             out.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
+             return out;
            }),
            py::arg("n"), py::arg("gamma"), py::arg("alpha") = py::none(), py::kw_only(),
            py::arg("exp_eps") = py::none(), py::arg("eps") = py::none(), py::arg("neighbours") = "replace",
-           py::arg("role") = "ldpq", py::arg("center") = 0, py::arg("radius") = 1,
-           py::arg("bits") = 5, py::arg("cells") = 2048)
+           py::arg("role") = "worst", py::arg("center") = 0, py::arg("radius") = 1,
+           py::arg("bits") = 5, py::arg("cells") = 2048, py::arg("m") = 1, py::arg("rounds") = 1,
+           py::arg("dropout") = 0)
       .def_static(
           "from_laws",
           [](const py::sequence& p, const py::sequence& q, const py::handle& cells) {
@@ -525,50 +631,101 @@ PYBIND11_MODULE(corbin, m) {
             if (total_q != 1) throw corbin::invalid_argument("q", "summing to " + to_string(total_q), "summing to 1");
             PldLimits limits;
             limits.max_cells = to_count(cells, "cells", 1ul << 16);
-            return Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits);
+            if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
+            PyLedger out{RunLedger(limits), std::nullopt};
+            out.ledger.step(Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits));
+            return out;
           },
           "the accountant of a given pair of laws (exact values), each order composed alone", py::arg("p"),
           py::arg("q"), py::arg("cells") = 2048)
       .def(
-          "compose",
-          [](const Accountant& a, const py::handle& k) {
-            return a.compose(to_count(k, "compositions", kMaxCompositions));
+          "step",
+          [](PyLedger& a, const py::handle& rounds, const py::kwargs& changes) -> PyLedger& {
+            // One more round (or `rounds`) of the last kind, with the keyword changes (Opacus'
+            // step, dp_accounting's compose(event, count)).
+            if (!a.last) throw corbin::invalid_argument("step", "on a pair of laws", "on an Accountant of rounds (use compose)");
+            const RoundKind k = changed(*a.last, changes);
+            a.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
+            a.last = k;
+            return a;
           },
-          "this mechanism composed k times (m coordinates × T rounds)", py::arg("k"))
-      .def_property_readonly("compositions", &Accountant::compositions)
+          "add rounds (default one) of the last kind, changed by keywords (n, gamma, alpha, exp_eps, "
+          "eps, m, dropout, role, neighbours, center, radius, bits); returns self",
+          py::arg("rounds") = 1)
+      .def(
+          "compose",
+          [](const PyLedger& a, const py::handle& k) {
+            PyLedger out = a;
+            out.ledger.repeat(to_count(k, "compositions", kMaxCompositions));
+            return out;
+          },
+          "this run repeated k times", py::arg("k"))
+      .def(
+          "then",
+          [](const PyLedger& a, const PyLedger& next) {
+            PyLedger out = a;
+            out.ledger.then(next.ledger);
+            out.last = next.last;
+            return out;
+          },
+          "this run followed by `next` (other kinds of rounds on the same neighbouring datasets)",
+          py::arg("next"))
+      .def_property_readonly("compositions", [](const PyLedger& a) { return a.ledger.compositions(); })
+      .def_property_readonly("rounds", [](const PyLedger& a) { return a.ledger.rounds(); })
       .def(
           "epsilon",
-          [](const Accountant& a, const py::handle& delta) {
-            return ends(a.epsilon(to_rational(delta, "delta")), false);
+          [](const PyLedger& a, const py::handle& delta) {
+            return ends(a.ledger.epsilon(to_rational(delta, "delta")).bounds, false);
           },
           "(eps_lower, eps_upper) at δ", py::arg("delta"))
       .def(
           "delta",
-          [](const Accountant& a, const py::handle& eps) { return ends(a.delta(to_rational(eps, "eps")), false); },
+          [](const PyLedger& a, const py::handle& eps) {
+            return ends(a.ledger.delta(to_rational(eps, "eps")).bounds, false);
+          },
           "(delta_lower, delta_upper) at ε", py::arg("eps"))
       // The names other accountants use (Opacus, dp_accounting), with the module's certified
       // values: (lower, upper) as Fractions, exactly the directed-rounded doubles; an upper end
       // no finite ε reaches is float('inf').
       .def(
           "get_epsilon",
-          [](const Accountant& a, const py::handle& delta) {
-            return ends(a.epsilon(to_rational(delta, "delta")), true);
+          [](const PyLedger& a, const py::handle& delta) {
+            return ends(a.ledger.epsilon(to_rational(delta, "delta")).bounds, true);
           },
           "(eps_lower, eps_upper) at δ as Fractions", py::arg("delta"))
       .def(
           "get_delta",
-          [](const Accountant& a, const py::handle& eps) { return ends(a.delta(to_rational(eps, "eps")), true); },
+          [](const PyLedger& a, const py::handle& eps) {
+            return ends(a.ledger.delta(to_rational(eps, "eps")).bounds, true);
+          },
           "(delta_lower, delta_upper) at ε as Fractions", py::arg("eps"))
       .def(
-          "then", [](const Accountant& a, const Accountant& next) { return a.then(next); },
-          "this mechanism followed by `next` (another kind of round on the same neighbouring datasets)",
-          py::arg("next"))
-      .def("__repr__", [](const Accountant& a) {
-        const TwoSided b = a.epsilon(Rational(1, 100000));
-        return "<corbin.Accountant: " + std::to_string(a.compositions()) + " composition" +
-               (a.compositions() == 1 ? "" : "s") + ", epsilon(1e-5) in [" + py::repr(py::float_(b.lower)).cast<std::string>() +
-               ", " + py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
-      });
+          "explain",
+          [](const PyLedger& a, const py::handle& delta, const py::handle& eps) {
+            if (delta.is_none() == eps.is_none())
+              throw corbin::invalid_argument("delta", delta.is_none() ? "missing" : "given with eps", "exactly one of delta, eps");
+            const bool at = delta.is_none();
+            const RunLedger::Answer x =
+                at ? a.ledger.delta(to_rational(eps, "eps")) : a.ledger.epsilon(to_rational(delta, "delta"));
+            return answer_dict(x, at, a.ledger);
+          },
+          "the answer in full: bounds (Fractions), worst_role and the configurations attaining the "
+          "lower bound, the Rényi and basic-composition references, the dropout share of δ",
+          py::kw_only(), py::arg("delta") = py::none(), py::arg("eps") = py::none())
+      .def(
+          "largest_eps",
+          [](const PyLedger& a, const py::handle& target, const py::handle& delta) {
+            const LargestBudget b = largest_eps(a.ledger, to_rational(target, "target"), to_rational(delta, "delta"));
+            py::dict d;
+            d["largest"] = b.largest ? fraction(*b.largest) : py::object(py::none());
+            d["refuted"] = b.refuted ? fraction(*b.refuted) : py::object(py::none());
+            d["eps_upper"] = exact_double(b.eps_upper);
+            return d;
+          },
+          "the largest ε_p (every round's budget) whose certified ε_upper(δ) is at most target: "
+          "{'largest', 'refuted' (the smallest tried above), 'eps_upper' at largest}",
+          py::arg("target"), py::arg("delta"))
+      .def("__repr__", [](const PyLedger& a) { return ledger_repr(a.ledger); });
 
   m.def(
       "agm_sigma",

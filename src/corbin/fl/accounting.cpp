@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "corbin/fl/registry.hpp"
-#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 
 namespace corbin::fl {
@@ -32,8 +31,7 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
   DropoutAccounting d;
   d.delta_mechanism = Rational(mech.delta / 2);
   // β rounded down: the floors' certified failure must fit the half of δ set aside for them.
-  d.failure_budget_per_round =
-      directed::div_down(directed::pred(to_double(d.delta_mechanism)), static_cast<double>(std::max(rounds, 1ul)));
+  d.failure_budget_per_round = failure_budget_per_round(d.delta_mechanism, rounds);
   d.floor = dropout_floor(n, population.gamma, mech.dropout, d.failure_budget_per_round);
   std::optional<AccountSetting> alone = population, paired;
   alone->counts = d.floor.alone;

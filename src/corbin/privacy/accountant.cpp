@@ -309,9 +309,15 @@ Accountant Accountant::then(const Accountant& next) const {
     out.upper_[d] = corbin::compose(upper_[d], next.upper_[d], limits_);
     out.moments_[d] = add(moments_[d], next.moments_[d]);
   }
-  // A lower bound for the sequence: the i-th configuration of each part, used in its turn.
+  // A lower bound for the sequence: the i-th configuration of each part, used in its turn. A
+  // part without lower bounds (upper_only) leaves the other's: its output dropped is a
+  // post-processing of the whole.
   out.mixes_ = mixes_ && next.mixes_;
   out.symmetric_ = symmetric_ && next.symmetric_;
+  if (lower_.empty() || next.lower_.empty()) {
+    out.lower_ = lower_.empty() ? next.lower_ : lower_;
+    return out;
+  }
   for (std::size_t i = 0; i < std::min(lower_.size(), next.lower_.size()); ++i) {
     Lower l;
     for (std::size_t d = 0; d < std::min(lower_[i].pld.size(), next.lower_[i].pld.size()); ++d)
@@ -325,6 +331,30 @@ Accountant Accountant::then(const Accountant& next) const {
     }
     out.lower_.push_back(std::move(l));
   }
+  return out;
+}
+
+Accountant Accountant::either(const Accountant& other) const {
+  if (k_ != other.k_)
+    throw invalid_argument("compositions", std::to_string(other.k_), "as many as " + std::to_string(k_));
+  Accountant out;
+  out.limits_ = limits_;
+  out.k_ = k_;
+  out.configurations_ = configurations_ + other.configurations_;
+  out.family_size_ = family_size_ + other.family_size_;
+  out.blocks_ = blocks_ + other.blocks_;
+  out.mixes_ = mixes_ && other.mixes_;
+  out.symmetric_ = symmetric_ && other.symmetric_;
+  out.upper_[0] = dominating_either(upper_[0], other.upper_[0], limits_);
+  out.upper_[1] = out.symmetric_ ? out.upper_[0] : dominating_either(upper_[1], other.upper_[1], limits_);
+  // Rényi moments compose adaptively with the largest of each step's, order by order.
+  for (int d = 0; d < 2; ++d) {
+    out.moments_[d] = moments_[d];
+    for (std::size_t o = 0; o < out.moments_[d].size(); ++o)
+      out.moments_[d][o] = std::max(moments_[d][o], other.moments_[d][o]);
+  }
+  out.lower_ = lower_;
+  out.lower_.insert(out.lower_.end(), other.lower_.begin(), other.lower_.end());
   return out;
 }
 
@@ -378,7 +408,7 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
   auto consider = [&](const Lower& l) {
     double x = 0;
     for (const LowerPld& d : l.pld)
-      x = std::max(x, by_delta ? eps_lower(d, at) : delta_lower(d, at));
+      x = std::max(x, by_delta ? corbin::eps_lower(d, at) : corbin::delta_lower(d, at));
     if (first || x > value) {
       value = x;
       by = l.by;
@@ -416,8 +446,29 @@ double Accountant::delta_upper(const Rational& eps) const {
   double out = 0;
   for (int d = 0; d < 2; ++d)
     out = std::max(
-        out, std::min(corbin::delta_upper(upper_[d], eps), delta_from_moments(moments_[d], eps)));
+        out, std::min(corbin::delta_upper(upper_[d], eps), corbin::delta_from_moments(moments_[d], eps)));
   return std::clamp(out, 0.0, 1.0);
+}
+
+double Accountant::epsilon_lower(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  return lower_.empty() && !single_ ? 0.0 : best_lower(true, delta).first;
+}
+
+double Accountant::delta_lower(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return lower_.empty() && !single_ ? 0.0 : std::clamp(best_lower(false, eps).first, 0.0, 1.0);
+}
+
+double Accountant::epsilon_from_moments(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  return std::max(corbin::eps_from_moments(moments_[0], delta), corbin::eps_from_moments(moments_[1], delta));
+}
+
+double Accountant::delta_from_moments(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return std::clamp(std::max(corbin::delta_from_moments(moments_[0], eps), corbin::delta_from_moments(moments_[1], eps)),
+                    0.0, 1.0);
 }
 
 std::optional<AttainedBy> Accountant::attaining_epsilon(const Rational& delta) const {

@@ -58,16 +58,28 @@ class Accountant {
   /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
   /// limits are this one's.
   Accountant then(const Accountant& next) const;
-  /// The same without its lower bounds (half the work where only upper bounds are asked for).
+  /// In each use, this mechanism or `other` (with as many compositions), whichever chance or
+  /// the adversary picks, as a client's role in a round (run_ledger.hpp): the upper bounds hold
+  /// for every sequence of the two; the lower bounds are each one's, used throughout.
+  Accountant either(const Accountant& other) const;
+  /// The same without its lower bounds (half the work where only upper bounds are asked for). In
+  /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
+  /// output is post-processing, so the rest's lower bound still holds).
   Accountant upper_only() const;
 
   /// Bounds on ε(δ) for δ in (0, 1).
   TwoSided epsilon(const Rational& delta) const;
   /// Bounds on δ(ε) for ε >= 0.
   TwoSided delta(const Rational& eps) const;
-  /// The upper bounds alone.
+  /// The upper bounds alone, and the lower bounds alone (0 where there are none).
   double epsilon_upper(const Rational& delta) const;
   double delta_upper(const Rational& eps) const;
+  double epsilon_lower(const Rational& delta) const;
+  double delta_lower(const Rational& eps) const;
+  /// The moments' (Rényi) bounds alone: a reference beside the PLD's, +∞ (or 1) where the losses
+  /// are unbounded.
+  double epsilon_from_moments(const Rational& delta) const;
+  double delta_from_moments(const Rational& eps) const;
   /// The configuration attaining epsilon(delta).lower (or delta(eps).lower); none where the
   /// accountant was built from a pair of laws or has no lower bounds.
   std::optional<AttainedBy> attaining_epsilon(const Rational& delta) const;

@@ -54,4 +54,8 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
   return f;
 }
 
+double failure_budget_per_round(const Rational& share, std::uint64_t rounds) {
+  return directed::div_down(directed::pred(to_double(share)), static_cast<double>(std::max<std::uint64_t>(rounds, 1)));
+}
+
 }  // namespace corbin

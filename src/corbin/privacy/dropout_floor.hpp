@@ -41,4 +41,8 @@ struct DropoutFloor {
 /// outside (0, 1) (dropout), budget outside (0, 1) (failure budget).
 DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget);
 
+/// Each of `rounds` dropout rounds' failure budget when `share` of δ is set aside for all of them
+/// (the union bound above): share / rounds, rounded down.
+double failure_budget_per_round(const Rational& share, std::uint64_t rounds);
+
 }  // namespace corbin

@@ -68,6 +68,14 @@ void ProfileEnvelope::add(const WindowPmf& p, const WindowPmf& q, bool disjoint,
   ++members_;
 }
 
+void ProfileEnvelope::add(const UpperPld& masses) {
+  const std::vector<double> m = splitter_->moments_up(masses, nullptr);
+  for (std::size_t o = 0; o < m.size(); ++o) moments_[o] = std::max(moments_[o], m[o]);
+  const std::vector<double> h = splitter_->profile_up(masses);
+  for (std::size_t k = 0; k < h.size(); ++k) value_[k] = std::max(value_[k], h[k]);
+  ++members_;
+}
+
 UpperPld ProfileEnvelope::dominating() const {
   const LossGrid& g = splitter_->grid();
   const std::size_t n = g.points();
@@ -138,6 +146,58 @@ UpperPld ProfileEnvelope::dominating() const {
   for (double m : out.mass) total = add_down(total, m);
   if (total < 1) out.mass[0] = add_up(out.mass[0], sub_up(1.0, total));
   return out;
+}
+
+namespace {
+
+/// The grid index of loss v·2^from on the grid of step 2^to, rounded up (down with `up` false);
+/// exact where from >= to.
+std::int64_t rescale(std::int64_t v, int from, int to, bool up) {
+  if (from >= to) return v * (std::int64_t(1) << (from - to));
+  const int t = to - from;
+  return up ? -((-v) >> t) : v >> t;  // arithmetic shifts: floor division by 2^t
+}
+
+/// `a`'s masses on grid `g`, each moved up to the first point at or above its loss.
+UpperPld moved_up(const UpperPld& a, const LossGrid& g) {
+  UpperPld out;
+  out.scale = g.scale;
+  out.offset = g.offset;
+  out.mass.assign(g.points(), 0.0);
+  out.infinite = a.infinite;
+  for (std::size_t i = 0; i < a.mass.size(); ++i) {
+    if (a.mass[i] == 0) continue;
+    const std::int64_t k =
+        rescale(a.offset + static_cast<std::int64_t>(i), a.scale, g.scale, true) - g.offset;
+    double& to = out.mass[static_cast<std::size_t>(k)];
+    to = directed::add_up(to, a.mass[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+UpperPld dominating_either(const UpperPld& a, const UpperPld& b, const PldLimits& limits) {
+  // A certainly disjoint pair (all mass at +∞) already dominates every pair.
+  if (a.infinite >= 1) return a;
+  if (b.infinite >= 1) return b;
+  // The finer step, coarsened while the common span needs more than a few grids' points (a
+  // coarser point only moves masses further up). Scales more than 24 octaves apart start there.
+  const int finest = std::max(std::min(a.scale, b.scale), std::max(a.scale, b.scale) - 24);
+  const std::size_t cap = 4 * std::max<std::size_t>(limits.max_cells, 16);
+  LossGrid g;
+  for (int scale = finest;; ++scale) {
+    g.scale = scale;
+    g.offset = std::min(rescale(a.offset, a.scale, scale, false), rescale(b.offset, b.scale, scale, false));
+    g.top = std::max(
+        rescale(a.offset + static_cast<std::int64_t>(a.mass.size()) - 1, a.scale, scale, true),
+        rescale(b.offset + static_cast<std::int64_t>(b.mass.size()) - 1, b.scale, scale, true));
+    if (g.points() <= cap) break;
+  }
+  ProfileEnvelope envelope(std::make_shared<const GridSplitter>(g));
+  envelope.add(moved_up(a, g));
+  envelope.add(moved_up(b, g));
+  return trimmed(envelope.dominating(), limits);
 }
 
 }  // namespace corbin

@@ -31,6 +31,7 @@
 
 #include "corbin/privacy/loss_grid.hpp"
 #include "corbin/privacy/moments.hpp"
+#include "corbin/privacy/pld.hpp"
 
 namespace corbin {
 
@@ -46,6 +47,10 @@ class ProfileEnvelope {
   void add(const WindowPmf& p, const WindowPmf& q, bool disjoint, std::size_t tag, double slack = 0,
            const std::vector<double>* tail = nullptr);
   static constexpr std::size_t kNoTag = ~std::size_t(0);
+
+  /// Adds a member given by its pessimistic masses on this grid (no tag; its moments from the
+  /// masses alone, +∞ where it has mass at +∞).
+  void add(const UpperPld& masses);
 
   /// Takes in another envelope's members (on the same grid).
   void merge(const ProfileEnvelope& other);
@@ -74,5 +79,11 @@ class ProfileEnvelope {
   std::size_t disjoint_tag_ = kNoTag;
   std::size_t members_ = 0;
 };
+
+/// One pair dominating two mechanisms given by their pessimistic masses, for uses in which
+/// either may run, chosen freely (adaptively too): both are moved up onto a common grid (exactly
+/// where a point is on it; a larger loss only raises a profile), and the envelope of their two
+/// profiles is dominated as above. Composing it bounds every sequence of the two.
+UpperPld dominating_either(const UpperPld& a, const UpperPld& b, const PldLimits& limits);
 
 }  // namespace corbin
