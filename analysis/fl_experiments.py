@@ -49,7 +49,7 @@ import fl_figures  # noqa: E402  (shared plotting functions)
 # The decision rule and what each claim compares, as the rechecker (independent of the audit's
 # C++) recomputes them: the report's decisions are the rechecker's, the audit's must agree.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "proofs-check"))
-import recheck_certificates as rule  # noqa: E402
+from recheck import experiments as rule  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -1357,7 +1357,7 @@ def cost_section(results):
                          "round per run.".format(label, statistics.mean(x["seconds"] for x in rows),
                                                  statistics.mean(x["seconds_training"] for x in rows), len(rows),
                                                  statistics.mean(x["seconds"] for x in rows) / sharing))
-    lines += ["", "One run alone takes about 0.33 s a round on an H100 (README, benchmark table). GPU training is not "
+    lines += ["", "One run alone takes about 0.33 s a round on an H100 (docs/benchmarks.md). GPU training is not "
               "bit-reproducible run to run (cuDNN's nondeterministic kernels): exp4-n50-corbin at seed 1234, made "
               "twice, kept 87.29 % (the run reported) and 87.48 % the second time; the seeds' spread, not a rerun, "
               "is what the rule measures.", ""]

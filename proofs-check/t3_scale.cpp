@@ -78,6 +78,7 @@ Json t3_paper_scale(const Grid& grid, std::string& summary) {
           row["n"] = n;
           row["rounds"] = rounds;
           row["role"] = role == TargetClient::Role::ldpq ? "ldpq" : "paired (leader)";
+          row["bits"] = a.bits;  // the pair's d, which its law depends on (the rechecker's input)
           row["smallest_n_meeting_precondition"] = n == first;
           put(row, "gamma", c.gamma);
           put(row, "delta", c.delta);

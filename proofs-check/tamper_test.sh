@@ -8,6 +8,9 @@
 #   a nested 1,000,000-deep array (a depth bomb) -> 2 (MALFORMED naming the limit and the depth)
 #   a witness or setting parameter outside its formula's domain (γ, m, r, δ, z, an input beyond
 #   [c − r, c + r], ...)       -> 2 (MALFORMED naming the parameter's path)
+#   T3's certified bounds on the composed privacy loss moved past the truth, in order (ε_lower <=
+#   ε_upper): an ε_upper below the true ε, an ε_lower above every configuration's
+#                              -> 1 (MISMATCH naming the bound and the rechecker's own bound)
 # for every certificate of the audit, each case on its own copy of that one certificate
 # (recheck_certificates.py --only ID), and never a traceback or an internal error (4).
 # Once: a certificate nested exactly kMaxJsonDepth deep passes, one level more and a file over
@@ -147,8 +150,8 @@ OUT_OF_RANGE = {
     "X1": [("data/witnesses/0/radius", "-1"), ("data/witnesses/0/eps", "x"), ("data/witnesses/0/eps", "1e999999999"),
            ("data/witnesses/1/plus_at_c_plus_r", "2")],
 }
-DEPTH_LIMIT = 64  # recheck_certificates.py kMaxJsonDepth
-SIZE_LIMIT = 64 << 20  # recheck_certificates.py kMaxInputBytes
+DEPTH_LIMIT = 64  # recheck/limits.py kMaxJsonDepth
+SIZE_LIMIT = 64 << 20  # recheck/limits.py kMaxInputBytes
 
 
 class Sparse(str):
@@ -313,6 +316,26 @@ def cases(claim, cert):
         yield f"{path} = {json.dumps(value)} (out of range)", json.dumps(doc), {2}, (f" {path}: ",)
 
 
+def planted_t3(cert):
+    """T3's certified bounds on the composed loss moved past the truth, each pair kept in order
+    (ε_lower <= ε_upper) so that only the rechecker's own accountant can tell: ε_upper below the
+    true ε (the certified lower bound, lowered: an understated privacy loss), and ε_lower above
+    every configuration's (the certified upper bound, raised). On a model-size row (client 1 on
+    LDPQ) and on the last finite paper-scale row (client 1 in a pair on the paper's grid)."""
+    data = cert["data"]
+    rows = [("paper_model_sizes", 0)]
+    finite = [i for i, row in enumerate(data.get("paper_scale", [])) if row["eps_upper"] != "infinite"]
+    rows += [("paper_scale", finite[-1])] if finite else []
+    for group, i in rows:
+        lower, upper = data[group][i]["eps_lower"], data[group][i]["eps_upper"]
+        for key, bounds, words in (("eps_upper", (lower * 0.99, lower * 0.995), "below this script's own lower bound"),
+                                   ("eps_lower", (upper * 1.005, upper * 1.01), "above this script's own upper bound")):
+            doc = copy.deepcopy(cert)
+            doc["data"][group][i]["eps_lower"], doc["data"][group][i]["eps_upper"] = bounds
+            path = f"data/{group}/{i}/{key}"
+            yield f"planted {path} past the true ε", json.dumps(doc), {1}, (f" {path}: ", words)
+
+
 def once(cert):
     """Cases on one certificate (P1): the nesting limit exactly (an extra field, which the schema
     allows, nested so that the file is DEPTH_LIMIT deep) passes, one more level does not; a file
@@ -344,7 +367,8 @@ jobs = []
 for claim in CLAIMS:
     with open(os.path.join(audit, "certificates", claim + ".json")) as f:
         cert = json.load(f)
-    for name, text, allowed, must in itertools.chain(cases(claim, cert), once(cert) if claim == "P1" else ()):
+    for name, text, allowed, must in itertools.chain(cases(claim, cert), once(cert) if claim == "P1" else (),
+                                                     planted_t3(cert) if claim == "T3" else ()):
         directory = os.path.join(work, f"case{len(jobs)}")
         os.makedirs(os.path.join(directory, "certificates"))
         with open(os.path.join(directory, "certificates", claim + ".json"), "w") as f:
