@@ -96,7 +96,8 @@ ClaimResult check_t4m(const Grid&) {
                 std::to_string(to_double(lower)).substr(0, 6) + " > the bound " +
                 std::to_string(to_double(Rational(to_rational(upper_of(tb.mse_bound))))).substr(0, 6) +
                 ": the proof divides by n·nθ where N² belongs, and centres N/n at p(1 − p) instead of 1 − p";
-  out.result = out.finding + ".";
+  out.result = out.finding + ". Read as every sufficiently large n, it holds with δ1 fixed before n and fails when δ1 may be "
+                             "chosen after n, θ > 0 or not (Thm4Large.v; readings large_n_*).";
   out.recheck = "recheck_certificates.py recomputes θ, the bound, the preconditions and the moments exactly or in decimal.";
   return out;
 }

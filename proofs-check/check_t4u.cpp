@@ -152,7 +152,9 @@ ClaimResult check_t4u(const Grid&) {
   // 14, as A2 shows), whatever the UCDP part.
   out.result = out.finding + ". Its ε_p-PLDP part fails as printed as well, at finite d: at d = 1, α = 11 "
                              "(e^ε = 6/5), partner at c, the follower's likelihood ratio is unbounded (line 14; A2, "
-                             "ER4).";
+                             "ER4). Read as every sufficiently large n (ε_p, δ, p fixed; one coordinate), the UCDP "
+                             "part holds, whatever ε_u: the two laws' total variation, O(n^-1/2), falls below δ "
+                             "(Thm4Large.v; reading large_n).";
   out.recheck = "recheck_certificates.py sums both binomial tails exactly and recomputes γ, ε_u and the precondition; "
                 "`corbin pldp --alpha 11 --bits 1 --variant as-printed` (ratio unbounded, the PLDP part).";
   return out;

@@ -9,7 +9,7 @@
 
 From Coq Require Import Reals Lra Lia.
 From Corbin Require Defs Alpha Facts Neighbours P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
-  Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Errata B1.
+  Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Thm4Large Errata B1.
 Import Corbin.Defs.
 Open Scope R_scope.
 
@@ -44,12 +44,22 @@ Proof.
 Qed.
 
 (** Theorem 2's proof, Appendix C: the step (1/n²) Σ_{i≠i′} Cov(W̄_i, W̄_i′) = (1/(2n²)) Σ_i
-    Cov(W̄_i, W̄_{p_i}), read as an identity for every n > 0 and every value S of the sum of the
-    partners' covariances. Only partners are correlated, so the left side is S/n² (Errata E7). *)
+    Cov(W̄_i, W̄_{p_i}), for CorBin-FL's aggregate (Errata.cbfl_model: n = 2p clients in p pairs,
+    each pair with CorBinQ's joint law at d shared bits, the pairs independent), every d, ε > 0,
+    c, r > 0 and all inputs in range; the covariances are those of the product law. Only
+    partners are correlated, so the left side is S/n² with S = Σ_i Cov(W̄_i, W̄_{p_i}) (Errata
+    E7, [Errata.E7_cbfl]); S ≠ 0 at d = 1 with every input at c ([Errata.E7_cbfl_center]). *)
 Definition T2b_covariance_step_claim : Prop :=
-  forall n S, 0 < n -> Errata.cov_term_as_printed n S = Errata.cov_term_intended n S.
+  forall (d p : nat) (e c r : R) (y1 y2 : nat -> R), 0 < e -> 0 < c -> 0 < r -> (1 <= p)%nat ->
+  Errata.inputs_in_range c r p y1 y2 ->
+  let M := Errata.cbfl_model d e c r p y1 y2 in
+  Errata.pm_cross_cov M / INR (2 * p) ^ 2 = Errata.cov_term_as_printed (INR (2 * p)) (Errata.pm_partner_cov M).
 Lemma T2b_covariance_step_fails : ~ T2b_covariance_step_claim.
-Proof. intros H. exact (Errata.E7_differs 1 (-1) ltac:(lra) ltac:(lra) (H 1 (-1) ltac:(lra))). Qed.
+Proof.
+  intros H. destruct (Errata.E7_cbfl_center 1 1 1 1 ltac:(lra) ltac:(lra) ltac:(lia)) as [_ [_ [D _]]].
+  apply D, (H 1%nat 1%nat 1 1 1 (fun _ => 1) (fun _ => 1)); [lra|lra|lra|lia|].
+  intros j _. split; unfold in_range; lra.
+Qed.
 
 (** ** The pins *)
 
@@ -89,6 +99,10 @@ Theorem fails__T4__chebyshev_step : ~ Thm4.T4_step_claim. Proof. exact Thm4.T4_s
 Theorem fails__T4u__printed : ~ Thm4.T4u_claim. Proof. exact Thm4.T4u. Qed.
 Theorem fails__T4m__printed : ~ Thm4.T4m_claim. Proof. exact Thm4.T4m. Qed.
 Theorem fails__T4m__theta_pos : ~ Thm4.T4m_claim_theta_pos. Proof. exact Thm4.T4m_theta_pos. Qed.
+Theorem holds__T4u__large_n : Thm4Large.T4u_large_claim. Proof. exact Thm4Large.T4u_large. Qed.
+Theorem holds__T4m__large_n_delta1_first : Thm4Large.T4m_large_claim. Proof. exact Thm4Large.T4m_large. Qed.
+Theorem fails__T4m__large_n_delta1_after : ~ Thm4Large.T4m_delta1_after_claim. Proof. exact Thm4Large.T4m_delta1_after. Qed.
+Theorem fails__T4m__large_n_delta1_after_theta_pos : ~ Thm4Large.T4m_delta1_after_theta_pos_claim. Proof. exact Thm4Large.T4m_delta1_after_theta_pos. Qed.
 Theorem holds__D0__printed : D0_claim. Proof. exact D0.D0. Qed.
 Theorem fails__D1__printed : ~ Aggregate.D1_claim_marginal_as_printed. Proof. exact Aggregate.D1_marginal_as_printed. Qed.
 Theorem holds__D1__marginal : Aggregate.D1_claim_marginal. Proof. exact Aggregate.D1_marginal. Qed.
@@ -142,6 +156,10 @@ Definition all_pins :=
    fails__T4u__printed,
    fails__T4m__printed,
    fails__T4m__theta_pos,
+   holds__T4u__large_n,
+   holds__T4m__large_n_delta1_first,
+   fails__T4m__large_n_delta1_after,
+   fails__T4m__large_n_delta1_after_theta_pos,
    holds__D0__printed,
    fails__D1__printed,
    holds__D1__marginal,
@@ -166,5 +184,7 @@ Print Assumptions all_pins.
 Definition all_errata :=
   (Errata.E1_alpha_as_printed_negative, Errata.E1_alpha_differs, Errata.E2_differs, Errata.E2_intended_is_mean,
    Errata.E3_differs, A2.A2, T1a.T1a_intended, Errata.E6_differs, Errata.E6_npq,
-   Errata.E7_differs, Errata.E7_safe, Errata.E8_printed_is_half, Thm4.T4_step, Errata.E9_theta_centre_below).
+   Errata.E7_differs, Errata.E7_safe, Errata.E7_cov_other_pairs, Errata.E7_cross_cov_partners,
+   Errata.E7_variance, Errata.corbinq_pair_cov_nonpos, Errata.E7_cbfl, Errata.E7_cbfl_center,
+   Errata.E8_printed_is_half, Thm4.T4_step, Errata.E9_theta_centre_below).
 Print Assumptions all_errata.

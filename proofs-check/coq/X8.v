@@ -148,9 +148,6 @@ Proof.
   assert (alpha e2 ^ 2 < alpha e1 ^ 2) by nra. nra.
 Qed.
 
-Lemma fsum_minus (n : nat) (f g : nat -> R) : fsum n (fun k => f k - g k) = fsum n f - fsum n g.
-Proof. induction n as [|n IH]; simpl; [ring|]. rewrite IH. ring. Qed.
-
 (** ** Reading 3: weighted averages over finitely many inputs (e.g. the figure's grid) *)
 
 Definition gap_avg (n : nat) (wt : nat -> R) (x y : nat -> R) (a c r : R) : R :=
