@@ -259,12 +259,14 @@ void put_bound(Json& out, const std::string& key, double x, bool up) {
     out[key + "_approx"] = x;
 }
 
-/// A configuration in words, with the role it gives client 1.
-Json words(const ConfigurationWords& w, std::uint64_t repeats) {
+/// A configuration in words, with the role it gives client 1; `reversed`: its pair of datasets in
+/// the other order than the first part's.
+Json words(const ConfigurationWords& w, std::uint64_t repeats, bool reversed) {
   Json by = Json::object();
   by["role"] = role_name(w);
   by["client_1"] = w.client_1;
   by["neighbour"] = w.replaced_by;
+  if (reversed) by["order"] = "reversed: the neighbour's input in the first dataset, client 1's in the second";
   if (!w.partner.empty()) by["partner"] = w.partner;
   by["other_ldpq"] = w.others_ldpq;
   by["other_pairs"] = w.others_pairs;
@@ -351,7 +353,8 @@ void run_account(const AccountCli& cli) {
   if (o.answer.attained) {
     Json by = Json::array();
     const AttainedBy& at = *o.answer.attained;
-    for (std::size_t i = 0; i < at.parts.size(); ++i) by.push_back(words(at.parts[i], at.repeats[i]));
+    for (std::size_t i = 0; i < at.parts.size(); ++i)
+      by.push_back(words(at.parts[i], at.repeats[i], i < at.reversed.size() && at.reversed[i]));
     worst["lower_bound_attained_by"] = by;
     worst["worst_role"] = role_name(at.parts.front());
   }

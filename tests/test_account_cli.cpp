@@ -177,3 +177,24 @@ TEST_CASE("corbin account refuses a bad phase or role with the option's name", "
     CHECK(o.err.find(option) != std::string::npos);
   }
 }
+
+TEST_CASE("corbin account names every use of the configuration attaining its lower bound", "[cli][unit]") {
+  // Two rounds for a client on LDPQ at n = 4, γ = 1/2, e^ε = 3: the lower bound mixes the two
+  // orders of one pair of datasets, so the parts name both, the second reversed, and their uses
+  // add up to the 2 compositions.
+  for (const char* bits : {"1", "2", "3"}) {
+    const Json j = run_json({"--n", "4", "--gamma", "1/2", "--exp-eps", "3", "--bits", bits, "--rounds", "2",
+                             "--role", "ldpq", "--at-eps", "1"});
+    std::uint64_t uses = 0;
+    for (const Json& part : j["worst_case"]["lower_bound_attained_by"]) uses += std::stoull(part["uses"].get<std::string>());
+    CHECK(uses == 2);
+  }
+  // The worst role's lower bound is at least each role's own (its search covers both families at
+  // the query): n = 5, γ = 1/2, e^ε = 2, d = 2, one round, at ε = 1/2.
+  const std::vector<std::string> at = {"--n", "5", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--at-eps", "1/2"};
+  std::vector<std::string> worst = at, paired = at;
+  paired.insert(paired.end(), {"--role", "paired"});
+  const double w = run_json(worst)["delta_lower_approx"].get<double>();
+  const double p = run_json(paired)["delta_lower_approx"].get<double>();
+  CHECK(w >= p);
+}

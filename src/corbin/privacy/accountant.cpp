@@ -108,6 +108,7 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
     AttainedBy by;
     by.parts.push_back(family.describe(c));
     by.repeats.push_back(1);
+    by.reversed.push_back(false);
     return by;
   };
   moments_[0] = moments_[1] = unbounded_moments();
@@ -208,7 +209,7 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
     }
     single->envelopes.push_back(std::move(x));
   }
-  single_ = std::move(single);
+  singles_.push_back(std::move(single));
   for (std::size_t tag : lower_tags(envelopes)) {
     const Configuration c = configuration_of(tag, candidates);
     const NeighbouringPmfs laws = family.laws(c);
@@ -228,7 +229,7 @@ Accountant Accountant::compose(std::uint64_t k) const {
   Accountant out = *this;
   out.k_ = k_ * k;
   if (k == 1) return out;
-  out.single_.reset();
+  out.singles_.clear();
   out.upper_[0] = power(upper_[0], k, limits_);
   out.upper_[1] = symmetric_ ? out.upper_[0] : power(upper_[1], k, limits_);
   for (int d = 0; d < 2; ++d) out.moments_[d] = times(moments_[d], k);
@@ -278,11 +279,16 @@ Accountant Accountant::compose(std::uint64_t k) const {
     const bool one = o.first.lower == o.second.lower && o.first.direction == o.second.direction;
     Lower l;
     if (first.by && second.by) {
+      // The first use's parts k − k/2 times (k if one), then the second's k/2 times: the same
+      // configuration in the other order too is a part of its own, marked reversed (a mixture of
+      // directions is a pair of datasets used both ways).
       l.by = first.by;
       for (std::uint64_t& r : l.by->repeats) r *= one ? k : k - k / 2;
-      if (o.first.lower != o.second.lower) {
+      if (!one) {
+        const bool flip = o.first.direction != o.second.direction;
         for (const ConfigurationWords& w : second.by->parts) l.by->parts.push_back(w);
         for (const std::uint64_t r : second.by->repeats) l.by->repeats.push_back(r * (k / 2));
+        for (const bool r : second.by->reversed) l.by->reversed.push_back(r != flip);
       }
     }
     if (one)
@@ -328,6 +334,8 @@ Accountant Accountant::then(const Accountant& next) const {
                          next.lower_[i].by->parts.end());
       l.by->repeats.insert(l.by->repeats.end(), next.lower_[i].by->repeats.begin(),
                            next.lower_[i].by->repeats.end());
+      l.by->reversed.insert(l.by->reversed.end(), next.lower_[i].by->reversed.begin(),
+                            next.lower_[i].by->reversed.end());
     }
     out.lower_.push_back(std::move(l));
   }
@@ -355,6 +363,9 @@ Accountant Accountant::either(const Accountant& other) const {
   }
   out.lower_ = lower_;
   out.lower_.insert(out.lower_.end(), other.lower_.begin(), other.lower_.end());
+  // Both families stay searchable at the query (a lower bound near δ from either role).
+  out.singles_ = singles_;
+  out.singles_.insert(out.singles_.end(), other.singles_.begin(), other.singles_.end());
   return out;
 }
 
@@ -366,12 +377,13 @@ Accountant Accountant::upper_only() const {
 
 std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Rational& at) const {
   std::vector<Lower> out;
-  if (!single_ || k_ != 1) return out;
+  if (singles_.empty() || k_ != 1) return out;
   // The attained members largest at the grid points around the answer: where the envelope
   // crosses δ (an ε query), or at ε (a δ query).
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  for (const std::shared_ptr<const SingleUse>& single : singles_) {
   std::vector<std::size_t> tags;
-  for (const SingleUse::Envelope& e : single_->envelopes) {
+  for (const SingleUse::Envelope& e : single->envelopes) {
     std::size_t k = 0;
     if (by_delta) {
       while (k < e.value.size() && to_rational(e.value[k]) > at) ++k;
@@ -386,16 +398,18 @@ std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Ratio
           std::find(tags.begin(), tags.end(), e.tag[i]) == tags.end())
         tags.push_back(e.tag[i]);
   }
-  const AggregateFamily& family = *single_->family;
+  const AggregateFamily& family = *single->family;
   for (std::size_t tag : tags) {
     const Configuration c = configuration_of(tag, family.candidates());
     const NeighbouringPmfs laws = family.laws(c);
     AttainedBy by;
     by.parts.push_back(family.describe(c));
     by.repeats.push_back(1);
+    by.reversed.push_back(false);
     out.push_back(Lower{{lower_pld(laws.p, laws.q, laws.disjoint, limits_),
                          lower_pld(laws.q, laws.p, laws.disjoint, limits_)},
                         by});
+  }
   }
   return out;
 }
@@ -452,12 +466,12 @@ double Accountant::delta_upper(const Rational& eps) const {
 
 double Accountant::epsilon_lower(const Rational& delta) const {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  return lower_.empty() && !single_ ? 0.0 : best_lower(true, delta).first;
+  return lower_.empty() && singles_.empty() ? 0.0 : best_lower(true, delta).first;
 }
 
 double Accountant::delta_lower(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
-  return lower_.empty() && !single_ ? 0.0 : std::clamp(best_lower(false, eps).first, 0.0, 1.0);
+  return lower_.empty() && singles_.empty() ? 0.0 : std::clamp(best_lower(false, eps).first, 0.0, 1.0);
 }
 
 double Accountant::epsilon_from_moments(const Rational& delta) const {

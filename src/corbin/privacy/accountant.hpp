@@ -41,8 +41,11 @@ struct TwoSided {
 /// A configuration that attains a lower bound: every client's input, in words, and the same in
 /// every coordinate and round (a `then` composition names each part).
 struct AttainedBy {
-  std::vector<ConfigurationWords> parts;  ///< one per mechanism composed with `then`
+  std::vector<ConfigurationWords> parts;  ///< one per mechanism composed with `then`, or per mixture
   std::vector<std::uint64_t> repeats;     ///< how many times each part is used
+  /// Per part: whether its pair of datasets is used in the other order than the first part's
+  /// (client 1 at the neighbour's input in the first dataset), as a mixture of directions is.
+  std::vector<bool> reversed;
 };
 
 class Accountant {
@@ -124,7 +127,8 @@ class Accountant {
   UpperPld upper_[2];      ///< [0]: P against Q, [1]: Q against P
   LogMoments moments_[2];  ///< the same directions' moment bounds (moments.hpp)
   std::vector<Lower> lower_;
-  std::shared_ptr<const SingleUse> single_;
+  /// One use's families (one, or each of an `either`'s), for lower bounds chosen at the query.
+  std::vector<std::shared_ptr<const SingleUse>> singles_;
   std::size_t family_size_ = 0, configurations_ = 0, blocks_ = 0;
 };
 
