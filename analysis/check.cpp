@@ -45,7 +45,9 @@ using nlohmann::json;
 constexpr std::size_t kMaxEntries = 10'000;
 
 const char* const kRelations[] = {"==", "<=", ">=", "<", ">"};
-const char* const kFields[] = {"name", "quantity", "params", "relation", "value"};
+const char* const kFields[] = {"name", "quantity", "params", "relation", "value", "precision"};
+/// Working precision an entry or --precision may ask for, in bits (as corbin's --precision).
+constexpr unsigned long kMinPrecision = 32, kMaxPrecision = 1ul << 24;
 /// SweepArgs' fields by the name a spec gives them (the sweep's options without dashes).
 const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
     {"exp-eps", &SweepArgs::exp_eps}, {"eps", &SweepArgs::eps},       {"alpha", &SweepArgs::alpha},
@@ -86,6 +88,7 @@ struct Entry {
   std::string name;
   Term lhs, rhs;
   std::string relation;
+  unsigned precision = 0;  ///< the entry's working precision floor in bits (0: --precision's)
 };
 
 /// What decided an entry.
@@ -195,6 +198,18 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
     } else {
       entry.rhs.number = read_number(e, i, "value", v);
       entry.rhs.text = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+    if (e.contains("precision")) {
+      const json& p = e["precision"];
+      const std::string text = p.is_number_integer() ? p.dump() : p.is_string() ? p.get<std::string>() : std::string();
+      unsigned long bits = 0;
+      try {
+        bits = text.empty() ? 0 : parse_count(text, "precision", kMaxPrecision);
+      } catch (const invalid_argument&) {
+      }
+      if (bits < kMinPrecision)
+        refuse(e, i, "precision", p.dump(), "a number of bits in [" + std::to_string(kMinPrecision) + ", 2^24]");
+      entry.precision = static_cast<unsigned>(bits);
     }
     out.push_back(std::move(entry));
   }
@@ -372,7 +387,7 @@ std::string xml_escaped(const std::string& text) {
 }
 
 struct CheckArgs {
-  std::string spec, json_path, junit_path;
+  std::string spec, json_path, junit_path, precision;
 };
 
 int run_check(const CheckArgs& a) {
@@ -384,11 +399,21 @@ int run_check(const CheckArgs& a) {
   io::check_distinct(paths);
   if (!a.json_path.empty()) io::check_output_file(a.json_path, "json");
   if (!a.junit_path.empty()) io::check_output_file(a.junit_path, "junit");
+  unsigned precision = 0;
+  if (!a.precision.empty()) {
+    const unsigned long bits = parse_count(a.precision, "--precision", kMaxPrecision);
+    if (bits < kMinPrecision) throw invalid_argument("--precision", a.precision, "at least 32 bits");
+    precision = static_cast<unsigned>(bits);
+  }
   const json doc = read_document(a.spec);
   const std::vector<Entry> entries = read_entries(doc, a.spec);
   std::vector<Decision> decisions;
   for (const Entry& e : entries) {
     const json& spec_entry = doc["bound"][e.index];
+    // Every certified evaluation of the entry starts from at least this precision (the entry's own,
+    // else --precision; none: each quantity's default).
+    const unsigned floor = e.precision ? e.precision : precision;
+    const PrecisionFloor scope(floor);
     try {
       Enclosed lhs = evaluate_term(spec_entry, e.index, "", e.lhs);
       Enclosed rhs = evaluate_term(spec_entry, e.index, "value.", e.rhs);
@@ -418,6 +443,7 @@ int run_check(const CheckArgs& a) {
     const Decision& d = decisions[i];
     json item = {{"index", i}, {"name", e.name}, {"quantity", e.lhs.quantity}, {"params", e.lhs.params},
                  {"relation", e.relation}, {"verdict", d.verdict}, {"decided_by", d.decided_by}};
+    if (const unsigned floor = e.precision ? e.precision : precision) item["precision_bits"] = floor;
     item["value"] = e.rhs.quantity.empty() ? json(e.rhs.text) : json{{"quantity", e.rhs.quantity}, {"params", e.rhs.params}};
     if (d.note.empty()) {
       item["lhs"] = value_json(d.lhs);
@@ -484,9 +510,12 @@ int run_check(const CheckArgs& a) {
 void add_check(CLI::App& app) {
   auto args = std::make_shared<CheckArgs>();
   auto* cmd = app.add_subcommand("check", "decide a spec of bounds (TOML or JSON) as holds, fails or undecided");
-  cmd->add_option("spec", args->spec, "the spec: [[bound]] entries (README: corbin check)")->required();
+  cmd->add_option("spec", args->spec, "the spec: [[bound]] entries (docs/check.md)")->required();
   cmd->add_option("--json", args->json_path, "write the verdicts and the values that decided them as JSON");
   cmd->add_option("--junit", args->junit_path, "write a JUnit XML report (one testcase per entry)");
+  cmd->add_option("--precision", args->precision,
+                  "working precision in bits (at least) for every entry without its own `precision`: raise it "
+                  "to decide an entry left undecided (default: each quantity's own)");
   cmd->callback([args] {
     if (const int status = run_check(*args); status != 0) throw ExitStatus{status};
   });

@@ -31,6 +31,8 @@ Json sweep_arguments(const SweepArgs& a) {
 
 /// One shard of the sweep, as a shard file on `out` (all computed before anything is printed).
 void write_sweep_shard(const SweepArgs& a, const Shard& shard, std::ostream& out, bool progress) {
+  if (sweep_quantities(a.quantity).size() > 1)
+    throw invalid_argument("--shard", "given with several quantities", "absent (shard one quantity at a time)");
   ShardFile file;
   file.run = run_identity("sweep", sweep_arguments(a));
   file.shard = shard;
@@ -54,13 +56,14 @@ struct SweepCommand {
 void add_sweep(CLI::App& app) {
   auto command = std::make_shared<SweepCommand>();
   SweepArgs* args = &command->args;
-  auto* cmd = app.add_subcommand("sweep", "CSV of one quantity over a grid of parameters");
+  auto* cmd = app.add_subcommand("sweep", "CSV of one quantity (or several on the same axes) over a grid of parameters");
   cmd->add_option("--quantity", args->quantity,
                   "mse | mse_optimal | mse_ldp | gap | paper_gap_bound | sup_gap | pldp_ratio | "
                   "eps_u_printed | "
                   "eps_u_cpsgd | eps_u_cpsgd_consistent_units | gaussian_sigma | laplace_scale; "
                   "with --mechanism: "
-                  "law | law_mse | aggregate_mse | pldp_ratio | wire_bits")
+                  "law | law_mse | aggregate_mse | pldp_ratio | wire_bits; several as a,b on the same axes "
+                  "(their columns side by side)")
       ->required();
   cmd->add_option("--mechanism", args->mechanism,
                   "registered mechanisms a,b (`corbin mechanisms`): law, law_mse, pldp_ratio, "

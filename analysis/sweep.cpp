@@ -175,6 +175,23 @@ struct Point {
   const fl::Mechanism* mechanism = nullptr;
 };
 
+/// Whether the plan's quantity reads `option` (one the user gave).
+bool plan_uses(const Plan& p, const SweepArgs& a, const std::string& option) {
+  const std::string& q = p.q;
+  const bool setting = p.per_mechanism && !p.wire;  // a mechanism's setting: c, r, d, variant, δ
+  if (option == "--bits") return p.pair || p.per_bits || (p.per_mechanism && p.by_mechanism && !p.wire);
+  if (option == "--w") return p.pair || q == "law" || q == "law_mse";
+  if (option == "--w2") return p.pair;
+  if (option == "--center") return p.pair || p.per_bits || setting;
+  if (option == "--radius") return p.pair || p.per_bits || setting || p.ucdp || (p.noise && a.sensitivity.empty());
+  if (option == "--variant") return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || setting;
+  if (option == "--n" || option == "--gamma") return p.ucdp || p.aggregate;
+  if (option == "--m") return p.ucdp;
+  if (option == "--delta") return p.ucdp || q == "gaussian_sigma" || setting;
+  if (option == "--sensitivity") return p.noise;
+  return true;  // the quantity, the mechanism and the budget are checked in make_plan
+}
+
 /// Parses and validates every option before anything is computed (bad input names its option).
 Plan make_plan(const SweepArgs& a) {
   Plan p;
@@ -226,22 +243,8 @@ Plan make_plan(const SweepArgs& a) {
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
   // Every option given must be one this quantity reads: an ignored option (`--n` for law_mse,
   // `--radius` where the sensitivity is given) would answer another question than the one asked.
-  const bool setting = per_mechanism && !wire;  // a mechanism's setting: c, r, d, variant, δ
-  const auto uses = [&](const std::string& option) {
-    if (option == "--bits") return pair || per_bits || (per_mechanism && by_mechanism && !wire);
-    if (option == "--w") return pair || q == "law" || q == "law_mse";
-    if (option == "--w2") return pair;
-    if (option == "--center") return pair || per_bits || setting;
-    if (option == "--radius") return pair || per_bits || setting || ucdp || (noise && a.sensitivity.empty());
-    if (option == "--variant") return pair || (q == "pldp_ratio" && !by_mechanism) || setting;
-    if (option == "--n" || option == "--gamma") return ucdp || aggregate;
-    if (option == "--m") return ucdp;
-    if (option == "--delta") return ucdp || q == "gaussian_sigma" || setting;
-    if (option == "--sensitivity") return noise;
-    return true;  // the quantity, the mechanism and the budget are checked above
-  };
   for (const std::string& option : a.given)
-    if (!uses(option)) throw invalid_argument(option, "given", "absent for " + q + ", which does not use it");
+    if (!plan_uses(p, a, option)) throw invalid_argument(option, "given", "absent for " + q + ", which does not use it");
   if (per_mechanism && p.deltas.size() != 1)
     throw invalid_argument("--delta", quote(a.delta), "one value for " + q + " (the setting's δ: the Gaussian's calibration)");
   if (aggregate && p.gammas.size() != 1)
@@ -309,6 +312,7 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
       // The worst case over every client's input, with the room's own pairing (CorBin-FL's pairs,
       // AugCorBin-FL's ⌊γn⌋ lone clients first): none where the room does not know it.
       s.gamma = p.gammas.front();
+      if (const std::optional<Rational> exact = m.worst_aggregate_mse_exact(s, x.n)) return enclosed(*exact);
       const std::optional<Interval> worst = m.worst_aggregate_mse(s, x.n);
       if (!worst) {
         Enclosed none;
@@ -518,11 +522,119 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
   return {header.str(), point};
 }
 
+std::vector<std::string> sweep_quantities(const std::string& quantity) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t end = std::min(quantity.find(',', at), quantity.size());
+    out.push_back(quantity.substr(at, end - at));
+    if (end == quantity.size()) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+namespace {
+
+/// A CSV line's fields (the sweep's cells are numbers and names: no quoting).
+std::vector<std::string> fields_of(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t end = std::min(line.find(',', at), line.size());
+    out.push_back(line.substr(at, end - at));
+    if (end == line.size()) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string joined_fields(const std::vector<std::string>& f, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to; ++i) out += (i > from ? "," : "") + f[i];
+  return out;
+}
+
+/// Several quantities on the same axes: each one's CSV, computed as alone (no option checked
+/// there), then side by side behind the axes' columns. An option given must be read by at least
+/// one of them; the axes (every row's leading cells) must be the same, else the quantities
+/// answer on different grids and are refused together.
+std::string several_quantities(const SweepArgs& a, const std::vector<std::string>& qs, bool progress) {
+  for (std::size_t i = 0; i < qs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (qs[i] == qs[j]) throw invalid_argument("--quantity", quote(a.quantity), "each quantity once");
+  std::vector<Plan> plans;
+  for (const std::string& q : qs) {
+    SweepArgs one = a;
+    one.quantity = q;
+    one.given.clear();
+    plans.push_back(make_plan(one));
+    if (q == "law")
+      throw invalid_argument("--quantity", quote(a.quantity), "law alone (a distribution: rows per output, not one per point)");
+  }
+  for (const std::string& option : a.given)
+    if (std::none_of(plans.begin(), plans.end(), [&](const Plan& p) { return plan_uses(p, a, option); }))
+      throw invalid_argument(option, "given", "absent for " + a.quantity + ", none of which uses it");
+  std::vector<std::string> axes;  // each row's leading cells, the first quantity's
+  std::string header, header_axes;
+  std::vector<std::vector<std::string>> values;  // per row, the quantities' cells joined
+  for (std::size_t k = 0; k < qs.size(); ++k) {
+    SweepArgs one = a;
+    one.quantity = qs[k];
+    one.given.clear();
+    std::vector<std::string> rows;
+    const SweepHeader h = sweep_points(
+        one, [](std::size_t) { return true; },
+        [&](std::size_t, const std::string& line) { rows.push_back(line.substr(0, line.size() - 1)); }, progress);
+    const Plan& p = plans[k];
+    const std::size_t value_columns = p.per_mechanism && p.q == "pldp_ratio" ? 8 : 4;
+    const std::vector<std::string> head = fields_of(h.header.substr(0, h.header.size() - 1));
+    const std::size_t lead = head.size() - value_columns;
+    const std::string head_axes = joined_fields(head, 0, lead);
+    if (k == 0) {
+      header = head_axes;
+      header_axes = head_axes;
+      values.resize(rows.size());
+    } else if (head_axes != header_axes || rows.size() != axes.size()) {
+      throw invalid_argument("--quantity", quote(a.quantity),
+                             "quantities on the same axes (" + qs[0] + ": " + header_axes + "; " + qs[k] + ": " +
+                                 head_axes + ")");
+    }
+    header += "," + joined_fields(head, lead, head.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const std::vector<std::string> f = fields_of(rows[r]);
+      const std::string row_axes = joined_fields(f, 0, lead);
+      if (k == 0)
+        axes.push_back(row_axes);
+      else if (row_axes != axes[r])
+        throw invalid_argument("--quantity", quote(a.quantity), "quantities on the same axes (row " +
+                                                                    std::to_string(r + 1) + ": " + axes[r] + " against " +
+                                                                    row_axes + ")");
+      values[r].push_back(joined_fields(f, lead, f.size()));
+    }
+  }
+  std::string csv = header + "\n";
+  for (std::size_t r = 0; r < axes.size(); ++r) {
+    csv += axes[r];
+    for (const std::string& v : values[r]) csv += "," + v;
+    csv += "\n";
+  }
+  return csv;
+}
+
+}  // namespace
+
 void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
+  const std::vector<std::string> qs = sweep_quantities(a.quantity);
   std::string csv;
-  const SweepHeader h = sweep_points(
-      a, [](std::size_t) { return true; }, [&](std::size_t, const std::string& rows) { csv += rows; }, progress);
-  out << h.header << csv << std::flush;
+  if (qs.size() > 1) {
+    csv = several_quantities(a, qs, progress);
+  } else {
+    const SweepHeader h = sweep_points(
+        a, [](std::size_t) { return true; }, [&](std::size_t, const std::string& rows) { csv += rows; }, progress);
+    csv = h.header + csv;
+  }
+  out << csv << std::flush;
   if (!out) throw invalid_argument("standard output", "unwritable", "a stream the CSV can be written to");
 }
 

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "corbin/number/interval.hpp"
 
@@ -59,7 +60,11 @@ SweepHeader sweep_points(const SweepArgs& args, const std::function<bool(std::si
 
 /// Computes the whole CSV, then writes it to `out` (nothing at all when a value is refused
 /// half-way). Bad input raises invalid_argument naming the option; `progress` writes a counter
-/// to stderr.
+/// to stderr. Several quantities ("aggregate_mse,law_mse") on the same axes give their columns
+/// side by side behind the axes' (an option must be read by at least one of them).
 void write_sweep(const SweepArgs& args, std::ostream& out, bool progress = false);
+
+/// The quantities of --quantity, split at commas.
+std::vector<std::string> sweep_quantities(const std::string& quantity);
 
 }  // namespace corbin::cli

@@ -449,3 +449,53 @@ TEST_CASE("corbin check: nesting bombs, long keys, control characters and huge v
   CHECK(tiny.status == 0);
   CHECK(nlohmann::json::parse(read(dir / "out.json"))["holds"] == 2);
 }
+
+TEST_CASE("corbin check: --precision and an entry's precision decide what the default leaves undecided",
+          "[check]") {
+  const fs::path dir = scratch();
+  // e = 2.71828182845904523536028747135266249775724709369995957496696762772…; the bound is above
+  // it by 3.7e-61, finer than the default precision (about 40 digits at d = 5) can tell.
+  const std::string just_above = "\"2.718281828459045235360287471352662497757247093699959574966968\"";
+  const fs::path spec =
+      write(dir, "tight.toml", entry("e, tightly", "pldp_ratio", "eps = \"1\", bits = \"5\"", "<", just_above));
+  const Outcome plain = run_process({CORBIN_CLI_PATH, "check", spec.string()});
+  CHECK(plain.status == 3);
+  CHECK(plain.out.find("undecided") != std::string::npos);
+  const Outcome fine = run_process({CORBIN_CLI_PATH, "check", spec.string(), "--precision", "400", "--json",
+                                    (dir / "fine.json").string()});
+  INFO(fine.err);
+  CHECK(fine.status == 0);
+  CHECK(read(dir / "fine.json").find("\"precision_bits\": 400") != std::string::npos);
+  // The entry's own precision, without the option.
+  const fs::path own = write(dir, "own.toml",
+                             "[[bound]]\nname = \"e, tightly\"\nquantity = \"pldp_ratio\"\nparams = { eps = \"1\", "
+                             "bits = \"5\" }\nrelation = \"<\"\nvalue = " + just_above + "\nprecision = \"400\"\n");
+  CHECK(run_process({CORBIN_CLI_PATH, "check", own.string()}).status == 0);
+  // Too little, or not a number: one line naming it, exit 2.
+  const Outcome low = run_process({CORBIN_CLI_PATH, "check", spec.string(), "--precision", "8"});
+  CHECK(low.status == 2);
+  CHECK(low.err.find("--precision") != std::string::npos);
+  const fs::path bad = write(dir, "bad.toml",
+                             "[[bound]]\nname = \"x\"\nquantity = \"sup_gap\"\nparams = { exp-eps = \"3\" }\n"
+                             "relation = \"<=\"\nvalue = \"1\"\nprecision = \"many\"\n");
+  const Outcome b = run_process({CORBIN_CLI_PATH, "check", bad.string()});
+  CHECK(b.status == 2);
+  CHECK(b.err_lines() == 1);
+  CHECK(b.err.find("precision") != std::string::npos);
+}
+
+TEST_CASE("corbin check: the aggregate MSE is exact where the room's is, so a bound at equality is decided",
+          "[check]") {
+  const fs::path dir = scratch();
+  // LDP-FL at e^ε = 3 (α = 2), r = 1/20, n = 100: (rα)²/n = 1/10^4 exactly; CorBin-FL half of it.
+  const std::string p = "mechanism = \"ldp\", exp-eps = \"3\", n = \"100\", radius = \"1/20\"";
+  const std::string q = "mechanism = \"corbin\", exp-eps = \"3\", n = \"100\", radius = \"1/20\"";
+  const fs::path spec = write(dir, "equal.toml",
+                              entry("LDP-FL at its worst", "aggregate_mse", p, "<=", "\"1/10000\"") +
+                                  entry("LDP-FL exactly", "aggregate_mse", p, "==", "\"1/10000\"") +
+                                  entry("CorBin-FL exactly half", "aggregate_mse", q, "==", "\"1/20000\""));
+  const Outcome o = check(spec, dir);
+  INFO(o.out);
+  CHECK(o.status == 0);
+  CHECK(o.out.find("3 hold, 0 fail, 0 undecided") != std::string::npos);
+}

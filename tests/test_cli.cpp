@@ -299,3 +299,42 @@ TEST_CASE("an undecidable branch exits 3 and asks for precision", "[cli][unit]")
   CHECK(r.status == 3);
   CHECK(r.err.find("--precision") != std::string::npos);
 }
+
+TEST_CASE("corbin sweep takes several quantities on the same axes, side by side", "[cli][unit]") {
+  const Result both = run("sweep --quantity mse,gap --exp-eps 3,9 --w 1 --w2 1/2");
+  INFO(both.err);
+  REQUIRE(both.status == 0);
+  const Result mse = run("sweep --quantity mse --exp-eps 3,9 --w 1 --w2 1/2");
+  const Result gap = run("sweep --quantity gap --exp-eps 3,9 --w 1 --w2 1/2");
+  REQUIRE(mse.status == 0);
+  REQUIRE(gap.status == 0);
+  // Each row: the axes once, then each quantity's four cells as it prints them alone.
+  std::istringstream b(both.out), m(mse.out), g(gap.out);
+  std::string lb, lm, lg;
+  std::getline(b, lb);
+  CHECK(lb == "exp-eps,bits,w,w2,mse,mse_exact,mse_lower,mse_upper,gap,gap_exact,gap_lower,gap_upper");
+  std::getline(m, lm);
+  std::getline(g, lg);
+  for (int row = 0; row < 2; ++row) {
+    REQUIRE(std::getline(b, lb));
+    REQUIRE(std::getline(m, lm));
+    REQUIRE(std::getline(g, lg));
+    const std::size_t axes = std::string("3,5,1,0.5").size();  // exp-eps,bits,w,w2
+    CHECK(lb == lm + lg.substr(lg.find(',', axes - 1)));
+  }
+  // Bad combinations name the option: different axes, an option neither reads, a repeat, the law,
+  // and a shard.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"sweep --quantity aggregate_mse,law_mse --mechanism ldp --exp-eps 3", "--quantity"},
+      {"sweep --quantity mse,gap --exp-eps 3 --n 100", "--n"},
+      {"sweep --quantity mse,mse --exp-eps 3", "--quantity"},
+      {"sweep --quantity law,law_mse --mechanism ldp --exp-eps 3", "--quantity"},
+      {"sweep --quantity mse,gap --exp-eps 3 --shard 0/2", "--shard"}};
+  for (const auto& [args, option] : bad) {
+    const Result r = run(args);
+    INFO(args << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find(option) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+}

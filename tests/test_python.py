@@ -163,4 +163,22 @@ for kwargs, word in (({"alpha": 2, "exp_eps": 3}, "given twice"), ({}, "missing"
         raise AssertionError("accepted: " + repr(kwargs))
     except ValueError as e:
         assert str(e).startswith("budget is " + word), str(e)
+# Every question takes the budget as α, e^ε or ε: the exact laws as α or e^ε (ε would make α
+# transcendental, which an exact law cannot hold, so it is refused naming eps); the formulas of
+# Theorem 3 as any of the three.
+assert corbin.joint_law(exp_eps=3, center=0, radius=1, w1=F(1, 2), w2=0, bits=3) == \
+    corbin.joint_law(2, 0, 1, F(1, 2), 0, 3)
+assert corbin.ldpq_q(exp_eps=3, w=F(1, 2)) == corbin.ldpq_q(2, 0, 1, F(1, 2)) == F(5, 8)
+assert corbin.sup_gap(exp_eps=3) == corbin.sup_gap(2, 0, 1, 5)
+assert corbin.pldp(exp_eps=3) == corbin.pldp(2, 0, 1, 5) == 3
+assert corbin.exact_ucdp(12, "1/2", "1e-3", exp_eps=3) == corbin.exact_ucdp(12, "1/2", "1e-3", 2)
+assert corbin.ucdp_printed(1, 50, "1/2", "1e-5", 1, exp_eps=3) == corbin.ucdp_printed(1, 50, "1/2", "1e-5", 1, 2)
+by_eps = corbin.ucdp_cpsgd(1, 50, "1/2", "1e-5", 1, eps=math.log(3))["eps_u"]
+assert abs(by_eps - corbin.ucdp_cpsgd(1, 50, "1/2", "1e-5", 1, 2)["eps_u"]) < 1e-9 * by_eps
+for call in (lambda: corbin.joint_law(eps=1, w1=0, w2=0), lambda: corbin.exact_ucdp(12, "1/2", "1e-3", eps=1)):
+    try:
+        call()
+        raise AssertionError("eps accepted for an exact law")
+    except ValueError as e:
+        assert str(e).startswith("eps is "), str(e)
 print("python module: all checks passed")

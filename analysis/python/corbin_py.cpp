@@ -65,9 +65,14 @@ Budget required_budget(const py::handle& alpha, const py::handle& exp_eps, const
   return *b;
 }
 
-/// α > 1 (Alg. 1: α(ε) > 1 for every ε > 0), exactly.
-Rational to_alpha(const py::handle& value) {
-  return Budget::make(Budget::Kind::alpha, to_rational(value, "alpha")).alpha_exact();
+/// α exactly from the budget as alpha or exp_eps (exactly one of the three given): an exact law's
+/// question; ε itself makes α transcendental, which such a law cannot hold, so eps is refused
+/// with what to give instead.
+Rational exact_alpha(const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps) {
+  const Budget b = required_budget(alpha, exp_eps, eps);
+  if (!b.exact())
+    throw corbin::invalid_argument("eps", b.shown_value(), "given as alpha or exp_eps (an exact law needs a rational α)");
+  return b.alpha_exact();
 }
 
 /// r > 0.
@@ -233,12 +238,10 @@ py::dict pldp_dict(const fl::PldpSummary& p) {
 }
 
 UcdpSetting ucdp_setting(const py::handle& m, const py::handle& n, const py::handle& gamma,
-                         const py::handle& delta, const py::handle& radius,
-                         const py::handle& alpha) {
-  return {
-      to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40),
-      to_rational(gamma, "gamma"), to_rational(delta, "delta"),
-      to_radius(radius),           Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"))};
+                         const py::handle& delta, const py::handle& radius, const py::handle& alpha,
+                         const py::handle& exp_eps, const py::handle& eps) {
+  return {to_count(m, "m", 1ul << 40), to_count(n, "n", 1ul << 40), to_rational(gamma, "gamma"),
+          to_rational(delta, "delta"),  to_radius(radius),           required_budget(alpha, exp_eps, eps)};
 }
 
 py::dict formula_dict(const UcdpFormula& f) {
@@ -310,6 +313,8 @@ py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledge
       c["other_ldpq"] = w.others_ldpq;
       c["other_pairs"] = w.others_pairs;
       c["uses"] = x.attained->repeats[i];
+      // In the other order than the first part's (client 1 at the neighbour's input first).
+      c["reversed"] = i < x.attained->reversed.size() && x.attained->reversed[i];
       by.append(c);
     }
   d["worst_role"] = x.attained ? py::object(py::str(role_name(x.attained->parts.front()))) : py::object(py::none());
@@ -363,23 +368,28 @@ PYBIND11_MODULE(corbin, m) {
 
   m.def(
       "ldpq_q",
-      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w) {
+      [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w,
+         const py::handle& exp_eps, const py::handle& eps) {
         const Rational center = to_rational(c, "center"), radius = to_radius(r);
-        return fraction(ldpq_q(to_alpha(alpha), center, radius, to_weight(w, "w", center, radius)));
+        return fraction(ldpq_q(exact_alpha(alpha, exp_eps, eps), center, radius, to_weight(w, "w", center, radius)));
       },
-      "P(LDPQ = c + rα) = 1/2 + (w − c)/(2rα)", py::arg("alpha"), py::arg("center"),
-      py::arg("radius"), py::arg("w"));
+      "P(LDPQ = c + rα) = 1/2 + (w − c)/(2rα); the budget as alpha, or exp_eps by keyword",
+      py::arg("alpha") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("w") = py::none(),
+      py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "joint_law",
       [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& w1,
-         const py::handle& w2, const py::handle& bits, const std::string& variant) {
+         const py::handle& w2, const py::handle& bits, const std::string& variant, const py::handle& exp_eps,
+         const py::handle& eps) {
         return joint_dict(corbinq_joint_law(
-            to_alpha(alpha), to_rational(c, "center"), to_radius(r), to_rational(w1, "w1"),
+            exact_alpha(alpha, exp_eps, eps), to_rational(c, "center"), to_radius(r), to_rational(w1, "w1"),
             to_rational(w2, "w2"), to_count(bits, "bits", kMaxBits), parse_variant(variant)));
       },
-      "exact joint law of CorBinQ (Alg. 2)", py::arg("alpha"), py::arg("center"), py::arg("radius"),
-      py::arg("w1"), py::arg("w2"), py::arg("bits"), py::arg("variant") = "corrected");
+      "exact joint law of CorBinQ (Alg. 2); the budget as alpha, or exp_eps by keyword",
+      py::arg("alpha") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("w1") = py::none(),
+      py::arg("w2") = py::none(), py::arg("bits") = 5, py::arg("variant") = "corrected", py::kw_only(),
+      py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "pair_utility",
@@ -420,8 +430,8 @@ PYBIND11_MODULE(corbin, m) {
   m.def(
       "sup_gap",
       [](const py::handle& alpha, const py::handle& c, const py::handle& r,
-         const py::handle& bits) {
-        const auto s = sup_gap(to_alpha(alpha), to_rational(c, "center"), to_radius(r),
+         const py::handle& bits, const py::handle& exp_eps, const py::handle& eps) {
+        const auto s = sup_gap(exact_alpha(alpha, exp_eps, eps), to_rational(c, "center"), to_radius(r),
                                to_count(bits, "bits", kMaxBits));
         py::dict d;
         d["sup_gap"] = fraction(s.value);
@@ -429,8 +439,9 @@ PYBIND11_MODULE(corbin, m) {
         d["w2"] = fraction(s.w2);
         return d;
       },
-      "exact supremum of the gap over all inputs, with a witness", py::arg("alpha"),
-      py::arg("center"), py::arg("radius"), py::arg("bits"));
+      "exact supremum of the gap over all inputs, with a witness; the budget as alpha, or exp_eps by keyword",
+      py::arg("alpha") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+      py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   // The registry (fl/registry.hpp): every mechanism's properties, and its room's answers.
   m.def(
@@ -489,6 +500,9 @@ PYBIND11_MODULE(corbin, m) {
         const unsigned long clients = to_count(n, "n", 1ul << 40);
         if (clients == 0) throw corbin::invalid_argument("n", "0", "at least 1 client");
         PrecisionScope scope(s.budget.precision_bits(s.bits));
+        // Exact where the room computes it exactly (as the sweep's _exact column): both ends equal.
+        if (const std::optional<Rational> exact = room.worst_aggregate_mse_exact(s, clients))
+          return py::object(py::make_tuple(fraction(*exact), fraction(*exact)));
         const std::optional<Interval> worst = room.worst_aggregate_mse(s, clients);
         if (!worst)
           throw corbin::invalid_argument("mechanism", mechanism, "one whose aggregate MSE is known (its room answers none)");
@@ -505,9 +519,9 @@ PYBIND11_MODULE(corbin, m) {
   m.def(
       "pldp",
       [](const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
-         const std::string& variant) -> py::object {
+         const std::string& variant, const py::handle& exp_eps, const py::handle& eps) -> py::object {
         fl::CoordinateSetting s;
-        s.budget = Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
+        s.budget = Budget::make(Budget::Kind::alpha, exact_alpha(alpha, exp_eps, eps));
         s.center = to_rational(c, "center");
         s.radius = to_radius(r);
         s.bits = static_cast<unsigned>(to_count(bits, "bits", kMaxBits));
@@ -517,42 +531,49 @@ PYBIND11_MODULE(corbin, m) {
         if (p.unbounded) return py::float_(std::numeric_limits<double>::infinity());
         return fraction(*p.ratio_exact);
       },
-      "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded)", py::arg("alpha"),
-      py::arg("center"), py::arg("radius"), py::arg("bits"), py::arg("variant") = "corrected");
+      "exact sup of a CorBinQ client's likelihood ratio (inf if unbounded); the budget as alpha, or exp_eps "
+      "by keyword",
+      py::arg("alpha") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+      py::arg("variant") = "corrected", py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "ucdp_printed",
       [](const py::handle& mm, const py::handle& n, const py::handle& gamma,
-         const py::handle& delta, const py::handle& radius, const py::handle& alpha) {
-        PrecisionScope scope(128);
-        return formula_dict(theorem3_printed(ucdp_setting(mm, n, gamma, delta, radius, alpha)));
+         const py::handle& delta, const py::handle& radius, const py::handle& alpha, const py::handle& exp_eps,
+         const py::handle& eps) {
+        const UcdpSetting s = ucdp_setting(mm, n, gamma, delta, radius, alpha, exp_eps, eps);
+        PrecisionScope scope(std::max(128u, s.budget.precision_bits(0)));
+        return formula_dict(theorem3_printed(s));
       },
-      "Theorem 3 as printed", py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"),
-      py::arg("radius"), py::arg("alpha"));
+      "Theorem 3 as printed; the budget as alpha, or exp_eps or eps by keyword", py::arg("m"), py::arg("n"),
+      py::arg("gamma"), py::arg("delta"), py::arg("radius"), py::arg("alpha") = py::none(), py::kw_only(),
+      py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "ucdp_cpsgd",
       [](const py::handle& mm, const py::handle& n, const py::handle& gamma,
          const py::handle& delta, const py::handle& radius, const py::handle& alpha,
-         bool consistent_units) {
-        PrecisionScope scope(128);
-        return formula_dict(
-            theorem3_cpsgd(ucdp_setting(mm, n, gamma, delta, radius, alpha), consistent_units));
+         bool consistent_units, const py::handle& exp_eps, const py::handle& eps) {
+        const UcdpSetting s = ucdp_setting(mm, n, gamma, delta, radius, alpha, exp_eps, eps);
+        PrecisionScope scope(std::max(128u, s.budget.precision_bits(0)));
+        return formula_dict(theorem3_cpsgd(s, consistent_units));
       },
-      "cpSGD Thm 1 with the proof's substitutions", py::arg("m"), py::arg("n"), py::arg("gamma"),
-      py::arg("delta"), py::arg("radius"), py::arg("alpha"), py::arg("consistent_units") = false);
+      "cpSGD Thm 1 with the proof's substitutions; the budget as alpha, or exp_eps or eps by keyword",
+      py::arg("m"), py::arg("n"), py::arg("gamma"), py::arg("delta"), py::arg("radius"),
+      py::arg("alpha") = py::none(), py::arg("consistent_units") = false, py::kw_only(),
+      py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   m.def(
       "exact_ucdp",
       [](const py::handle& n, const py::handle& gamma, const py::handle& delta,
          const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
-         const std::string& relation, const std::string& role) {
+         const std::string& relation, const std::string& role, const py::handle& exp_eps, const py::handle& eps) {
         PrecisionScope scope(128);
         if (role != "ldpq" && role != "paired")
           throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
         ExactUcdpSetting s{to_count(n, "n", kMaxExactClients), to_rational(gamma, "gamma"),
                            to_rational(delta, "delta"),
-                           SumGeometry{to_alpha(alpha), to_rational(c, "center"), to_radius(r),
+                           SumGeometry{exact_alpha(alpha, exp_eps, eps), to_rational(c, "center"), to_radius(r),
                                        to_count(bits, "bits", kMaxBits), Variant::corrected},
                            role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader};
         const auto x = exact_ucdp(s, parse_neighbour(relation));
@@ -563,9 +584,10 @@ PYBIND11_MODULE(corbin, m) {
         d["disjoint_mass"] = fraction(x.disjoint_mass);
         return d;
       },
-      "exact ε at δ of the released sum, m = 1", py::arg("n"), py::arg("gamma"), py::arg("delta"),
-      py::arg("alpha"), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
-      py::arg("relation") = "replace", py::arg("role") = "ldpq");
+      "exact ε at δ of the released sum, m = 1; the budget as alpha, or exp_eps by keyword", py::arg("n"),
+      py::arg("gamma"), py::arg("delta"), py::arg("alpha") = py::none(), py::arg("center") = 0,
+      py::arg("radius") = 1, py::arg("bits") = 5, py::arg("relation") = "replace", py::arg("role") = "ldpq",
+      py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
   // The certified two-sided accountant as a run's ledger (privacy/run_ledger.hpp): Accountant(...)
   // is one kind of round (by default one round of it); step() adds rounds, of the same kind or with

@@ -146,38 +146,52 @@ std::optional<std::vector<Rational>> Mechanism::mse_quadratic_pieces(const Coord
   return range_ends(s);
 }
 
-std::optional<Interval> Mechanism::worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const {
+namespace {
+/// The lone clients' MSE pieces (mse_quadratic_pieces), checked, and the points that fix each
+/// piece's quadratic (ends and midpoints); none where the default does not apply.
+std::optional<std::vector<Rational>> lone_points(const Mechanism& m, const CoordinateSetting& s, std::size_t n) {
   if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
   // Lone clients averaged by the server; a biased client's cross terms would couple the clients'
   // inputs, and a pair's MSE is its room's business.
-  if (!federated() || pairing() != Pairing::alone || !unbiased()) return std::nullopt;
+  if (!m.federated() || m.pairing() != Pairing::alone || !m.unbiased()) return std::nullopt;
   check_radius(s.radius);
-  const auto pieces = mse_quadratic_pieces(s);
+  const auto pieces = m.mse_quadratic_pieces(s);
   if (!pieces) return std::nullopt;
   const std::vector<Rational>& p = *pieces;
   bool ordered = p.size() >= 2 && p.front() == s.center - s.radius && p.back() == s.center + s.radius;
   for (std::size_t i = 0; ordered && i + 1 < p.size(); ++i) ordered = p[i] < p[i + 1];
   if (!ordered)
-    throw invalid_argument("mechanism", quote(name()), "one whose MSE pieces run from c − r to c + r in order");
-  // Each piece's ends and midpoint fix its quadratic; exactly from the law where it is exact.
+    throw invalid_argument("mechanism", quote(m.name()), "one whose MSE pieces run from c − r to c + r in order");
   std::vector<Rational> points;
   for (std::size_t i = 0; i + 1 < p.size(); ++i) points.insert(points.end(), {p[i], Rational((p[i] + p[i + 1]) / 2)});
   points.push_back(p.back());
+  return points;
+}
+}  // namespace
+
+std::optional<Rational> Mechanism::worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const {
+  const auto points = lone_points(*this, s, n);
+  if (!points) return std::nullopt;
+  // Each piece's ends and midpoint fix its quadratic, exactly from the law.
   std::vector<Rational> exact;
-  for (const Rational& w : points) {
+  for (const Rational& w : *points) {
     const auto l = law(s, w);
-    if (!l) break;
+    if (!l) return std::nullopt;
     exact.push_back(law_mse(*l, w));
   }
+  Rational sup = exact.front();
+  for (std::size_t i = 0; i + 2 < exact.size(); i += 2)
+    sup = NumTraits<Rational>::max(sup, quadratic_sup(exact[i], exact[i + 1], exact[i + 2]));
+  return worst_mean_mse<Rational>({{n, 1, sup}}, n);
+}
+
+std::optional<Interval> Mechanism::worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const {
+  const auto points = lone_points(*this, s, n);
+  if (!points) return std::nullopt;
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  if (exact.size() == points.size()) {
-    Rational sup = exact.front();
-    for (std::size_t i = 0; i + 2 < exact.size(); i += 2)
-      sup = NumTraits<Rational>::max(sup, quadratic_sup(exact[i], exact[i + 1], exact[i + 2]));
-    return interval_from(worst_mean_mse<Rational>({{n, 1, sup}}, n));
-  }
+  if (const std::optional<Rational> exact = worst_aggregate_mse_exact(s, n)) return interval_from(*exact);
   std::vector<Interval> enclosed;
-  for (const Rational& w : points) {
+  for (const Rational& w : *points) {
     const auto m = mse(s, w);
     if (!m) return std::nullopt;
     enclosed.push_back(*m);

@@ -11,7 +11,7 @@
 //   - the LDPQ share its accountant needs, where it has one (`corbin fl`'s ε per round).
 // The registry names every mechanism; the round, the live check, the CLI, the sweeps and the
 // Python module look mechanisms up there and never switch on a name. A new mechanism is one
-// new room and one `Registry::add` (README, "Adding a mechanism"); a test registers a toy one.
+// new room and one `Registry::add` (docs/mechanisms.md, "The registry, and adding a mechanism"); a test registers a toy one.
 
 #include <cstddef>
 #include <cstdint>
@@ -206,6 +206,10 @@ class Mechanism {
   /// quadratic on known pieces: sup_w mse(s, w)/n, each piece's supremum found exactly from the
   /// MSE at its ends and midpoint (utility/worst_case.hpp), from the law where it is exact.
   virtual std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const;
+  /// The same value exactly, where the room computes it exactly (a rational budget and an exact
+  /// law), so that a bound held to it is decided at equality too; none otherwise. The default:
+  /// the lone clients' path above from their exact laws.
+  virtual std::optional<Rational> worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const;
   /// e^ε the mechanism claims at the setting's budget (the PLDP default compares with it).
   virtual Interval claimed_exp_eps(const CoordinateSetting& s) const;
 

@@ -3,6 +3,7 @@
 #include <mpfi.h>
 #include <mpfr.h>
 
+#include <atomic>
 #include <cmath>
 #include <sstream>
 
@@ -40,6 +41,14 @@ WideExponentScope::~WideExponentScope() {
   mpfr_set_emin(saved_min_);
   mpfr_set_emax(saved_max_);
 }
+
+namespace {
+std::atomic<unsigned> floor_bits{0};
+}  // namespace
+
+PrecisionFloor::PrecisionFloor(unsigned bits) : saved_(floor_bits.exchange(bits)) {}
+PrecisionFloor::~PrecisionFloor() { floor_bits.store(saved_); }
+unsigned precision_floor_bits() { return floor_bits.load(); }
 
 unsigned working_precision_bits() {
   Interval probe;

@@ -30,6 +30,24 @@ class PrecisionScope {
   unsigned saved_real_, saved_interval_;
 };
 
+/// A floor under every default working precision (default_precision_bits, hence every budget's
+/// precision_bits) for its lifetime, process-wide (the evaluations it covers may run on several
+/// threads): a bounds checker's requested precision raises what each certified evaluation starts
+/// from, so that an enclosure too wide to decide can be narrowed. Nested floors restore the
+/// previous one.
+class PrecisionFloor {
+ public:
+  explicit PrecisionFloor(unsigned bits);
+  ~PrecisionFloor();
+  PrecisionFloor(const PrecisionFloor&) = delete;
+  PrecisionFloor& operator=(const PrecisionFloor&) = delete;
+
+ private:
+  unsigned saved_;
+};
+/// The current floor (0: none).
+unsigned precision_floor_bits();
+
 /// Widens MPFR's exponent range to the largest it supports (about 2^±62) for its lifetime, so
 /// that values such as e^(10^9) or Φ(−10^9) are numbers rather than overflows and underflows
 /// (the default range stops near 2^±(2^30)). Restores the previous range.

@@ -29,7 +29,8 @@ void check_bits(long long bits, unsigned long limit) {
 }
 
 unsigned default_precision_bits(unsigned long bits) {
-  return static_cast<unsigned>(std::max<unsigned long>(128, bits + 128));
+  // At least PrecisionFloor's (a caller that asks for more precision everywhere).
+  return static_cast<unsigned>(std::max<unsigned long>({128, bits + 128, precision_floor_bits()}));
 }
 
 }  // namespace corbin

@@ -41,7 +41,7 @@ constexpr unsigned long kMaxBitsEnumerator = 24;
 void check_bits(long long bits, unsigned long limit = kMaxBits);
 
 /// Working precision for certified (transcendental ε) evaluation at d shared bits: the floors of 2^d q need
-/// about d bits of q, so the default carries d + 128 bits.
+/// about d bits of q, so the default carries d + 128 bits (or PrecisionFloor's, where more).
 unsigned default_precision_bits(unsigned long bits);
 
 /// P(Q1 = c + s1 rα, Q2 = c + s2 rα); the first sign belongs to Q1.

@@ -107,6 +107,21 @@ std::optional<Interval> CorbinMechanism::worst_aggregate_mse(const CoordinateSet
     if (!low || !high) return std::nullopt;
     return interval_hull(lower_of(*low), upper_of(*high));
   }
+  const auto [low, high] = worst_aggregate_bounds(s, n);
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  return interval_hull(lower_of(interval_from(low)), upper_of(interval_from(high)));
+}
+
+std::optional<Rational> CorbinMechanism::worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const {
+  if (n == 0) throw invalid_argument("n", "0", "at least 1 client");
+  check_radius(s.radius);
+  if (s.variant != Variant::corrected || !s.budget.exact()) return std::nullopt;
+  const auto [low, high] = worst_aggregate_bounds(s, n);
+  if (low != high) return std::nullopt;
+  return low;
+}
+
+std::pair<Rational, Rational> CorbinMechanism::worst_aggregate_bounds(const CoordinateSetting& s, std::size_t n) const {
   const Rational alpha = s.budget.alpha_exact();
   const std::size_t first = lone_before_pairs(pairing(), s.gamma, n);
   const std::size_t pairs = (n - first) / 2, alone = n - 2 * pairs;
@@ -133,10 +148,8 @@ std::optional<Interval> CorbinMechanism::worst_aggregate_mse(const CoordinateSet
     pair_low = NumTraits<Rational>::max(pair_low, pair_at(gap.w1, gap.w2));
     pair_high += gap.value;
   }
-  const Rational low = worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_low}}, n);
-  const Rational high = worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_high}}, n);
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  return interval_hull(lower_of(interval_from(low)), upper_of(interval_from(high)));
+  return {worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_low}}, n),
+          worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_high}}, n)};
 }
 
 std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig& config,

@@ -7,6 +7,7 @@
 // covers AugCorBin-FL, and both with dropout (privacy/dropout_floor.hpp).
 
 #include <memory>
+#include <utility>
 
 #include "corbin/fl/mechanisms/ldp.hpp"
 
@@ -29,9 +30,13 @@ class CorbinMechanism : public LdpMechanism {
   /// one (Theorem 2's worst case); below that d it is enclosed with sup_gap. None for another
   /// variant or an irrational α.
   std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const override;
+  /// Exact where α <= 2^d at a rational α (the d → ∞ worst case is then attained).
+  std::optional<Rational> worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const override;
   std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
 
  private:
+  /// An exact α's worst aggregate MSE between these two (equal where α <= 2^d).
+  std::pair<Rational, Rational> worst_aggregate_bounds(const CoordinateSetting& s, std::size_t n) const;
   bool augmented_;
 };
 
