@@ -156,7 +156,7 @@ void add_audit(CLI::App& app) {
   auto args = std::make_shared<AuditArgs>();
   auto* cmd = app.add_subcommand("audit", "run every claim's check; write audit.md, certificates, figures");
   args->output.add(*cmd);
-  cmd->add_flag("--quick", args->quick, "the small grid (fast: README, Timings)");
+  cmd->add_flag("--quick", args->quick, "the small grid (fast: README.md, Timings)");
   args->shard_option = cmd->add_option(
       "--shard", args->shard,
       "i/N: run the checks of shard i of N (0 <= i < N) into DIR/audit.shard-i-of-N.json for `corbin merge`; "

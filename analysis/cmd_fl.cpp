@@ -14,7 +14,7 @@
 // Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
 // all clients at once as one stack (client_stack.hpp; the default on a GPU), and the stack's
 // round mechanism runs where its weights are (device_round.hpp). To run on a GPU, build with
-// CORBIN_WITH_CUDA against a CUDA libtorch (README, "On a GPU") and pass --device cuda; Debian's
+// CORBIN_WITH_CUDA against a CUDA libtorch (docs/fl.md, "On a GPU") and pass --device cuda; Debian's
 // libtorch is CPU-only and --device cuda then stops with an error.
 //
 // Data: --split iid (the paper's equal shares) or --split dirichlet --beta B (non-IID labels,

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # install_deb: builds the Debian packages with CPack, unpacks them into a clean root (dpkg-deb -x,
 # nothing installed system-wide) and runs the CLI from there.
-# Usage: deb.sh CPACK BUILD WORK VERSION PYTHON_INSTALL_DIR [CHECK_SPEC]
+# Usage: deb.sh CPACK BUILD WORK VERSION PYTHON_INSTALL_DIR [CHECK_SPEC [MAN_PAGES]]
+# MAN_PAGES: ON when the build made the man pages (docs/CMakeLists.txt: help2man was found).
 set -euo pipefail
-cpack=$1 build=$2 work=$3 version=$4 python_dir=$5 spec=${6:-}
+cpack=$1 build=$2 work=$3 version=$4 python_dir=$5 spec=${6:-} man_pages=${7:-OFF}
 rm -rf "$work"
 mkdir -p "$work"
 "$cpack" -G DEB --config "$build/CPackConfig.cmake" -B "$work/packages" >"$work/cpack.log" 2>&1 ||
   { cat "$work/cpack.log"; exit 1; }
-deb() { compgen -G "$work/packages/$1_${version}_*.deb" | head -1; }
+deb() { compgen -G "$work/packages/$1_${version}_*.deb" | head -1 || true; }  # none: empty (no corbin-fl without libtorch)
 runtime=$(deb corbin) dev=$(deb corbin-dev) fl=$(deb corbin-fl)
 [ -n "$runtime" ] && [ -n "$dev" ] || { echo "no corbin or corbin-dev package in $work/packages"; ls "$work/packages"; exit 1; }
 for package in "$runtime" "$dev" $fl; do
@@ -50,6 +51,34 @@ echo "corbin audit reads $root/usr/share/corbin"
 if [ -n "$python_dir" ]; then
   compgen -G "$root/usr/$python_dir/corbin*.so" >/dev/null || { echo "the package lacks /usr/$python_dir/corbin*.so"; exit 1; }
   /usr/bin/python3 -I -c "import sys; assert '/usr/$python_dir' in sys.path, sys.path"
+fi
+# The man pages: corbin.1.gz and corbin-SUB.1.gz for every subcommand `corbin --help` lists, in the
+# corbin package (corbin-fl.1.gz in corbin-fl's), when the build made them. Without help2man there
+# are none, which is said, not failed; with help2man installed, missing pages fail.
+man=usr/share/man/man1
+holds() { local listing; listing=$(dpkg-deb -c "$1"); grep -q " \./$2\$" <<<"$listing"; }
+if [ "$man_pages" = ON ] || command -v help2man >/dev/null; then
+  [ "$man_pages" = ON ] || { echo "help2man is installed, but the build made no man pages (configured before it was installed: run cmake again)"; exit 1; }
+  subcommands=$("$root/usr/bin/corbin" --help | awk '/^Subcommands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
+  [ -n "$subcommands" ] || { echo "corbin --help lists no subcommands"; exit 1; }
+  checked=0
+  for page in corbin $(printf 'corbin-%s ' $subcommands); do
+    package=$runtime
+    if [ "$page" = corbin-fl ]; then
+      [ -n "$fl" ] || continue  # no libtorch: no corbin-fl package, no page
+      package=$fl
+    fi
+    holds "$package" "$man/$page.1.gz" || { echo "$(basename "$package") lacks /$man/$page.1.gz"; exit 1; }
+    checked=$((checked + 1))
+  done
+  # A page names its subcommand (NAME, for whatis) and shows its options.
+  page=$root/$man/corbin-account.1.gz
+  text=$(zcat "$page")
+  grep -q '^corbin\\-account \\- ' <<<"$text" || { echo "$page: no NAME line 'corbin-account - ...'"; exit 1; }
+  grep -q '^\.SH OPTIONS' <<<"$text" || { echo "$page: no OPTIONS section"; exit 1; }
+  echo "man pages: $checked in the packages (corbin.1.gz and corbin-SUB.1.gz$([ -n "$fl" ] || echo ', no corbin-fl package'))"
+else
+  echo "no man pages: help2man is not installed (Debian package help2man), so the build made none"
 fi
 # `corbin fl` execs the helper beside the installed corbin.
 if [ -n "$fl" ]; then

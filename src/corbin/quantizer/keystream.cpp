@@ -44,7 +44,7 @@ void keystream(const Key& key, std::uint32_t stream, std::uint64_t chunk, std::u
   // OpenSSL's ChaCha20 takes a 16-byte IV: the 32-bit block counter (little-endian), then the
   // 96-bit IETF nonce, so counter 0 gives exactly crypto_stream_chacha20_ietf's bytes (the
   // tests compare the two). It is used for the bulk because its AVX-512 code runs about 3x
-  // faster than libsodium 1.0.18's AVX2 code on the same CPU (README, benchmark table).
+  // faster than libsodium 1.0.18's AVX2 code on the same CPU (docs/benchmarks.md).
   struct ContextDeleter {
     void operator()(EVP_CIPHER_CTX* ctx) const { EVP_CIPHER_CTX_free(ctx); }
   };
