@@ -85,27 +85,22 @@ std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::opt
   return {k, rounds};
 }
 
-/// The arguments of each kind of round: the options, then each --phase's changes to them.
-std::vector<AccountArgs> kinds_of(const AccountArgs& a) {
+/// The arguments of each kind of round: the options, then each --phase's changes to them. A
+/// phase may set a budget only where `budgets` (--target-eps gives every round the one it finds).
+std::vector<AccountArgs> kinds_of(const AccountArgs& a, bool budgets) {
   std::vector<AccountArgs> out{a};
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const std::string name = "--phase " + std::to_string(i + 1);
-    const std::string& spec = a.phases[i];
     AccountArgs next = out.back();
     std::vector<std::string> seen;
     bool budget = false;
-    std::size_t at = 0;
-    while (at <= spec.size()) {
-      const std::size_t end = std::min(spec.find(',', at), spec.size());
-      const std::string item = spec.substr(at, end - at);
-      at = end + 1;
+    for (const std::string& item : split_list(a.phases[i])) {
       const std::size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw invalid_argument(name, quote(item), "key=value (keys: " + [] {
-          std::string keys;
-          for (const std::string& k : account_field_names(true)) keys += (keys.empty() ? "" : ", ") + k;
-          return keys;
-        }() + ")");
+      if (eq == std::string::npos || eq == 0) {
+        std::string keys;
+        for (const std::string& k : account_field_names(true)) keys += (keys.empty() ? "" : ", ") + k;
+        throw invalid_argument(name, quote(item), "key=value (keys: " + keys + ")");
+      }
       const std::string key = item.substr(0, eq);
       std::string* field = account_field(next, key, true);
       if (field == nullptr)
@@ -114,8 +109,10 @@ std::vector<AccountArgs> kinds_of(const AccountArgs& a) {
         throw invalid_argument(name, quote(key) + " twice", "each key once");
       seen.push_back(key);
       if (key == "exp-eps" || key == "eps" || key == "alpha") {
+        if (!budgets)
+          throw invalid_argument(name, quote(a.phases[i]), "without a budget under --target-eps (every round gets ε_p)");
         if (budget) throw invalid_argument(name, "two budgets", "at most one of exp-eps, eps, alpha");
-        if (!budget) next.budget.exp_eps = next.budget.eps = next.budget.alpha = "";
+        next.budget.exp_eps = next.budget.eps = next.budget.alpha = "";
         budget = true;
       }
       *field = item.substr(eq + 1);
@@ -173,7 +170,7 @@ AccountOutcome compute_account(const AccountArgs& a) {
     o.delta = parse_rational(a.delta, "--delta");
     if (o.delta <= 0 || o.delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
   }
-  const std::vector<AccountArgs> kinds = kinds_of(a);
+  const std::vector<AccountArgs> kinds = kinds_of(a, a.target_eps.empty());
   // Every certified decision on this path (binomial windows, thresholds of a transcendental α)
   // runs at --precision, or at what a kind's budget needs where that is more.
   const unsigned long d = parse_count(a.geometry.bits, "--bits", kMaxBits);
@@ -187,11 +184,6 @@ AccountOutcome compute_account(const AccountArgs& a) {
     if (o.at) throw invalid_argument("--target-eps", a.target_eps, "given with --delta (not --at-eps)");
     if (a.budget.given())
       throw invalid_argument("--target-eps", a.target_eps, "given without --alpha, --exp-eps or --eps (it solves for ε_p)");
-    for (std::size_t i = 1; i < kinds.size(); ++i)
-      for (const char* key : {"exp-eps=", "eps=", "alpha="})
-        if (("," + a.phases[i - 1]).find(std::string(",") + key) != std::string::npos)
-          throw invalid_argument("--phase " + std::to_string(i), quote(a.phases[i - 1]),
-                                 "without a budget under --target-eps (every round gets ε_p)");
     const Rational target = parse_rational(a.target_eps, "--target-eps");
     if (target <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
     // Any budget stands in while the kinds are read; largest_eps replaces it in every round.

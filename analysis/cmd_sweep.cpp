@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
+#include "options.hpp"
 #include "shard.hpp"
 #include "sweep.hpp"
 
@@ -31,7 +32,7 @@ Json sweep_arguments(const SweepArgs& a) {
 
 /// One shard of the sweep, as a shard file on `out` (all computed before anything is printed).
 void write_sweep_shard(const SweepArgs& a, const Shard& shard, std::ostream& out, bool progress) {
-  if (sweep_quantities(a.quantity).size() > 1)
+  if (split_list(a.quantity).size() > 1)
     throw invalid_argument("--shard", "given with several quantities", "absent (shard one quantity at a time)");
   ShardFile file;
   file.run = run_identity("sweep", sweep_arguments(a));

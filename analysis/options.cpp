@@ -102,4 +102,16 @@ unsigned long parse_count(const std::string& text, const char* option, unsigned 
   return numerator(value).convert_to<unsigned long>();
 }
 
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    out.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace corbin::cli

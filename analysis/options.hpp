@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
@@ -44,5 +45,8 @@ struct GeometryOptions {
 
 /// Parses a non-negative integer option (e.g. --bits, --precision) with a message naming it.
 unsigned long parse_count(const std::string& text, const char* option, unsigned long limit);
+
+/// "a,b,c" -> {"a", "b", "c"} (empty items kept: each caller refuses them by name).
+std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace corbin::cli

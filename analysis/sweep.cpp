@@ -36,19 +36,6 @@ namespace {
 /// (about 120 bytes a row: 120 MB at the limit).
 constexpr std::size_t kMaxGridPoints = 1'000'000;
 
-/// "a,b,c" -> {"a", "b", "c"} (empty items kept: the parser refuses them by name).
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = text.find(',', start);
-    out.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 /// "a:b:k:log": k points from a to b, equally spaced in log, each but the ends rounded to 6
 /// significant digits and then exact as printed (a grid value is an exact input, and a decimal
 /// a person can read). 0 < a < b, both within double's range.
@@ -522,32 +509,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
   return {header.str(), point};
 }
 
-std::vector<std::string> sweep_quantities(const std::string& quantity) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t end = std::min(quantity.find(',', at), quantity.size());
-    out.push_back(quantity.substr(at, end - at));
-    if (end == quantity.size()) break;
-    at = end + 1;
-  }
-  return out;
-}
-
 namespace {
-
-/// A CSV line's fields (the sweep's cells are numbers and names: no quoting).
-std::vector<std::string> fields_of(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t end = std::min(line.find(',', at), line.size());
-    out.push_back(line.substr(at, end - at));
-    if (end == line.size()) break;
-    at = end + 1;
-  }
-  return out;
-}
 
 std::string joined_fields(const std::vector<std::string>& f, std::size_t from, std::size_t to) {
   std::string out;
@@ -588,7 +550,8 @@ std::string several_quantities(const SweepArgs& a, const std::vector<std::string
         [&](std::size_t, const std::string& line) { rows.push_back(line.substr(0, line.size() - 1)); }, progress);
     const Plan& p = plans[k];
     const std::size_t value_columns = p.per_mechanism && p.q == "pldp_ratio" ? 8 : 4;
-    const std::vector<std::string> head = fields_of(h.header.substr(0, h.header.size() - 1));
+    // A CSV line's fields: the sweep's cells are numbers and names, never quoted.
+    const std::vector<std::string> head = split_list(h.header.substr(0, h.header.size() - 1));
     const std::size_t lead = head.size() - value_columns;
     const std::string head_axes = joined_fields(head, 0, lead);
     if (k == 0) {
@@ -602,7 +565,7 @@ std::string several_quantities(const SweepArgs& a, const std::vector<std::string
     }
     header += "," + joined_fields(head, lead, head.size());
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      const std::vector<std::string> f = fields_of(rows[r]);
+      const std::vector<std::string> f = split_list(rows[r]);
       const std::string row_axes = joined_fields(f, 0, lead);
       if (k == 0)
         axes.push_back(row_axes);
@@ -625,7 +588,7 @@ std::string several_quantities(const SweepArgs& a, const std::vector<std::string
 }  // namespace
 
 void write_sweep(const SweepArgs& a, std::ostream& out, bool progress) {
-  const std::vector<std::string> qs = sweep_quantities(a.quantity);
+  const std::vector<std::string> qs = split_list(a.quantity);
   std::string csv;
   if (qs.size() > 1) {
     csv = several_quantities(a, qs, progress);

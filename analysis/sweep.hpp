@@ -64,7 +64,4 @@ SweepHeader sweep_points(const SweepArgs& args, const std::function<bool(std::si
 /// side by side behind the axes' (an option must be read by at least one of them).
 void write_sweep(const SweepArgs& args, std::ostream& out, bool progress = false);
 
-/// The quantities of --quantity, split at commas.
-std::vector<std::string> sweep_quantities(const std::string& quantity);
-
 }  // namespace corbin::cli

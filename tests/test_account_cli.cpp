@@ -20,6 +20,21 @@ Json run_json(std::vector<std::string> args) {
   return Json::parse(o.out);
 }
 
+using Cases = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
+/// Each case's options after `base`: exit 2, one line naming the option.
+void refuses(const std::vector<std::string>& base, const Cases& cases) {
+  for (const auto& [extra, option] : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Outcome o = run_process(args);
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.err.find(option) != std::string::npos);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("corbin account brackets the exact ε of corbin ucdp --exact", "[cli][unit]") {
@@ -67,7 +82,7 @@ TEST_CASE("corbin account composes m·T times, and --at-eps prints δ bounds", "
 TEST_CASE("corbin account rejects bad input with exit 2 and the option's name", "[cli][unit]") {
   const std::vector<std::string> base = {kCli,  "account",   "--n", "100",          "--gamma",
                                          "1/2", "--exp-eps", "3",   "--neighbours", "replace"};
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const Cases cases = {
       {{"--delta", "0"}, "--delta"},
       {{"--delta", "1"}, "--delta"},
       {{"--delta", "1e-5", "--m", "0"}, "--m"},
@@ -77,15 +92,7 @@ TEST_CASE("corbin account rejects bad input with exit 2 and the option's name", 
       {{"--delta", "1e-5", "--m", "1000000000", "--rounds", "10000"}, "--rounds"},
       {{"--delta", "1e-5", "--gamma", "2"}, "--gamma"},
       {{"--delta", "1e-5", "--n", "1000000000"}, "--n"}};
-  for (const auto& [extra, option] : cases) {
-    std::vector<std::string> args = base;
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Outcome o = run_process(args);
-    INFO(o.err);
-    CHECK(o.status == 2);
-    CHECK(o.err_lines() == 1);
-    CHECK(o.err.find(option) != std::string::npos);
-  }
+  refuses(base, cases);
   const Outcome bad = run_process({kCli, "account", "--n", "100", "--gamma", "1/2", "--exp-eps",
                                    "3", "--delta", "1e-5", "--neighbours", "swap"});
   CHECK(bad.status == 2);
@@ -155,7 +162,7 @@ TEST_CASE("corbin account --target-eps solves for the largest ε_p", "[cli][unit
 TEST_CASE("corbin account refuses a bad phase or role with the option's name", "[cli][unit]") {
   const std::vector<std::string> base = {kCli, "account", "--n", "100", "--gamma", "1/2",
                                          "--exp-eps", "3", "--delta", "1e-5"};
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const Cases cases = {
       {{"--phase", "rounds"}, "--phase 1"},
       {{"--phase", "foo=1"}, "--phase 1"},
       {{"--phase", "delta=1/2"}, "--phase 1"},
@@ -167,15 +174,10 @@ TEST_CASE("corbin account refuses a bad phase or role with the option's name", "
       {{"--dropout", "1"}, "--dropout"},
       {{"--dropout", "nan"}, "--dropout"},
       {{"--target-eps", "8"}, "--target-eps"}};
-  for (const auto& [extra, option] : cases) {
-    std::vector<std::string> args = base;
-    args.insert(args.end(), extra.begin(), extra.end());
-    const Outcome o = run_process(args);
-    INFO(o.err);
-    CHECK(o.status == 2);
-    CHECK(o.err_lines() == 1);
-    CHECK(o.err.find(option) != std::string::npos);
-  }
+  refuses(base, cases);
+  // Under --target-eps every round gets the ε_p it finds: a phase's own budget is refused.
+  refuses({kCli, "account", "--n", "100", "--gamma", "1", "--delta", "1e-5", "--target-eps", "8"},
+          {{{"--phase", "rounds=2,exp-eps=3"}, "--phase 1"}});
 }
 
 TEST_CASE("corbin account names every use of the configuration attaining its lower bound", "[cli][unit]") {

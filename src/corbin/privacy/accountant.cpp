@@ -466,12 +466,12 @@ double Accountant::delta_upper(const Rational& eps) const {
 
 double Accountant::epsilon_lower(const Rational& delta) const {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  return lower_.empty() && singles_.empty() ? 0.0 : best_lower(true, delta).first;
+  return best_lower(true, delta).first;  // 0 where there are none
 }
 
 double Accountant::delta_lower(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
-  return lower_.empty() && singles_.empty() ? 0.0 : std::clamp(best_lower(false, eps).first, 0.0, 1.0);
+  return std::clamp(best_lower(false, eps).first, 0.0, 1.0);
 }
 
 double Accountant::epsilon_from_moments(const Rational& delta) const {

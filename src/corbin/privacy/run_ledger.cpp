@@ -193,9 +193,7 @@ RunLedger::Answer RunLedger::epsilon(const Rational& delta) const {
   a.bounds = {std::clamp(b.run->epsilon_lower(delta), 0.0, upper), upper};
   a.attained = b.run->attaining_epsilon(delta);
   a.moments = b.run->epsilon_from_moments(a.delta_mechanism);
-  a.family_size = b.run->family_size();
-  a.configurations = b.run->configurations();
-  a.blocks = b.run->blocks();
+  a.cover(*b.run);
   const Rational each = a.delta_mechanism / Rational(static_cast<long>(compositions()));
   for (const auto& [one, uses] : b.uses)
     a.basic = add_up(a.basic, mul_up(static_cast<double>(uses), one.epsilon_upper(each)));
@@ -226,9 +224,7 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
     a.attained = b.run->attaining_delta(eps);
     a.failure_per_round = beta;
     a.failure = failure;
-    a.family_size = b.run->family_size();
-    a.configurations = b.run->configurations();
-    a.blocks = b.run->blocks();
+    a.cover(*b.run);
     a.moments = std::min(1.0, add_up(b.run->delta_from_moments(eps), failure));
     a.basic = failure;
     for (const auto& [one, uses] : b.uses)

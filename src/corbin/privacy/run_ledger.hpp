@@ -87,6 +87,11 @@ class RunLedger {
     double failure = 0;                  ///< R_d·β, part of δ
     /// The worst case's coverage, over every kind and role (Accountant's counts, summed).
     std::size_t family_size = 0, configurations = 0, blocks = 0;
+    void cover(const Accountant& run) {
+      family_size = run.family_size();
+      configurations = run.configurations();
+      blocks = run.blocks();
+    }
   };
   /// ε(δ), δ in (0, 1); δ(ε), ε >= 0. An empty ledger releases nothing: 0.
   Answer epsilon(const Rational& delta) const;
