@@ -13,6 +13,7 @@
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/baselines.hpp"
+#include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "corbin/utility/worst_case.hpp"
@@ -449,6 +450,87 @@ TEST_CASE("the noise baselines' worst aggregate MSE is their calibrated variance
   const double sigma = agm_sigma_double(Rational(1, 2), s.delta, Rational(2));
   CHECK(upper_of(gauss).convert_to<double>() <= sigma * sigma / 8);
   CHECK(lower_of(gauss).convert_to<double>() == Approx(sigma * sigma / 8).epsilon(1e-15));
+}
+
+TEST_CASE("the aggregate MSE at given inputs: closed forms, never above the worst case, the round's pairing",
+          "[registry][unit]") {
+  PrecisionScope scope(128);
+  const Registry& reg = Registry::global();
+  const Rational c(1, 2), r(1, 4);
+  const CoordinateSetting s = setting(Rational(3), c, r);  // α = 2, so rα = 1/2
+  const std::vector<Rational> w{Rational(1, 2), Rational(3, 4), Rational(1, 4), Rational(5, 8), Rational(3, 4)};
+  const Rational n(5);
+  const auto exactly = [](const std::optional<MseValue>& x) {
+    REQUIRE(x.has_value());
+    REQUIRE(x->exact.has_value());
+    CHECK(to_rational(lower_of(x->enclosure)) <= *x->exact);
+    CHECK(*x->exact <= to_rational(upper_of(x->enclosure)));
+    return *x->exact;
+  };
+  // LDP-FL: independent and unbiased, Σ ((rα)² − (w − c)²)/n²; vanilla 0; the toy 4r² − (w − c)².
+  Rational ldp(0), toy_sum(0);
+  for (const Rational& x : w) {
+    ldp += Rational(1, 4) - (x - c) * (x - c);
+    toy_sum += 4 * r * r - (x - c) * (x - c);
+  }
+  CHECK(exactly(reg.find("ldp").aggregate_mse_at(s, w)) == ldp / (n * n));
+  CHECK(exactly(reg.find("vanilla").aggregate_mse_at(s, w)) == 0);
+  CHECK(exactly(toy().aggregate_mse_at(s, w)) == toy_sum / (n * n));
+  // A room not declared unbiased is summed from its laws' biases (the toy's are 0 all the same).
+  CHECK(exactly(Undeclared().aggregate_mse_at(s, w)) == toy_sum / (n * n));
+  // AugCorBin-FL with γ = 1 is LDP-FL; with γ = 0 it is CorBin-FL.
+  CoordinateSetting g = s;
+  g.gamma = 1;
+  CHECK(exactly(reg.find("augcorbin").aggregate_mse_at(g, w)) == ldp / (n * n));
+  g.gamma = 0;
+  CHECK(exactly(reg.find("augcorbin").aggregate_mse_at(g, w)) == exactly(reg.find("corbin").aggregate_mse_at(s, w)));
+  // Two clients of CorBin-FL: the server's order makes either the leader, each half the time.
+  const std::vector<Rational> two{Rational(1, 2), Rational(5, 8)};
+  const Rational alpha(2);
+  const Rational pair_mean = (pair_utility(alpha, c, r, two[0], two[1], 5, Variant::corrected).mse +
+                              pair_utility(alpha, c, r, two[1], two[0], 5, Variant::corrected).mse) / 2;
+  CHECK(exactly(reg.find("corbin").aggregate_mse_at(s, two)) == pair_mean / 4);
+  // Never above the worst case over inputs, which all clients at CorBin-FL's witness attain
+  // (α <= 2^d: every pair at its sup, whatever the order), and LDP-FL's at the center.
+  for (const char* name : {"ldp", "corbin", "augcorbin", "pbm1", "rqm3", "vanilla"}) {
+    INFO(name);
+    const Mechanism& m = reg.find(name);
+    const Rational worst = *m.worst_aggregate_mse_exact(s, w.size());
+    CHECK(exactly(m.aggregate_mse_at(s, w)) <= worst);
+  }
+  const Rational witness = sup_optimal_pair_mse(alpha, c, r).w;
+  CHECK(exactly(reg.find("corbin").aggregate_mse_at(s, std::vector<Rational>(6, witness))) ==
+        *reg.find("corbin").worst_aggregate_mse_exact(s, 6));
+  CHECK(exactly(reg.find("ldp").aggregate_mse_at(s, std::vector<Rational>(6, c))) ==
+        *reg.find("ldp").worst_aggregate_mse_exact(s, 6));
+  // CQ, exactly: one client is one Bernoulli, (2r)² y(1 − y); six at the center cancel (half of
+  // the slots send the top level for sure); a mixed set matches the live check's double path.
+  CHECK(exactly(reg.find("cq").aggregate_mse_at(s, {Rational(9, 16)})) == 4 * r * r * Rational(5, 8) * Rational(3, 8));
+  CHECK(exactly(reg.find("cq").aggregate_mse_at(s, std::vector<Rational>(6, c))) == 0);
+  std::vector<double> y;
+  for (const Rational& x : w) y.push_back(to_double(Rational((x - c + r) / (2 * r))));
+  CHECK(to_double(exactly(reg.find("cq").aggregate_mse_at(s, w))) ==
+        Approx(cq_error_moments(y).m2 * to_double(Rational(4 * r * r / (n * n)))).epsilon(1e-12));
+  // The noise baselines: σ²/n or 2b²/n at any inputs, their worst case; an ε budget enclosed.
+  CoordinateSetting e = s;
+  e.budget = Budget::make(Budget::Kind::eps, Rational(1, 2));
+  for (const char* name : {"gaussian", "laplace"}) {
+    INFO(name);
+    const auto at = reg.find(name).aggregate_mse_at(e, w);
+    REQUIRE(at.has_value());
+    const Interval worst = *reg.find(name).worst_aggregate_mse(e, w.size());
+    CHECK(lower_of(at->enclosure) <= upper_of(worst));
+    CHECK(lower_of(worst) <= upper_of(at->enclosure));
+  }
+  const auto corbin_e = reg.find("corbin").aggregate_mse_at(e, w);
+  REQUIRE(corbin_e.has_value());
+  CHECK_FALSE(corbin_e->exact.has_value());
+  CHECK(upper_of(corbin_e->enclosure) - lower_of(corbin_e->enclosure) < Real(1e-30));
+  // No averaging round (SignSGD); bad inputs by name.
+  CHECK_FALSE(reg.find("signsgd").aggregate_mse_at(s, w).has_value());
+  CHECK(parameter_of([&] { reg.find("ldp").aggregate_mse_at(s, {}); }) == "weights");
+  CHECK(parameter_of([&] { reg.find("corbin").aggregate_mse_at(s, {c, Rational(1)}); }) == "weights[1]");
+  CHECK(parameter_of([&] { reg.find("cq").aggregate_mse_at(s, {Rational(0)}); }) == "weights[0]");
 }
 
 TEST_CASE("quadratic_sup finds the supremum of a quadratic from three values", "[utility][unit]") {

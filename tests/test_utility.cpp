@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <vector>
 
 #include "corbin/utility/aggregate.hpp"
@@ -107,6 +108,56 @@ TEST_CASE("aggregate MSE adds independent pairs and singles", "[utility][unit]")
   CHECK(pair_bias(law, g) == Rational(-1, 4));
   CHECK(aggregate_mse(Rational(2), c, r, biased, consecutive_pairing(2), 2, Variant::as_printed) ==
         pair_mse(law, g) / 4);
+}
+
+namespace {
+
+/// aggregate_mse averaged over every order of the clients, the roles laid out as the server does
+/// (fl/mechanism.cpp: draw_roles): the first `lone` alone, then (leader, follower) pairs, an odd
+/// one out alone.
+Rational mean_over_orders(const Rational& alpha, const std::vector<Rational>& w, std::size_t lone, unsigned long bits,
+                          Variant variant) {
+  std::vector<std::size_t> order(w.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  Rational sum(0);
+  long orders = 0;
+  do {
+    Pairing pairing;
+    for (std::size_t k = lone; k + 1 < order.size(); k += 2) pairing.emplace_back(order[k], order[k + 1]);
+    sum += aggregate_mse(alpha, Rational(0), Rational(1), w, pairing, bits, variant);
+    ++orders;
+  } while (std::next_permutation(order.begin(), order.end()));
+  return sum / orders;
+}
+
+}  // namespace
+
+TEST_CASE("the aggregate MSE over the server's random order is the mean over every order", "[utility][unit]") {
+  // Biased variants too, so that the cross terms of the pairs' biases count; repeated inputs, so
+  // that the per-value grouping is exercised; every number of lone clients up to n.
+  const std::vector<Rational> w{Rational(1, 4), Rational(3, 4), Rational(-1, 2), Rational(1, 4), Rational(-1, 8),
+                                Rational(3, 4)};
+  for (const Variant variant : {Variant::corrected, Variant::as_printed, Variant::reference_code})
+    for (const std::size_t n : {1, 2, 3, 4, 5, 6}) {
+      const std::vector<Rational> some(w.begin(), w.begin() + static_cast<long>(n));
+      for (std::size_t lone = 0; lone <= n; ++lone) {
+        INFO("variant " << to_string(variant) << ", n = " << n << ", lone = " << lone);
+        CHECK(random_order_aggregate_mse(Rational(2), Rational(0), Rational(1), some, lone, 2, variant) ==
+              mean_over_orders(Rational(2), some, lone, 2, variant));
+      }
+    }
+  // The as-printed pairs are biased here, so the order matters and the mean is not one pairing's.
+  const Rational mean = random_order_aggregate_mse(Rational(2), Rational(0), Rational(1), w, 0, 2, Variant::as_printed);
+  CHECK(mean != aggregate_mse(Rational(2), Rational(0), Rational(1), w, consecutive_pairing(6), 2, Variant::as_printed));
+  // An ε budget's enclosure holds the exact value at an α inside it.
+  const Interval alpha = interval_hull(Real(Rational(2)), Real(Rational(2)));
+  const Interval enclosed =
+      random_order_aggregate_mse(alpha, Rational(0), Rational(1), w, 2, 2, Variant::as_printed);
+  const Rational exact = random_order_aggregate_mse(Rational(2), Rational(0), Rational(1), w, 2, 2, Variant::as_printed);
+  CHECK(to_rational(lower_of(enclosed)) <= exact);
+  CHECK(exact <= to_rational(upper_of(enclosed)));
+  CHECK_THROWS_AS(random_order_aggregate_mse(Rational(2), Rational(0), Rational(1), w, 7, 2, Variant::corrected),
+                  invalid_argument);
 }
 
 TEST_CASE("pairings are parsed and checked", "[utility][unit]") {

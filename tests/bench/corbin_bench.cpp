@@ -11,6 +11,7 @@
 
 #include "corbin/quantizer/enumerator.hpp"
 #include "corbin/quantizer/sampler.hpp"
+#include "corbin/utility/aggregate.hpp"
 #include "corbin/utility/pair_mse.hpp"
 
 using namespace corbin;
@@ -125,6 +126,17 @@ void BM_exact_pair_utility(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// The aggregate MSE at n distinct inputs over the server's random order (`corbin sweep
+// --weights`, CorBin-FL): n² pair laws; items are those pair laws.
+void BM_random_order_aggregate(benchmark::State& state) {
+  const auto n = static_cast<long>(state.range(0));
+  std::vector<Rational> w;
+  for (long i = 0; i < n; ++i) w.push_back(kR * Rational(2 * i - (n - 1), n - 1));  // spread over [−r, r]
+  for (auto _ : state)
+    benchmark::DoNotOptimize(random_order_aggregate_mse(kAlpha, kC, kR, w, 0, kBits, Variant::corrected));
+  state.SetItemsProcessed(state.iterations() * n * n);
+}
+
 }  // namespace
 
 BENCHMARK(BM_memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -134,4 +146,5 @@ BENCHMARK(BM_ldpq_sampler)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_exact_closed_form)->DenseRange(4, 20, 4)->Arg(5)->Arg(64)->Arg(4096);
 BENCHMARK(BM_exact_enumerator)->DenseRange(4, 20, 4)->Arg(5)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_exact_pair_utility);
+BENCHMARK(BM_random_order_aggregate)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -1,5 +1,6 @@
 #include "corbin/fl/coordinate.hpp"
 
+#include <set>
 #include <stdexcept>
 
 #include "corbin/number/error.hpp"
@@ -36,6 +37,26 @@ std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, 
   return out;
 }
 
+std::optional<MseValue> worst_aggregate(const Mechanism& m, const CoordinateSetting& s, std::size_t n) {
+  if (const std::optional<Rational> exact = m.worst_aggregate_mse_exact(s, n))
+    return MseValue{*exact, interval_from(*exact)};
+  const std::optional<Interval> worst = m.worst_aggregate_mse(s, n);
+  if (!worst) return std::nullopt;
+  return MseValue{std::nullopt, *worst};
+}
+
+void check_input_count(const Mechanism& m, const std::vector<Rational>& weights) {
+  if (weights.size() > kMaxInputs)
+    throw invalid_argument("weights", std::to_string(weights.size()) + " inputs",
+                           "at most " + std::to_string(kMaxInputs) + " clients");
+  if (m.pairing() == Pairing::alone) return;
+  const std::set<Rational> distinct(weights.begin(), weights.end());
+  if (distinct.size() > kMaxPairedValues)
+    throw invalid_argument("weights", std::to_string(distinct.size()) + " distinct inputs",
+                           "at most " + std::to_string(kMaxPairedValues) + " distinct inputs for " + m.name() +
+                               ", whose pairs take a law per ordered pair of them");
+}
+
 std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
                                const char* question) {
   auto law = m.law(s, w);
@@ -48,6 +69,13 @@ LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Ratio
   auto mse = lone_mse(m, s, w);
   if (!mse) refuse(m, s, question, "MSE", true);
   return std::move(*mse);
+}
+
+MseValue answered_aggregate_mse_at(const Mechanism& m, const CoordinateSetting& s,
+                                   const std::vector<Rational>& weights, const char* question) {
+  auto value = m.aggregate_mse_at(s, weights);
+  if (!value) refuse(m, s, question, "aggregate MSE at given inputs", true);
+  return std::move(*value);
 }
 
 PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question) {

@@ -15,15 +15,23 @@ namespace corbin::fl {
 /// A lone client's E[(Q(w) − w)²]: `exact` where the room has a finite law at the setting (the
 /// law's own MSE, ScalarLaw::mse), and `enclosure` always (the room's `mse`, or the exact value's
 /// enclosure where the room gives only the law).
-struct LoneMse {
-  std::optional<Rational> exact;
-  Interval enclosure;
-};
+using LoneMse = MseValue;
 
 /// None where the room has neither a law nor an MSE at the setting (e.g. LDPQ at an irrational
 /// e^ε, CQ). A room whose `mse` enclosure misses its own law's MSE raises std::logic_error: the
 /// two are the same quantity, computed apart.
 std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w);
+
+/// n clients' worst aggregate MSE over their inputs: exact where the room computes it exactly
+/// (worst_aggregate_mse_exact), its enclosure otherwise; none where the room knows neither.
+std::optional<MseValue> worst_aggregate(const Mechanism& m, const CoordinateSetting& s, std::size_t n);
+
+/// How many inputs the callers (`corbin sweep`, `corbin check`, Python) answer aggregate_mse_at
+/// for, so that an answer comes in seconds: CQ's shifts cost n² per set, and a room that pairs
+/// clients one pair law per ordered pair of distinct inputs (random_order_aggregate_mse).
+constexpr std::size_t kMaxInputs = 4096, kMaxPairedValues = 1024;
+/// Raises invalid_argument("weights") beyond those limits.
+void check_input_count(const Mechanism& m, const std::vector<Rational>& weights);
 
 /// The room's answer, or invalid_argument("mechanism") naming the room and `question` (the
 /// caller's name for it: "law", "law_mse", "pldp_ratio", ...) where it has none at the setting.
@@ -31,6 +39,8 @@ std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, c
                                const char* question);
 LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
                      const char* question);
+MseValue answered_aggregate_mse_at(const Mechanism& m, const CoordinateSetting& s,
+                                   const std::vector<Rational>& weights, const char* question);
 PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question);
 
 }  // namespace corbin::fl

@@ -202,6 +202,49 @@ std::optional<Interval> Mechanism::worst_aggregate_mse(const CoordinateSetting& 
   return worst_mean_mse<Interval>({{n, 1, sup}}, n);
 }
 
+void check_inputs(const CoordinateSetting& s, const std::vector<Rational>& weights) {
+  if (weights.empty()) throw invalid_argument("weights", "empty", "at least one client's input");
+  check_radius(s.radius);
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], s.center, s.radius);
+}
+
+std::optional<MseValue> Mechanism::aggregate_mse_at(const CoordinateSetting& s,
+                                                    const std::vector<Rational>& weights) const {
+  check_inputs(s, weights);
+  // Independent lone clients only: a pair's joint law, or CQ's shared shift, is its room's.
+  if (!federated() || pairing() != Pairing::alone || couples_lone_clients()) return std::nullopt;
+  const Rational n{BigInt(weights.size())};
+  Rational second(0), bias_sum(0), bias_squares(0);
+  bool exact = true;
+  for (const Rational& w : weights) {
+    const auto l = law(s, w);
+    if (!l) {
+      exact = false;
+      break;
+    }
+    Rational b(0);
+    for (const Atom& a : *l) b += a.prob * (a.value - w);
+    second += law_mse(*l, w);
+    bias_sum += b;
+    bias_squares += b * b;
+  }
+  if (exact) {
+    const Rational value = (second + bias_sum * bias_sum - bias_squares) / (n * n);
+    return MseValue{value, interval_from(value)};
+  }
+  // Without laws the biases are unknown; unbiased clients have none, and their MSEs add.
+  if (!unbiased()) return std::nullopt;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Interval sum = interval_from(Rational(0));
+  for (const Rational& w : weights) {
+    const auto m = mse(s, w);
+    if (!m) return std::nullopt;
+    sum = Interval(sum + *m);
+  }
+  return MseValue{std::nullopt, Interval(sum / interval_from(Rational(n * n)))};
+}
+
 Interval Mechanism::claimed_exp_eps(const CoordinateSetting& s) const {
   return s.budget.exp_eps_interval();
 }

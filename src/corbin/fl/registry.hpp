@@ -5,7 +5,8 @@
 //     wire (the round's plan and byte counts);
 //   - its sampler for one layer of a round (the CPU round; a device kernel where it has one);
 //   - its exact per-coordinate law where finite, and its exact MSE (sweeps, Python, B1);
-//   - the worst case over inputs of n clients' aggregate MSE (the audit's privacy–utility figure);
+//   - n clients' aggregate MSE, worst case over inputs (the audit's privacy–utility figure) and at
+//     given inputs (sweeps, `corbin check`, Python);
 //   - its PLDP ratio (`corbin pldp`, sweeps);
 //   - the exact moments of the round's error at a coordinate (the live MSE check);
 //   - the LDPQ share its accountant needs, where it has one (`corbin fl`'s ε per round).
@@ -151,6 +152,17 @@ struct CoordinateSetting {
 /// {c − r, c + r}: the input range as one quadratic piece (Mechanism::mse_quadratic_pieces).
 std::vector<Rational> range_ends(const CoordinateSetting& s);
 
+/// A value a room computes: `exact` where it computes it exactly, and `enclosure` always (the
+/// exact value's own where there is one).
+struct MseValue {
+  std::optional<Rational> exact;
+  Interval enclosure;
+};
+
+/// Raises invalid_argument("weights") for no client, and invalid_argument("weights[i]") for an
+/// input outside [c − r, c + r] (Mechanism::aggregate_mse_at's inputs).
+void check_inputs(const CoordinateSetting& s, const std::vector<Rational>& weights);
+
 class Mechanism {
  public:
   virtual ~Mechanism() = default;
@@ -210,6 +222,17 @@ class Mechanism {
   /// law), so that a bound held to it is decided at equality too; none otherwise. The default:
   /// the lone clients' path above from their exact laws.
   virtual std::optional<Rational> worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const;
+  /// The per-coordinate aggregate MSE at given inputs, E[(mean of the n outputs − mean of the n
+  /// inputs)²] for n = weights.size() clients with these inputs in one round in which every client
+  /// takes part, over all of the round's randomness: the clients' coins and, where the room pairs
+  /// clients, the server's uniformly random order (fl/mechanism.hpp: draw_roles), so that it is the
+  /// mechanism's answer and not one pairing's. Exact where the room computes it exactly; none
+  /// where it is undefined (no averaging round) or the room does not know it. Raises as
+  /// check_inputs. The default, for independent lone clients (e_i = Q(w_i) − w_i, b_i = E e_i):
+  /// (1/n²)[Σ E e_i² + (Σ b_i)² − Σ b_i²], exactly from their laws, or Σ mse(s, w_i)/n² enclosed
+  /// for unbiased clients without a finite law.
+  virtual std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
+                                                   const std::vector<Rational>& weights) const;
   /// e^ε the mechanism claims at the setting's budget (the PLDP default compares with it).
   virtual Interval claimed_exp_eps(const CoordinateSetting& s) const;
 

@@ -22,27 +22,31 @@ std::vector<std::size_t> cq_shifts(const Key& key, std::uint32_t stream, std::si
   return out;
 }
 
-CqMoments cq_error_moments(const std::vector<double>& y) {
+template <class T>
+CqMomentsOf<T> cq_error_moments(const std::vector<T>& y) {
   const std::size_t k = y.size();
   if (k == 0) return {};
-  double y_sum = 0;
-  for (double v : y) y_sum += v;
-  double d2 = 0, d4 = 0;
+  const T kk = static_cast<long>(k), zero = 0, one = 1;
+  T y_sum = 0;
+  for (const T& v : y) y_sum += v;
+  T d2 = 0, d4 = 0;
   for (std::size_t s = 0; s < k; ++s) {
-    double mean = 0, k2 = 0, k3 = 0, k4 = 0;
+    T mean = 0, k2 = 0, k3 = 0, k4 = 0;
     for (std::size_t r = 0; r < k; ++r) {
-      const double p = std::clamp(static_cast<double>(k) * y[r] - static_cast<double>((s + r) % k), 0.0, 1.0);
-      const double v = p * (1 - p);
+      const T p = std::clamp(T(kk * y[r] - T(static_cast<long>((s + r) % k))), zero, one);
+      const T v = p * (1 - p);
       mean += p;
       k2 += v;
       k3 += v * (1 - 2 * p);
       k4 += v * (1 - 6 * v);
     }
-    const double a = mean - y_sum;
+    const T a = mean - y_sum;
     d2 += k2 + a * a;
     d4 += k4 + 3 * k2 * k2 + 4 * a * k3 + 6 * a * a * k2 + a * a * a * a;
   }
-  return {d2 / static_cast<double>(k), d4 / static_cast<double>(k)};
+  return {T(d2 / kk), T(d4 / kk)};
 }
+template CqMomentsOf<double> cq_error_moments(const std::vector<double>&);
+template CqMomentsOf<Rational> cq_error_moments(const std::vector<Rational>&);
 
 }  // namespace corbin

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "corbin/number/rational.hpp"
 #include "corbin/quantizer/keystream.hpp"
 
 namespace corbin {
@@ -25,10 +26,15 @@ inline bool cq_top(double y, std::size_t shift, std::size_t rank, std::size_t k,
 /// E D² and E D⁴ of D = Σ B_k − Σ y_k over the clients' bits and the shared shift. Given s the
 /// B_k are independent Bernoullis with p_k(s) = clamp(k y_k − slot_k(s), 0, 1), so the moments
 /// follow from their cumulants about a = Σ p_k(s) − Σ y_k; then the mean over the k shifts.
-/// In double: V is a 53-bit uniform, so its law is within 2^−53 of the continuous one anyway.
-struct CqMoments {
-  double m2 = 0, m4 = 0;
+/// With T = Rational exactly, the continuous V of the definition (the aggregate MSE at given
+/// inputs, fl/mechanisms/cq); with T = double the live check's fast path, whose V is a 53-bit
+/// uniform, within 2^−53 of the continuous law anyway.
+template <class T>
+struct CqMomentsOf {
+  T m2 = 0, m4 = 0;
 };
-CqMoments cq_error_moments(const std::vector<double>& y);
+using CqMoments = CqMomentsOf<double>;
+template <class T>
+CqMomentsOf<T> cq_error_moments(const std::vector<T>& y);
 
 }  // namespace corbin

@@ -6,6 +6,7 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/privacy/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
+#include "corbin/utility/aggregate.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "corbin/utility/worst_case.hpp"
 
@@ -150,6 +151,20 @@ std::pair<Rational, Rational> CorbinMechanism::worst_aggregate_bounds(const Coor
   }
   return {worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_low}}, n),
           worst_mean_mse<Rational>({{alone, 1, lone}, {pairs, 2, pair_high}}, n)};
+}
+
+std::optional<MseValue> CorbinMechanism::aggregate_mse_at(const CoordinateSetting& s,
+                                                          const std::vector<Rational>& weights) const {
+  check_inputs(s, weights);
+  const std::size_t lone = lone_before_pairs(pairing(), s.gamma, weights.size());
+  if (s.budget.exact()) {
+    const Rational value = random_order_aggregate_mse(s.budget.alpha_exact(), s.center, s.radius, weights, lone,
+                                                      s.bits, s.variant);
+    return MseValue{value, interval_from(value)};
+  }
+  PrecisionScope scope(std::max(working_precision_bits(), 128u + s.bits));
+  return MseValue{std::nullopt, random_order_aggregate_mse(s.budget.alpha_interval(), s.center, s.radius, weights,
+                                                           lone, s.bits, s.variant)};
 }
 
 std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig& config,

@@ -32,6 +32,10 @@ class CorbinMechanism : public LdpMechanism {
   std::optional<Interval> worst_aggregate_mse(const CoordinateSetting& s, std::size_t n) const override;
   /// Exact where α <= 2^d at a rational α (the d → ∞ worst case is then attained).
   std::optional<Rational> worst_aggregate_mse_exact(const CoordinateSetting& s, std::size_t n) const override;
+  /// At given inputs, over the server's random order as well (utility/aggregate.hpp:
+  /// random_order_aggregate_mse): exact at a rational α, enclosed at an ε budget; any variant.
+  std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
+                                           const std::vector<Rational>& weights) const override;
   std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
 
  private:

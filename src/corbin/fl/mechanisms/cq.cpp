@@ -61,6 +61,17 @@ std::unique_ptr<LayerCheck> CqMechanism::check(const MechanismConfig&, const Geo
   return std::make_unique<CqCheck>(g);
 }
 
+std::optional<MseValue> CqMechanism::aggregate_mse_at(const CoordinateSetting& s,
+                                                      const std::vector<Rational>& weights) const {
+  check_inputs(s, weights);
+  const Rational low = s.center - s.radius, width = 2 * s.radius;
+  std::vector<Rational> y;
+  for (const Rational& w : weights) y.push_back((w - low) / width);
+  const Rational scale = width / Rational(BigInt(weights.size()));
+  const Rational value = scale * scale * cq_error_moments(y).m2;
+  return MseValue{value, interval_from(value)};
+}
+
 std::unique_ptr<Mechanism> make_cq() { return std::make_unique<CqMechanism>(); }
 
 }  // namespace corbin::fl

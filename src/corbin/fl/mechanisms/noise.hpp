@@ -22,6 +22,9 @@ class NoiseMechanism : public Mechanism {
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
   /// σ² or 2b² at sensitivity 2r, whatever w (the noise is unbiased and does not depend on it).
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
+  /// Noise of mean 0 on an input inside the range (clipping leaves it): the aggregate MSE at
+  /// given inputs is then the registry's Σ mse/n².
+  bool unbiased() const override { return true; }
   /// σ²/n or 2b²/n: n independent unbiased clients of constant MSE. The enclosure is that of the
   /// calibrated σ (agm_sigma: it provably meets δ and is within 10^−30 relative of the smallest σ
   /// that does), and of b at the lower end of ε's enclosure: the MSE of noise that is certainly
