@@ -55,7 +55,7 @@ const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
     {"center", &SweepArgs::center},   {"radius", &SweepArgs::radius}, {"variant", &SweepArgs::variant},
     {"n", &SweepArgs::n},             {"gamma", &SweepArgs::gamma},   {"delta", &SweepArgs::delta},
     {"m", &SweepArgs::m},             {"sensitivity", &SweepArgs::sensitivity},
-    {"mechanism", &SweepArgs::mechanism}};
+    {"mechanism", &SweepArgs::mechanism}, {"weights", &SweepArgs::weights}};
 
 /// The accountant's quantities: ε at the params' delta, or δ at their at-eps.
 bool is_account(const std::string& quantity) { return quantity == "accountant_eps" || quantity == "accountant_delta"; }
@@ -144,11 +144,25 @@ Term read_term(const json& entry, std::size_t index, const std::string& prefix, 
     if (std::find(names.begin(), names.end(), key) == names.end())
       refuse(entry, index, field, "given", "a known parameter of " + t.quantity + " (one of " + joined(names) + ")");
     std::string text;
-    if (value.is_number_integer()) text = value.dump();
-    else if (value.is_string()) text = value.get<std::string>();
-    else refuse(entry, index, field, value.dump(), "a string (a number as \"1/4\" or \"0.3\", read exactly)");
+    const auto number_text = [&](const json& v, const std::string& where) {
+      if (v.is_number_integer()) return v.dump();
+      if (v.is_string()) return v.get<std::string>();
+      refuse(entry, index, where, v.dump(), "a string (a number as \"1/4\" or \"0.3\", read exactly)");
+    };
+    // weights is one set of inputs: a list ["1/4", "-1/8"], or a list or range as the sweep's.
+    if (key == "weights" && value.is_array()) {
+      if (value.empty()) refuse(entry, index, field, "[]", "at least one client's input");
+      for (std::size_t k = 0; k < value.size(); ++k) {
+        const std::string item = number_text(value[k], field + "[" + std::to_string(k) + "]");
+        if (item.find_first_of(",:") != std::string::npos)
+          refuse(entry, index, field + "[" + std::to_string(k) + "]", quote(item), "a single value");
+        text += (k ? "," : "") + item;
+      }
+    } else {
+      text = number_text(value, field);
+    }
     // The sweep reads "a,b" and "a:b:k" as grids; an entry is one point.
-    if (text.find_first_of(",:") != std::string::npos)
+    if (key != "weights" && text.find_first_of(",:") != std::string::npos)
       refuse(entry, index, field, quote(text), "a single value (not a grid)");
     t.params[key] = text;
   }

@@ -80,6 +80,9 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--radius", args->radius, "radius r (default 1)");
   cmd->add_option("--variant", args->variant, "CorBinQ variant (default corrected)");
   cmd->add_option("--n", args->n, "grid of n (UCDP quantities and aggregate_mse; default 50)");
+  cmd->add_option("--weights", args->weights,
+                  "aggregate_mse at these inputs, one set of n clients' (a,b,c or a:b:k; n is their count), "
+                  "over the clients' coins and the server's random pairing order; default: the worst case");
   cmd->add_option("--gamma", args->gamma, "grid of γ (UCDP; one value for aggregate_mse, AugCorBin-FL's share; default 1/2)");
   cmd->add_option("--delta", args->delta, "grid of δ (default 1e-5; one value with --mechanism)");
   cmd->add_option("--m", args->m, "grid of m (default 1)");

@@ -127,7 +127,7 @@ Enclosed enclosed(const Rational& x) { return {x, interval_from(x), x, x, false}
 Enclosed enclosed(const Interval& x) {
   return {std::nullopt, x, to_rational(lower_of(x)), to_rational(upper_of(x)), false};
 }
-Enclosed enclosed(const fl::LoneMse& x) { return x.exact ? enclosed(*x.exact) : enclosed(x.enclosure); }
+Enclosed enclosed(const fl::MseValue& x) { return x.exact ? enclosed(*x.exact) : enclosed(x.enclosure); }
 Enclosed unbounded_value() {
   Enclosed e;
   e.unbounded = true;
@@ -146,6 +146,7 @@ struct Plan {
   Budget::Kind kind = Budget::Kind::exp_eps;
   const char* budget_option = "--exp-eps";
   std::vector<Rational> budget_values, w1s, w2s, gammas, deltas;
+  std::vector<Rational> weights;  ///< aggregate_mse's inputs; empty: the worst case over inputs
   std::vector<unsigned long> d_values, n_values, m_values;
   Rational c, r, sensitivity;
   Variant variant = Variant::corrected;
@@ -172,7 +173,9 @@ bool plan_uses(const Plan& p, const SweepArgs& a, const std::string& option) {
   if (option == "--center") return p.pair || p.per_bits || setting;
   if (option == "--radius") return p.pair || p.per_bits || setting || p.ucdp || (p.noise && a.sensitivity.empty());
   if (option == "--variant") return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || setting;
-  if (option == "--n" || option == "--gamma") return p.ucdp || p.aggregate;
+  if (option == "--n") return p.ucdp || (p.aggregate && a.weights.empty());  // n is the inputs' count
+  if (option == "--gamma") return p.ucdp || p.aggregate;
+  if (option == "--weights") return p.aggregate;
   if (option == "--m") return p.ucdp;
   if (option == "--delta") return p.ucdp || q == "gaussian_sigma" || setting;
   if (option == "--sensitivity") return p.noise;
@@ -228,6 +231,8 @@ Plan make_plan(const SweepArgs& a) {
                            "a registered mechanism for " + q + " (one of " + fl::Registry::global().names() + ")");
   if (noise && p.kind != Budget::Kind::eps)
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
+  if (aggregate && a.given.count("--weights") > 0 && a.given.count("--n") > 0)
+    throw invalid_argument("--n", "given", "absent with --weights (n is the inputs' count)");
   // Every option given must be one this quantity reads: an ignored option (`--n` for law_mse,
   // `--radius` where the sensitivity is given) would answer another question than the one asked.
   for (const std::string& option : a.given)
@@ -267,6 +272,14 @@ Plan make_plan(const SweepArgs& a) {
     if (p.n_values.back() == 0) throw invalid_argument("--n", "0", "at least 1 client");
   }
   for (const Rational& x : ms) p.m_values.push_back(as_count(x, "--m", 1ul << 40));
+  if (aggregate && (!a.weights.empty() || a.given.count("--weights") > 0)) {
+    // One set of inputs; n is their count.
+    if (a.weights.empty()) throw invalid_argument("--weights", "empty", "at least one client's input");
+    p.weights = parse_grid(a.weights, "--weights");
+    for (const fl::Mechanism* m : p.mechanisms) fl::check_input_count(*m, p.weights);
+    for (const Rational& w : p.weights) check_weight("--weights", w, p.c, p.r);
+    p.n_values = {p.weights.size()};
+  }
   if (pair || p.w_axis)
     for (const Rational& w1 : p.w1s) check_weight("--w", w1, p.c, p.r);
   if (pair)
@@ -296,17 +309,18 @@ Enclosed evaluate(const Plan& p, const Point& x, std::optional<Enclosed>* claime
     PrecisionScope scope(x.budget.precision_bits(s.bits));
     if (p.wire) return enclosed(Rational(BigInt(m.bits_per_coordinate())));
     if (p.aggregate) {
-      // The worst case over every client's input, with the room's own pairing (CorBin-FL's pairs,
-      // AugCorBin-FL's ⌊γn⌋ lone clients first): none where the room does not know it.
+      // The worst case over every client's input, or the value at the given inputs, with the
+      // room's own pairing (CorBin-FL's pairs, AugCorBin-FL's ⌊γn⌋ lone clients first; at given
+      // inputs over the server's random order too): none where the room does not know it.
       s.gamma = p.gammas.front();
-      if (const std::optional<Rational> exact = m.worst_aggregate_mse_exact(s, x.n)) return enclosed(*exact);
-      const std::optional<Interval> worst = m.worst_aggregate_mse(s, x.n);
-      if (!worst) {
+      const std::optional<fl::MseValue> value =
+          p.weights.empty() ? fl::worst_aggregate(m, s, x.n) : m.aggregate_mse_at(s, p.weights);
+      if (!value) {
         Enclosed none;
         none.unknown = true;
         return none;
       }
-      return enclosed(*worst);
+      return enclosed(*value);
     }
     if (q == "pldp_ratio") {
       const fl::PldpSummary summary = fl::answered_pldp(m, s, "pldp_ratio");

@@ -21,6 +21,9 @@ struct SweepArgs {
       bits = "5", w = "0", w2 = "0", center = "0", radius = "1", variant = "corrected", n = "50",
       gamma = "1/2", delta = "1e-5", m = "1", mechanism;
   std::string sensitivity;  ///< empty: 2r, the width of the inputs' range
+  /// aggregate_mse at these inputs (a list or a range, one set of n clients' inputs, not an
+  /// axis) instead of the worst case over inputs; empty: the worst case.
+  std::string weights;
   /// The options the user gave ("--n"): each must be one the quantity uses (an option the
   /// question ignores is an error, not a silent default). Empty: none is checked (in-process).
   std::set<std::string> given;

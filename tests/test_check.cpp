@@ -484,6 +484,39 @@ TEST_CASE("corbin check: --precision and an entry's precision decide what the de
   CHECK(b.err.find("precision") != std::string::npos);
 }
 
+TEST_CASE("corbin check: the aggregate MSE at given inputs, a list or a range, and its refusals", "[check]") {
+  const fs::path dir = scratch();
+  // LDP-FL at e^ε = 3, r = 1/20, inputs −1/20, 1/40, 0, 1/20: 11/5120 exactly (test_cli's
+  // derivation); CorBin-FL at the same inputs below it, as an entry comparing two quantities.
+  const std::string ldp = "mechanism = \"ldp\", exp-eps = \"3\", radius = \"1/20\", weights = [\"-1/20\", \"1/40\", 0, "
+                          "\"1/20\"]";
+  const std::string corbin = "mechanism = \"corbin\", exp-eps = \"3\", radius = \"1/20\", weights = "
+                             "\"-1/20,1/40,0,1/20\"";
+  const fs::path spec = write(dir, "at.toml",
+                              entry("LDP-FL at these inputs", "aggregate_mse", ldp, "==", "\"11/5120\"") +
+                                  entry("CorBin-FL below it", "aggregate_mse", corbin, "<",
+                                        "{ quantity = \"aggregate_mse\", params = { " + ldp + " } }") +
+                                  entry("one off", "aggregate_mse", ldp, "==", "\"11/5121\""));
+  const Outcome o = check(spec, dir);
+  INFO(o.out << o.err);
+  CHECK(o.status == 1);
+  CHECK(o.out.find("2 hold, 1 fail, 0 undecided") != std::string::npos);
+  // Bad inputs: one line naming the parameter, exit 2.
+  for (const auto& [params, named] : std::vector<std::pair<std::string, std::string>>{
+           {"mechanism = \"ldp\", exp-eps = \"3\", weights = []", "params.weights"},
+           {"mechanism = \"ldp\", exp-eps = \"3\", weights = [0.5]", "params.weights[0]"},
+           {"mechanism = \"ldp\", exp-eps = \"3\", weights = [\"0\", \"2\"]", "params.weights"},
+           {"mechanism = \"ldp\", exp-eps = \"3\", weights = [\"0\"], n = \"1\"", "params.n"},
+           {"mechanism = \"ldp\", exp-eps = \"3\", weights = { a = 1 }", "params.weights"}}) {
+    INFO(params);
+    const fs::path bad = write(dir, "bad.toml", entry("bad", "aggregate_mse", params, "<=", "\"1\""));
+    const Outcome b = check(bad, dir);
+    CHECK(b.status == 2);
+    CHECK(b.err_lines() == 1);
+    CHECK(b.err.find(named) != std::string::npos);
+  }
+}
+
 TEST_CASE("corbin check: the aggregate MSE is exact where the room's is, so a bound at equality is decided",
           "[check]") {
   const fs::path dir = scratch();

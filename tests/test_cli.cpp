@@ -7,9 +7,12 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
+#include "corbin/number/rational.hpp"
 #include "corbin/version.hpp"
 
 namespace {
@@ -163,6 +166,43 @@ TEST_CASE("corbin sweep --quantity aggregate_mse: the worst case of the average 
   CHECK(e.out.find("corbin,1,5,100,5.8197670686932642e-05") != std::string::npos);
 }
 
+TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at given inputs, exactly",
+          "[cli][unit]") {
+  // e^ε = 3 (α = 2), r = 1/20, inputs −1/20, 1/40, 0, 1/20. LDP-FL: Σ ((rα)² − w²)/n² =
+  // (3/400 + 15/1600 + 1/100 + 3/400)/16 = 11/5120. CQ: positions y = 0, 3/4, 1/2, 1, so with
+  // k = 4 every p_k(s) is 0 or 1 and Σp = 2, 2, 2, 3 over the shifts against Σy = 9/4:
+  // E D² = (3/16 + 3/16 + 3/16 + 9/16)/4 = 3/16, and the MSE (2r/4)² · 3/16 = 3/25600. Vanilla 0.
+  // CorBin-FL: 53/76800, the mean of `corbin mse --weights ... --pairing` over the 24 orders
+  // (test_utility holds the closed form to every order), below LDP-FL's.
+  const Result r = run("sweep --quantity aggregate_mse --mechanism ldp,cq,vanilla,corbin --exp-eps 3 --radius 1/20 "
+                       "--weights -1/20,1/40,0,1/20");
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "mechanism,exp-eps,bits,n,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,aggregate_mse_upper\n"
+        "ldp,3,,4,0.0021484375,11/5120,0.0021484375,0.0021484375\n"
+        "cq,,,4,0.0001171875,3/25600,0.0001171875,0.0001171875\n"
+        "vanilla,,,4,0,0,0,0\n"
+        "corbin,3,5,4,0.00069010416666666667,53/76800,0.00069010416666666667,0.00069010416666666667\n");
+  // The same mean over the orders, from the fixed-pairing command: the two agree.
+  corbin::Rational mean(0);
+  const char* const orders[] = {"0-1,2-3", "0-2,1-3", "0-3,1-2"};
+  for (const char* pairing : orders)
+    for (const bool reversed : {false, true}) {
+      std::string p = pairing;
+      if (reversed) p = {p[2], '-', p[0], ',', p[6], '-', p[4]};  // each pair's leader and follower swapped
+      const Result m = run("mse --exp-eps 3 --radius 1/20 --weights -1/20,1/40,0,1/20 --json --pairing " + p);
+      REQUIRE(m.status == 0);
+      mean += corbin::parse_rational(nlohmann::json::parse(m.out)["mse"].get<std::string>(), "mse");
+    }
+  CHECK(mean / 6 == corbin::Rational(53, 76800));
+  // A range is one set of inputs: 100 clients spread over the range; n is their count.
+  const Result spread = run("sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --radius 1/20 "
+                            "--weights -0.05:0.05:100");
+  REQUIRE(spread.status == 0);
+  CHECK(spread.out.find("\nldp,3,100,") != std::string::npos);
+}
+
 TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities", "[cli][unit]") {
   // B1: PBM with m = 1 and RQM with m = 2 have LDPQ's law, so the same lone-client MSE
   // (rα)² − w² = 25/16 − 1/9 = 209/144 at e^ε = 9 (α = 5/4), w = 1/3; RQM with m = 3 does not.
@@ -283,6 +323,13 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity aggregate_mse --mechanism augcorbin --exp-eps 3 --gamma 1/2,1/3", "--gamma"},
       {"sweep --quantity aggregate_mse --mechanism augcorbin --exp-eps 3 --gamma 3/2", "gamma"},
       {"sweep --quantity aggregate_mse --exp-eps 3", "--mechanism"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,2", "--weights"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights ''", "--weights"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,nan", "--weights"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,0 --n 2", "--n"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights -1:1:5000", "--weights"},
+      {"sweep --quantity aggregate_mse --mechanism corbin --exp-eps 3 --weights -1:1:2000", "--weights"},
+      {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --weights 0", "--weights"},
   };
   for (const auto& [args, option] : cases) {
     INFO(args);

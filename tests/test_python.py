@@ -149,6 +149,34 @@ for call, name in ((lambda: corbin.aggregate_mse("ldp", 100, exp_eps=3, gamma="1
         raise AssertionError("accepted: " + name)
     except ValueError as e:
         assert str(e).startswith(name + " is "), (name, str(e))
+# ... and at given inputs (weights; n is their count): exactly 11/5120 for LDP-FL at -1/20, 1/40, 0,
+# 1/20 (test_cli's derivation), 3/25600 for CQ; CorBin-FL's, over the server's random order, is
+# below LDP-FL's; an ε budget gives an enclosure; n and weights are one question each.
+at = [F(-1, 20), F(1, 40), 0, "1/20"]
+assert corbin.aggregate_mse("ldp", weights=at, exp_eps=3, radius=F(1, 20)) == (F(11, 5120), F(11, 5120))
+assert corbin.aggregate_mse("cq", weights=at, exp_eps=3, radius=F(1, 20)) == (F(3, 25600), F(3, 25600))
+lower, upper = corbin.aggregate_mse("corbin", weights=at, exp_eps=3, radius=F(1, 20))
+assert lower == upper and 0 < lower < F(11, 5120)
+lower, upper = corbin.aggregate_mse("corbin", weights=at, eps=1, radius=F(1, 20))
+assert lower < upper and upper - lower < F(1, 10**30)
+for call, name in ((lambda: corbin.aggregate_mse("ldp", 4, weights=at, exp_eps=3), "n"),
+                   (lambda: corbin.aggregate_mse("ldp", exp_eps=3), "n"),
+                   (lambda: corbin.aggregate_mse("ldp", weights=[], exp_eps=3), "weights"),
+                   (lambda: corbin.aggregate_mse("ldp", weights=[0, 2], exp_eps=3), "weights[1]"),
+                   (lambda: corbin.aggregate_mse("ldp", weights=[0] * 5000, exp_eps=3), "weights"),
+                   (lambda: corbin.aggregate_mse("signsgd", weights=[0], exp_eps=3), "mechanism")):
+    try:
+        call()
+        raise AssertionError("accepted: " + name)
+    except ValueError as e:
+        assert str(e).startswith(name + " is "), (name, str(e))
+for bad in ("0,1", 0.5, None):
+    try:
+        corbin.aggregate_mse("ldp", weights=bad, exp_eps=3) if bad is not None else \
+            corbin.aggregate_mse("ldp", weights=[None], exp_eps=3)
+        raise AssertionError("accepted: " + repr(bad))
+    except TypeError as e:
+        assert str(e).startswith("weights"), str(e)
 # pair_utility takes the budget as α (positional, as before), e^ε or ε (issue 25): e^ε = 3 is α = 2
 # exactly; ε gives certified (lower, upper) pairs, here around two independent LDPQs' 2α².
 assert corbin.pair_utility(exp_eps=3, w1=0, w2=F(1, 2), bits=5) == corbin.pair_utility(2, 0, 1, 0, F(1, 2), 5)

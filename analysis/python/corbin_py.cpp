@@ -487,9 +487,9 @@ PYBIND11_MODULE(corbin, m) {
       false);
   m.def(
       "aggregate_mse",
-      [](const std::string& mechanism, const py::handle& n, const py::handle& gamma, const py::handle& exp_eps,
-         const py::handle& alpha, const py::handle& eps, const py::handle& c, const py::handle& r,
-         const py::handle& bits, const std::string& variant, const py::handle& delta) -> py::object {
+      [](const std::string& mechanism, const py::handle& n, const py::handle& weights, const py::handle& gamma,
+         const py::handle& exp_eps, const py::handle& alpha, const py::handle& eps, const py::handle& c,
+         const py::handle& r, const py::handle& bits, const std::string& variant, const py::handle& delta) -> py::object {
         const fl::Mechanism& room = fl::Registry::global().find(mechanism);
         fl::CoordinateSetting s = coordinate_setting(room, exp_eps, alpha, eps, c, r, bits, variant, delta);
         // γ is AugCorBin-FL's alone: given to another room it would answer another question.
@@ -497,23 +497,44 @@ PYBIND11_MODULE(corbin, m) {
           throw corbin::invalid_argument("gamma", "given", "absent for " + mechanism + ", which pairs no share by γ");
         if (!gamma.is_none()) s.gamma = to_rational(gamma, "gamma");
         fl::check_gamma(s.gamma);
-        const unsigned long clients = to_count(n, "n", 1ul << 40);
-        if (clients == 0) throw corbin::invalid_argument("n", "0", "at least 1 client");
+        // The worst case over n clients' inputs, or the value at the given inputs (n their count).
+        if (n.is_none() == weights.is_none())
+          throw corbin::invalid_argument("n", n.is_none() ? "missing" : "given with weights",
+                                         "exactly one of n (the worst case over inputs) and weights (at those inputs)");
         PrecisionScope scope(s.budget.precision_bits(s.bits));
-        // Exact where the room computes it exactly (as the sweep's _exact column): both ends equal.
-        if (const std::optional<Rational> exact = room.worst_aggregate_mse_exact(s, clients))
-          return py::object(py::make_tuple(fraction(*exact), fraction(*exact)));
-        const std::optional<Interval> worst = room.worst_aggregate_mse(s, clients);
-        if (!worst)
+        std::optional<fl::MseValue> value;
+        if (!weights.is_none()) {
+          if (py::isinstance<py::str>(weights) || py::isinstance<py::bytes>(weights) ||
+              !py::isinstance<py::sequence>(weights))
+            throw py::type_error("weights must be a sequence of numbers, not " + type_name(weights));
+          const py::sequence list = py::reinterpret_borrow<py::sequence>(weights);
+          if (list.size() > fl::kMaxInputs)
+            throw corbin::invalid_argument("weights", std::to_string(list.size()) + " inputs",
+                                           "at most " + std::to_string(fl::kMaxInputs) + " clients");
+          std::vector<Rational> w;
+          for (std::size_t i = 0; i < list.size(); ++i)
+            w.push_back(to_rational(list[i], ("weights[" + std::to_string(i) + "]").c_str()));
+          fl::check_input_count(room, w);
+          value = room.aggregate_mse_at(s, w);
+        } else {
+          const unsigned long clients = to_count(n, "n", 1ul << 40);
+          if (clients == 0) throw corbin::invalid_argument("n", "0", "at least 1 client");
+          value = fl::worst_aggregate(room, s, clients);
+        }
+        if (!value)
           throw corbin::invalid_argument("mechanism", mechanism, "one whose aggregate MSE is known (its room answers none)");
-        return py::object(enclosure(*worst));
+        // Exact where the room computes it exactly (as the sweep's _exact column): both ends equal.
+        if (value->exact) return py::object(py::make_tuple(fraction(*value->exact), fraction(*value->exact)));
+        return py::object(enclosure(value->enclosure));
       },
-      "the worst case over every client's input of E[(mean of the n outputs − mean of the n inputs)^2] "
-      "for one coordinate, n clients in one round with the mechanism's own pairing: (lower, upper) Fractions, "
-      "as `corbin sweep --quantity aggregate_mse`",
-      py::arg("mechanism"), py::arg("n"), py::kw_only(), py::arg("gamma") = py::none(), py::arg("exp_eps") = py::none(),
-      py::arg("alpha") = py::none(), py::arg("eps") = py::none(), py::arg("center") = 0, py::arg("radius") = 1,
-      py::arg("bits") = 5, py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
+      "E[(mean of the n outputs − mean of the n inputs)^2] for one coordinate, n clients in one round with the "
+      "mechanism's own pairing: the worst case over every client's input (n), or at the given inputs (weights, "
+      "over the server's random pairing order too); (lower, upper) Fractions, equal where exact, as "
+      "`corbin sweep --quantity aggregate_mse [--weights ...]`",
+      py::arg("mechanism"), py::arg("n") = py::none(), py::kw_only(), py::arg("weights") = py::none(),
+      py::arg("gamma") = py::none(), py::arg("exp_eps") = py::none(), py::arg("alpha") = py::none(),
+      py::arg("eps") = py::none(), py::arg("center") = 0, py::arg("radius") = 1, py::arg("bits") = 5,
+      py::arg("variant") = "corrected", py::arg("delta") = "1e-5");
 
   // The older CorBinQ-only call, pldp(alpha, center, radius, bits, variant): CorBin-FL's room.
   m.def(
