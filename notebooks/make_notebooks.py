@@ -66,36 +66,64 @@ cli = os.environ.get("CORBIN_CLI") or next(
     (p for p in (os.path.join(os.getcwd(), "..", "build", "analysis", "corbin"), shutil.which("corbin")) if p and os.path.exists(p)))
 mechanisms = ["ldp", "corbin", "augcorbin", "gaussian"]
 eps_grid = "0.1:10:9:log"
-# An argument vector, never a shell.
-out = subprocess.run([cli, "sweep", "--quantity", "aggregate_mse", "--mechanism", ",".join(mechanisms),
-                      "--eps", eps_grid, "--n", "100", "--radius", "0.05"],
-                     check=True, capture_output=True, text=True).stdout
-swept = list(csv.DictReader(io.StringIO(out)))
+labels = {"ldp": "LDP-FL", "corbin": "CorBin-FL (d = 5)", "augcorbin": "AugCorBin-FL (γ = 1/2)",
+          "gaussian": "Gaussian (δ = 1e-5)"}
+
+def sweep(*clients):
+    \"\"\"The sweep's rows at n clients (--n N) or at given inputs (--weights ...); an argument vector, never a shell.\"\"\"
+    out = subprocess.run([cli, "sweep", "--quantity", "aggregate_mse", "--mechanism", ",".join(mechanisms),
+                          "--eps", eps_grid, "--radius", "0.05", *clients],
+                         check=True, capture_output=True, text=True).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+def largest_difference(rows, **clients):
+    \"\"\"The module at the rows' points (the CSV's ε as printed, an exact decimal; the same setting): the
+    largest relative difference between its ends and the CSV's, which prints each to 17 significant digits.\"\"\"
+    worst = 0.0
+    for row in rows:
+        kwargs = {"gamma": "1/2"} if row["mechanism"] == "augcorbin" else {}
+        lower, upper = corbin.aggregate_mse(row["mechanism"], eps=row["eps"], radius="1/20", **clients, **kwargs)
+        for mine, theirs in ((lower, row["aggregate_mse_lower"]), (upper, row["aggregate_mse_upper"])):
+            worst = max(worst, abs(float(mine) - float(theirs)) / float(mine))
+    return worst
+
+def plot(rows, ylabel, title):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for m in mechanisms:
+        mine = [r for r in rows if r["mechanism"] == m]
+        ax.loglog([float(r["eps"]) for r in mine], [float(r["aggregate_mse_upper"]) for r in mine], marker="o", label=labels[m])
+    ax.set_xlabel("PLDP budget ε (per coordinate, per round)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+
+swept = sweep("--n", "100")
 len(swept), swept[0]"""),
-        new_code_cell("""# The module, at the same points: the CSV's ε as printed (exact decimals) and the same setting.
-worst = 0.0
-for row in swept:
-    kwargs = {"gamma": "1/2"} if row["mechanism"] == "augcorbin" else {}
-    lower, upper = corbin.aggregate_mse(row["mechanism"], 100, eps=row["eps"], radius="1/20", **kwargs)
-    # The CSV prints each end to 17 significant digits: equal to the module's up to that rounding.
-    for mine, theirs in ((lower, row["aggregate_mse_lower"]), (upper, row["aggregate_mse_upper"])):
-        worst = max(worst, abs(float(mine) - float(theirs)) / float(mine))
+        new_code_cell("""worst = largest_difference(swept, n=100)
 print("largest relative difference between the sweep's and the module's ends:", worst)
 assert worst < 1e-15"""),
-        new_code_cell("""labels = {"ldp": "LDP-FL", "corbin": "CorBin-FL (d = 5)", "augcorbin": "AugCorBin-FL (γ = 1/2)",
-          "gaussian": "Gaussian (δ = 1e-5)"}
-fig, ax = plt.subplots(figsize=(7, 4.5))
-for m in mechanisms:
-    rows = [r for r in swept if r["mechanism"] == m]
-    ax.loglog([float(r["eps"]) for r in rows], [float(r["aggregate_mse_upper"]) for r in rows], marker="o", label=labels[m])
-ax.set_xlabel("PLDP budget ε (per coordinate, per round)")
-ax.set_ylabel("worst-case MSE of the average, per coordinate")
-ax.set_title("n = 100 clients, inputs in [c − 0.05, c + 0.05]: the worst case over all inputs")
-ax.grid(alpha=0.3, which="both")
-ax.legend(fontsize=8)
+        new_code_cell("""plot(swept, "worst-case MSE of the average, per coordinate",
+     "n = 100 clients, inputs in [c − 0.05, c + 0.05]: the worst case over all inputs")
 # CorBin-FL halves LDP-FL's worst case or better (claim T2c), AugCorBin-FL lies between them.
 by = {(r["mechanism"], r["eps"]): float(r["aggregate_mse_upper"]) for r in swept}
 assert all(by[("corbin", e)] <= by[("augcorbin", e)] <= by[("ldp", e)] for (m, e) in by if m == "ldp")"""),
+        new_markdown_cell("## At the inputs of a round\n\nThe same quantity at given inputs rather than the worst "
+                          "case: 100 clients spread evenly over [−0.05, 0.05] (`--weights -0.05:0.05:100`). It is "
+                          "the expectation over every coin of the round, the server's random pairing order "
+                          "included, so CorBin-FL's answer is the mechanism's and not one pairing's. Again from the "
+                          "sweep and from the module, compared end to end (ε is given, so α is transcendental and "
+                          "the values are certified enclosures; with --exp-eps or --alpha they are exact)."),
+        new_code_cell("""inputs = [F(-1, 20) + F(1, 10) * F(i, 99) for i in range(100)]  # the range -0.05:0.05:100, exactly
+at_inputs = sweep("--weights", "-0.05:0.05:100")
+worst = largest_difference(at_inputs, weights=inputs)
+print("largest relative difference between the sweep's and the module's ends:", worst)
+assert worst < 1e-15
+plot(at_inputs, "MSE of the average at these inputs, per coordinate",
+     "n = 100 clients at inputs spread evenly over [−0.05, 0.05]")
+# At any inputs each is at most its worst case (the figure above).
+at = {(r["mechanism"], r["eps"]): float(r["aggregate_mse_lower"]) for r in at_inputs}
+assert all(at[key] <= by[key] for key in at)"""),
     ],
     "theorem1_gap.ipynb": [
         new_markdown_cell("# Theorem 1: the gap to the optimum\n\nThe exact supremum over all inputs of "
@@ -141,6 +169,10 @@ curve"""),
 }
 
 for name, cells in NOTEBOOKS.items():
+    # Cell ids from the notebook's name and the cell's place, so that regenerating changes nothing
+    # but what changed.
+    for index, cell in enumerate(cells):
+        cell["id"] = f"{os.path.splitext(name)[0][:20]}-{index}"
     nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                             "language": "python"}})
     nbformat.write(nb, os.path.join(HERE, name))
