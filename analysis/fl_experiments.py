@@ -34,6 +34,7 @@ order) whose index k has k mod N = i, runs them and writes no report; once every
 import argparse
 import csv
 import hashlib
+import io
 import json
 import math
 import os
@@ -46,6 +47,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "notebooks"))
 import fl_figures  # noqa: E402  (shared plotting functions)
+from corbin_output import save_figure, write_atomically  # noqa: E402  (regular files, replaced atomically)
 # The decision rule and what each claim compares, as the rechecker (independent of the audit's
 # C++) recomputes them: the report's decisions are the rechecker's, the audit's must agree.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "proofs-check"))
@@ -476,14 +478,12 @@ def run_all(args, runs):
                 failures.append("{}-s{}: {}".format(name, seed, reason))
                 if reason != "stopped at the deadline" and os.path.isdir(run_dir):
                     # The run itself stopped (e.g. its weights became NaN): keep why, beside its rounds.
-                    with open(os.path.join(run_dir, "failure.txt"), "w") as f:
-                        f.write(reason + "\n")
+                    write_atomically(os.path.join(run_dir, "failure.txt"), reason + "\n")
                 return
             durations.append(time.time() - t0)
             summary = json.load(open(summary_path))
             summary["command"] = settings_key(cmd)
-            with open(summary_path, "w") as f:
-                json.dump(summary, f, indent=1)
+            write_atomically(summary_path, json.dumps(summary, indent=1))
             state["done"] += 1
             show()
 
@@ -557,24 +557,25 @@ def mean_of(rows, key):
 
 
 def write_csv(results, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["experiment", "run", "seed", "mechanism", "eps", "bits", "dropout", "clients", "lambda",
-                    "test_accuracy_at_best_round", "final_test_accuracy", "best_round", "reloads",
-                    "mean_abs_mse_z", "mean_bytes_per_client", "mean_seconds_per_round", "batch", "rounds_run",
-                    "stopped", "max_abs_mse_z", "split", "beta"])
-        for r in results:
-            rows = r["rows"]
-            zs = [abs(x["mse_z"]) for x in rows if x.get("mse_z") is not None]
-            final = r["summary"]["final_test_accuracy"]
-            w.writerow([r["experiment"], r["name"], r["seed"], r["opts"]["mechanism"], r["opts"].get("eps", ""),
-                        r["opts"].get("bits", SCALE["bits"]), r["opts"].get("dropout", "0"),
-                        r["opts"].get("clients", SCALE["clients"]), r["opts"]["lambda"],
-                        r["summary"]["test_accuracy_at_best_round"], "" if final is None else final,
-                        r["summary"]["best_round"], r["summary"]["reloads"],
-                        sum(zs) / len(zs) if zs else "", mean_of(rows, "bytes_per_client"), mean_of(rows, "seconds"),
-                        r["opts"].get("batch", "64"), len(rows), r.get("failure") or "", max(zs) if zs else "",
-                        r["opts"].get("split", "iid"), r["opts"].get("beta", "")])
+    f = io.StringIO(newline="")  # the whole CSV, then one atomic write
+    w = csv.writer(f)
+    w.writerow(["experiment", "run", "seed", "mechanism", "eps", "bits", "dropout", "clients", "lambda",
+                "test_accuracy_at_best_round", "final_test_accuracy", "best_round", "reloads",
+                "mean_abs_mse_z", "mean_bytes_per_client", "mean_seconds_per_round", "batch", "rounds_run",
+                "stopped", "max_abs_mse_z", "split", "beta"])
+    for r in results:
+        rows = r["rows"]
+        zs = [abs(x["mse_z"]) for x in rows if x.get("mse_z") is not None]
+        final = r["summary"]["final_test_accuracy"]
+        w.writerow([r["experiment"], r["name"], r["seed"], r["opts"]["mechanism"], r["opts"].get("eps", ""),
+                    r["opts"].get("bits", SCALE["bits"]), r["opts"].get("dropout", "0"),
+                    r["opts"].get("clients", SCALE["clients"]), r["opts"]["lambda"],
+                    r["summary"]["test_accuracy_at_best_round"], "" if final is None else final,
+                    r["summary"]["best_round"], r["summary"]["reloads"],
+                    sum(zs) / len(zs) if zs else "", mean_of(rows, "bytes_per_client"), mean_of(rows, "seconds"),
+                    r["opts"].get("batch", "64"), len(rows), r.get("failure") or "", max(zs) if zs else "",
+                    r["opts"].get("split", "iid"), r["opts"].get("beta", "")])
+    write_atomically(path, f.getvalue())
 
 
 def overlay(results, names, labels, title, path):
@@ -587,7 +588,7 @@ def overlay(results, names, labels, title, path):
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -780,8 +781,7 @@ def report(results, out):
     secs = [x["seconds"] for r in results for x in r["rows"]]
     lines += ["Seconds per round at this scale: mean {:.2f} over {} rounds (2 threads).".format(
         sum(secs) / max(1, len(secs)), len(secs)), ""]
-    with open(os.path.join(out, "fl.md"), "w") as f:
-        f.write("\n".join(lines))
+    write_atomically(os.path.join(out, "fl.md"), "\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -840,7 +840,7 @@ def curves(groups, title, path):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -867,7 +867,7 @@ def save_log_axes(fig, ax, xlabel, title, path):
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -924,7 +924,7 @@ def live_check_figure(results, path):
     axes[1].grid(alpha=0.3, which="both")
     fig.suptitle("The theorems checked live, every round of every full-scale run")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)
     plt.close(fig)
 
 
@@ -1103,7 +1103,7 @@ def lambda_grid_section(named, fig_dir):
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "lambda.png"), dpi=120)
+    save_figure(fig, os.path.join(fig_dir, "lambda.png"), dpi=120)
     plt.close(fig)
     lines += ["", "![λ grid](fl-full/lambda.png)", ""]
     # Experiment 1 at each mechanism's best λ, under the rule (it needs the first look's seeds there).
@@ -1319,8 +1319,7 @@ def report_full(results, out):
     lines += cost_section(results)
     lines += not_run_section(named, decided, grid_missing, results, not_run)
     lines += [gap_section(), ""]
-    with open(os.path.join(out, "fl-full.md"), "w") as f:
-        f.write("\n".join(lines))
+    write_atomically(os.path.join(out, "fl-full.md"), "\n".join(lines))
 
 
 def seed_rank(seed):

@@ -11,6 +11,8 @@ import sys
 
 import matplotlib.pyplot as plt
 
+from corbin_output import save_figure
+
 
 def read_csv(path):
     """Numbers by column; an empty cell (no value at that row) is NaN."""
@@ -42,7 +44,7 @@ def experiment8(out_dir, fig_dir):
             fig.colorbar(image, ax=ax, label="MSE")
     fig.suptitle("Experiment 8: pair MSE, c = 0, r = 1/2 (exact)")
     fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "experiment8_pair_mse.png"), dpi=110)
+    save_figure(fig, os.path.join(fig_dir, "experiment8_pair_mse.png"), dpi=110)
     plt.close(fig)
 
 
@@ -66,7 +68,7 @@ def gap_vs_d(out_dir, fig_dir):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     plot_gap_vs_d(rows, ax)
     fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "t1b_gap_vs_d.png"), dpi=110)
+    save_figure(fig, os.path.join(fig_dir, "t1b_gap_vs_d.png"), dpi=110)
     plt.close(fig)
 
 
@@ -107,7 +109,7 @@ def privacy_utility(out_dir, fig_dir):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     plot_privacy_utility(rows, ax)
     fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "privacy_utility.png"), dpi=110)
+    save_figure(fig, os.path.join(fig_dir, "privacy_utility.png"), dpi=110)
     plt.close(fig)
 
 
@@ -133,7 +135,7 @@ def eps_u_vs_n(out_dir, fig_dir):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     plot_eps_u_vs_n(curve, ax)
     fig.tight_layout()
-    fig.savefig(os.path.join(fig_dir, "t3_eps_u_vs_n.png"), dpi=110)
+    save_figure(fig, os.path.join(fig_dir, "t3_eps_u_vs_n.png"), dpi=110)
     plt.close(fig)
 
 

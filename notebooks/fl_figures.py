@@ -13,6 +13,8 @@ import os
 import sys
 
 import matplotlib.pyplot as plt
+
+from corbin_output import save_figure
 from matplotlib.ticker import MaxNLocator
 
 
@@ -133,13 +135,13 @@ def main(run_dir):
     ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(os.path.join(run_dir, "accuracy.png"), dpi=110)
+    save_figure(fig, os.path.join(run_dir, "accuracy.png"), dpi=110)
     plt.close(fig)
     fig, ax = plt.subplots(figsize=(6, 4))
     plot_loss(rows, ax)
     ax.set_title(title + ": test loss")
     fig.tight_layout()
-    fig.savefig(os.path.join(run_dir, "loss.png"), dpi=110)
+    save_figure(fig, os.path.join(run_dir, "loss.png"), dpi=110)
     plt.close(fig)
     privacy = os.path.join(run_dir, "privacy.png")
     if any(r.get("eps_upper_model") is not None for r in rows):
@@ -147,7 +149,7 @@ def main(run_dir):
         plot_privacy(rows, ax, summary.get("target_eps"))
         ax.set_title(title + ": privacy spent (certified, worst client)")
         fig.tight_layout()
-        fig.savefig(privacy, dpi=110)
+        save_figure(fig, privacy, dpi=110)
         plt.close(fig)
     else:
         drop_stale(privacy)
@@ -157,7 +159,7 @@ def main(run_dir):
         plot_z(rows, axes[1])
         fig.suptitle(title + ": the live check")
         fig.tight_layout()
-        fig.savefig(os.path.join(run_dir, "mse.png"), dpi=110)
+        save_figure(fig, os.path.join(run_dir, "mse.png"), dpi=110)
         plt.close(fig)
     else:
         drop_stale(os.path.join(run_dir, "mse.png"))

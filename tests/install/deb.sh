@@ -33,7 +33,7 @@ out=$("$root/usr/bin/corbin" --version)
 [ "$out" = "corbin $version" ] || { echo "corbin --version printed '$out', not 'corbin $version'"; exit 1; }
 echo "$root/usr/bin/corbin --version: $out"
 # What the installed CLI reads lies where it looks (data_files.hpp: PREFIX/share/corbin).
-for f in notebooks/corbin_figures.py proofs-check/coq/Verdicts.v proofs-check/coq/_CoqProject \
+for f in notebooks/corbin_figures.py notebooks/corbin_output.py proofs-check/coq/Verdicts.v proofs-check/coq/_CoqProject \
          reports/fl-full/results.csv; do
   [ -f "$root/usr/share/corbin/$f" ] || { echo "the package lacks /usr/share/corbin/$f"; exit 1; }
 done

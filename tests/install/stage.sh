@@ -8,7 +8,8 @@ rm -rf "$stage"
 # What the issue promises is there: the library, its headers, the CLI, the CMake package and the
 # pkg-config file.
 for f in bin/corbin include/corbin/version.hpp include/corbin/privacy/pldp.hpp \
-         share/corbin/notebooks/corbin_figures.py share/corbin/proofs-check/coq/Verdicts.v \
+         share/corbin/notebooks/corbin_figures.py share/corbin/notebooks/corbin_output.py \
+         share/corbin/proofs-check/coq/Verdicts.v \
          share/corbin/reports/fl-full/results.csv; do
   [ -e "$stage/$f" ] || { echo "install_stage: $stage/$f is missing"; exit 1; }
 done
