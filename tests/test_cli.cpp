@@ -1,12 +1,9 @@
 // End-to-end tests of the `corbin` executable: the DESIGN.md contract (keys, "p/q" strings,
 // _approx twins) and the bad-input contract (exit 2, one line on stderr naming the option).
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +11,7 @@
 
 #include "corbin/number/rational.hpp"
 #include "corbin/version.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -22,24 +20,14 @@ struct Result {
   std::string out, err;
 };
 
+/// The CLI with `args` split at spaces into its argument vector (started without a shell, as
+/// everything the project starts); the word '' stands for an empty argument.
 Result run(const std::string& args) {
-  // One file per test process: ctest -j runs test cases side by side in one directory.
-  const std::string err_file = "corbin_cli_stderr." + std::to_string(getpid()) + ".txt";
-  const std::string cmd = std::string(CORBIN_CLI_PATH) + " " + args + " 2>" + err_file;
-  Result r{0, "", ""};
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  if (FILE* f = fopen(err_file.c_str(), "r")) {
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) r.err.append(buf, n);
-    fclose(f);
-  }
-  std::remove(err_file.c_str());
-  return r;
+  std::vector<std::string> argv{CORBIN_CLI_PATH};
+  std::stringstream in(args);
+  for (std::string word; in >> word;) argv.push_back(word == "''" ? std::string() : word);
+  const Outcome o = run_process(argv);
+  return {o.status, o.out, o.err};
 }
 
 }  // namespace

@@ -2,11 +2,8 @@
 // the rounds.jsonl contract, reproducibility from --seed, its bad-input errors, the certified
 // ε per round with the --target-eps stop, and the Dirichlet split (--split, --beta).
 
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <iomanip>
 #include <numeric>
@@ -16,6 +13,7 @@
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/run_accountant.hpp"
 #include "idx_writer.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -24,17 +22,14 @@ struct Result {
   std::string err;
 };
 
+/// `corbin fl` with `args` split at spaces into its argument vector (started without a shell);
+/// its standard output is not read.
 Result run(const std::string& args) {
-  const std::string err_file = "corbin_fl_stderr." + std::to_string(getpid()) + ".txt";
-  const std::string cmd = std::string(CORBIN_CLI_PATH) + " fl " + args + " > /dev/null 2>" + err_file;
-  const int raw = std::system(cmd.c_str());
-  Result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, ""};
-  std::ifstream f(err_file);
-  std::stringstream text;
-  text << f.rdbuf();
-  r.err = text.str();
-  std::remove(err_file.c_str());
-  return r;
+  std::vector<std::string> argv{CORBIN_CLI_PATH, "fl"};
+  std::stringstream in(args);
+  for (std::string word; in >> word;) argv.push_back(word);
+  const Outcome o = run_process(argv);
+  return {o.status, o.err};
 }
 
 std::vector<nlohmann::json> rounds(const fs::path& dir) {
