@@ -17,6 +17,7 @@
 #include "corbin/privacy/accountant.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "witness.hpp"
 
 namespace corbin::cli {
 
@@ -253,19 +254,6 @@ void put_bound(Json& out, const std::string& key, double x, bool up) {
 
 /// A configuration in words, with the role it gives client 1; `reversed`: its pair of datasets in
 /// the other order than the first part's.
-Json words(const ConfigurationWords& w, std::uint64_t repeats, bool reversed) {
-  Json by = Json::object();
-  by["role"] = role_name(w);
-  by["client_1"] = w.client_1;
-  by["neighbour"] = w.replaced_by;
-  if (reversed) by["order"] = "reversed: the neighbour's input in the first dataset, client 1's in the second";
-  if (!w.partner.empty()) by["partner"] = w.partner;
-  by["other_ldpq"] = w.others_ldpq;
-  by["other_pairs"] = w.others_pairs;
-  by["uses"] = std::to_string(repeats);
-  return by;
-}
-
 void run_account(const AccountCli& cli) {
   const AccountArgs& a = cli.args;
   const AccountOutcome o = compute_account(a);
@@ -343,12 +331,8 @@ void run_account(const AccountCli& cli) {
                                 "coordinate and round") +
                     (a.role == "worst" ? "; client 1 in every role its round's population has, any sequence" : "");
   if (o.answer.attained) {
-    Json by = Json::array();
-    const AttainedBy& at = *o.answer.attained;
-    for (std::size_t i = 0; i < at.parts.size(); ++i)
-      by.push_back(words(at.parts[i], at.repeats[i], i < at.reversed.size() && at.reversed[i]));
-    worst["lower_bound_attained_by"] = by;
-    worst["worst_role"] = role_name(at.parts.front());
+    worst["lower_bound_attained_by"] = audit::attained_json(*o.answer.attained);
+    worst["worst_role"] = role_name(o.answer.attained->parts.front());
   }
   out["worst_case"] = worst;
   emit(std::cout, out, cli.json);

@@ -1,5 +1,6 @@
 #include "witness.hpp"
 
+#include "corbin/privacy/run_ledger.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
@@ -130,6 +131,25 @@ Json given_z_witness(const std::string& reading, const Rational& exp_eps, const 
   put(j, "plus_given_z_at_b", pb);
   j["refutes"] = pa > exp_eps * pb || pb > exp_eps * pa || 1 - pa > exp_eps * (1 - pb) || 1 - pb > exp_eps * (1 - pa);
   return j;
+}
+
+Json attained_json(const AttainedBy& by) {
+  Json parts = Json::array();
+  for (std::size_t i = 0; i < by.parts.size(); ++i) {
+    const ConfigurationWords& w = by.parts[i];
+    Json part = Json::object();
+    part["role"] = role_name(w);
+    part["client_1"] = w.client_1;
+    part["neighbour"] = w.replaced_by;
+    if (i < by.reversed.size() && by.reversed[i])
+      part["order"] = "reversed: the neighbour's input in the first dataset, client 1's in the second";
+    if (!w.partner.empty()) part["partner"] = w.partner;
+    part["other_ldpq"] = w.others_ldpq;
+    part["other_pairs"] = w.others_pairs;
+    part["uses"] = std::to_string(by.repeats[i]);
+    parts.push_back(part);
+  }
+  return parts;
 }
 
 }  // namespace corbin::audit

@@ -5,6 +5,7 @@
 // value it checks. The checks attach them to their certificates under "witnesses".
 
 #include "claims.hpp"
+#include "corbin/privacy/accountant.hpp"
 
 namespace corbin::audit {
 
@@ -30,5 +31,11 @@ Json reference_top_witness(const std::string& reading, const Rational& exp_eps_l
 /// A CorBinQ client's law given Z = z at two inputs (what a holder of Z sees).
 Json given_z_witness(const std::string& reading, const Rational& exp_eps, const Rational& c, const Rational& r,
                      unsigned long bits, unsigned long z, const Rational& w_a, const Rational& w_b);
+
+/// The configuration attaining an accountant's lower bound (Accountant::attaining_epsilon), one
+/// object per part: its role, client 1's input and its neighbour's, the other clients' inputs, the
+/// order of the two datasets where it is reversed, and how many uses (coordinates × rounds) it
+/// has. `corbin account` prints the same.
+Json attained_json(const AttainedBy& by);
 
 }  // namespace corbin::audit

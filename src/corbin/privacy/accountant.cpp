@@ -75,6 +75,15 @@ std::vector<std::size_t> lower_tags(const std::vector<const ProfileEnvelope*>& e
   return tags;
 }
 
+/// A lower bound's configuration as used in direction `d` of its PLDs: 0 as described, 1 with
+/// the two datasets the other way round (every part's order flipped). A composed lower bound has
+/// one PLD, direction 0, whose parts already say their order.
+AttainedBy in_direction(AttainedBy by, std::size_t d) {
+  if (d == 1)
+    for (std::size_t i = 0; i < by.reversed.size(); ++i) by.reversed[i] = !by.reversed[i];
+  return by;
+}
+
 UpperPld certainly_disjoint() {
   UpperPld out;
   out.mass = {0.0};
@@ -282,13 +291,14 @@ Accountant Accountant::compose(std::uint64_t k) const {
       // The first use's parts k − k/2 times (k if one), then the second's k/2 times: the same
       // configuration in the other order too is a part of its own, marked reversed (a mixture of
       // directions is a pair of datasets used both ways).
-      l.by = first.by;
+      // A use's direction 1 is its pair the other way round: its parts' orders flip.
+      l.by = in_direction(*first.by, o.first.direction);
       for (std::uint64_t& r : l.by->repeats) r *= one ? k : k - k / 2;
       if (!one) {
-        const bool flip = o.first.direction != o.second.direction;
-        for (const ConfigurationWords& w : second.by->parts) l.by->parts.push_back(w);
-        for (const std::uint64_t r : second.by->repeats) l.by->repeats.push_back(r * (k / 2));
-        for (const bool r : second.by->reversed) l.by->reversed.push_back(r != flip);
+        const AttainedBy then = in_direction(*second.by, o.second.direction);
+        for (const ConfigurationWords& w : then.parts) l.by->parts.push_back(w);
+        for (const std::uint64_t r : then.repeats) l.by->repeats.push_back(r * (k / 2));
+        for (const bool r : then.reversed) l.by->reversed.push_back(r);
       }
     }
     if (one)
@@ -420,13 +430,13 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
   std::optional<AttainedBy> by;
   bool first = true;
   auto consider = [&](const Lower& l) {
-    double x = 0;
-    for (const LowerPld& d : l.pld)
-      x = std::max(x, by_delta ? corbin::eps_lower(d, at) : corbin::delta_lower(d, at));
-    if (first || x > value) {
-      value = x;
-      by = l.by;
-      first = false;
+    for (std::size_t d = 0; d < l.pld.size(); ++d) {
+      const double x = by_delta ? corbin::eps_lower(l.pld[d], at) : corbin::delta_lower(l.pld[d], at);
+      if (first || x > value) {
+        value = x;
+        by = l.by ? std::optional<AttainedBy>(in_direction(*l.by, d)) : std::nullopt;
+        first = false;
+      }
     }
   };
   for (const Lower& l : lower_) consider(l);

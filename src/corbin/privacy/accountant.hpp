@@ -43,8 +43,9 @@ struct TwoSided {
 struct AttainedBy {
   std::vector<ConfigurationWords> parts;  ///< one per mechanism composed with `then`, or per mixture
   std::vector<std::uint64_t> repeats;     ///< how many times each part is used
-  /// Per part: whether its pair of datasets is used in the other order than the first part's
-  /// (client 1 at the neighbour's input in the first dataset), as a mixture of directions is.
+  /// Per part: whether its pair of datasets is used the other way round, the neighbour's input in
+  /// the first dataset and client 1's in the second (a lower bound may take either order, and a
+  /// mixture of directions takes both).
   std::vector<bool> reversed;
 };
 
