@@ -9,6 +9,7 @@
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/exact_ucdp.hpp"
 #include "corbin/privacy/ucdp.hpp"
+#include "witness.hpp"
 
 namespace corbin::audit {
 
@@ -102,7 +103,8 @@ ClaimResult check_t3(const Grid& grid) {
       a.gamma = c.gamma;
       a.budget = c.budget;
       a.radius = c.radius;
-      const TwoSided eps = Accountant(a).compose(m).epsilon(c.delta);
+      const Accountant accountant = Accountant(a).compose(m);
+      const TwoSided eps = accountant.epsilon(c.delta);
       const UcdpFormula f = theorem3_printed(c);
       Json row = Json::object();
       row["m"] = m;
@@ -111,6 +113,7 @@ ClaimResult check_t3(const Grid& grid) {
       row["printed_precondition"] = f.precondition;
       row["eps_lower"] = std::isinf(eps.lower) ? Json("infinite") : Json(eps.lower);
       row["eps_upper"] = std::isinf(eps.upper) ? Json("infinite") : Json(eps.upper);
+      if (const auto by = accountant.attaining_epsilon(c.delta)) row["eps_lower_attained_by"] = attained_json(*by);
       models.push_back(row);
     }
   out.certificate["paper_model_sizes"] = models;

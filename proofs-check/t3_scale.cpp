@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "claims.hpp"
+#include "witness.hpp"
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/ucdp.hpp"
 
@@ -72,7 +73,8 @@ Json t3_paper_scale(const Grid& grid, std::string& summary) {
         a.role = role;
         const Accountant one_round = Accountant(a).compose(m);
         for (unsigned long rounds : grid.quick ? std::vector<unsigned long>{1} : std::vector<unsigned long>{1, 100}) {
-          const TwoSided eps = rounds == 1 ? one_round.epsilon(c.delta) : one_round.compose(rounds).epsilon(c.delta);
+          const Accountant accountant = rounds == 1 ? one_round : one_round.compose(rounds);
+          const TwoSided eps = accountant.epsilon(c.delta);
           Json row = Json::object();
           row["m"] = m;
           row["n"] = n;
@@ -88,6 +90,8 @@ Json t3_paper_scale(const Grid& grid, std::string& summary) {
           put(row, "printed_eps_u", f.eps_u);
           row["eps_lower"] = bound(eps.lower);
           row["eps_upper"] = bound(eps.upper);
+          // The lower bound's configuration, every client's input, so that it can be recomputed.
+          if (const auto by = accountant.attaining_epsilon(c.delta)) row["eps_lower_attained_by"] = attained_json(*by);
           // Outward decimals of doubles; the printed value is compared through its enclosure.
           const std::string verdict = upper_of(f.eps_u) < eps.lower   ? "fails"
                                       : lower_of(f.eps_u) > eps.upper ? "holds at this instance"

@@ -9,7 +9,8 @@
 #   a witness or setting parameter outside its formula's domain (γ, m, r, δ, z, an input beyond
 #   [c − r, c + r], ...)       -> 2 (MALFORMED naming the parameter's path)
 #   T3's certified bounds on the composed privacy loss moved past the truth, in order (ε_lower <=
-#   ε_upper): an ε_upper below the true ε, an ε_lower above every configuration's
+#   ε_upper): an ε_upper below the true ε, an ε_lower above every configuration's, the
+#   configuration named as attaining ε_lower used the other way round
 #                              -> 1 (MISMATCH naming the bound and the rechecker's own bound)
 # for every certificate of the audit, each case on its own copy of that one certificate
 # (recheck_certificates.py --only ID), and never a traceback or an internal error (4).
@@ -334,6 +335,15 @@ def planted_t3(cert):
             doc["data"][group][i]["eps_lower"], doc["data"][group][i]["eps_upper"] = bounds
             path = f"data/{group}/{i}/{key}"
             yield f"planted {path} past the true ε", json.dumps(doc), {1}, (f" {path}: ", words)
+    # The configuration named as attaining ε_lower, used the other way round: on the model-size row
+    # (client 1 on LDPQ at an end, the rest at the other) that order has less loss than ε_lower.
+    doc = copy.deepcopy(cert)
+    part = doc["data"]["paper_model_sizes"][0]["eps_lower_attained_by"][0]
+    if part.pop("order", None) is None:
+        part["order"] = "reversed: the neighbour's input in the first dataset, client 1's in the second"
+    path = "data/paper_model_sizes/0/eps_lower"
+    yield "planted the named configuration's order flipped", json.dumps(doc), {1}, \
+        (f" {path}: ", "the configuration named as attaining it")
 
 
 def once(cert):

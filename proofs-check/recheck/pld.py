@@ -161,12 +161,16 @@ def _convolve_windows(a, b):
 
 def client_candidates(alpha, bits, role):
     """Client 1's candidates (the module's docstring): (words, law with client 1, law with its
-    replacement) as exact laws of its part of the count."""
+    replacement, inputs) with exact laws of its part of the count and the inputs as LDPQ
+    probabilities q: (q of client 1, q of its replacement) on LDPQ, and its partner's q after them
+    when it leads a pair."""
     q_low = F(1, 2) - 1 / (2 * alpha)
     q_high = 1 - q_low
     if role == "ldpq":
-        return [("client 1 on LDPQ at c + r, replaced by c − r", [1 - q_high, q_high], [1 - q_low, q_low]),
-                ("client 1 on LDPQ at c − r, replaced by c + r", [1 - q_low, q_low], [1 - q_high, q_high])]
+        return [("client 1 on LDPQ at c + r, replaced by c − r", [1 - q_high, q_high], [1 - q_low, q_low],
+                 (q_high, q_low)),
+                ("client 1 on LDPQ at c − r, replaced by c + r", [1 - q_low, q_low], [1 - q_high, q_high],
+                 (q_low, q_high))]
     n = 2 ** bits
     inputs = {q_low: "c − r", q_high: "c + r"}
     for a, words in ((math.ceil(n * q_low), "⌈2^d q−⌉"), (math.floor(n * q_high), "⌊2^d q+⌋")):
@@ -183,7 +187,7 @@ def client_candidates(alpha, bits, role):
             for x2, x2_words in inputs.items():
                 if x2 != x:
                     out.append((f"client 1 leading a pair at {x_words}, replaced by {x2_words}, its partner at "
-                                f"{y_words}", count_law(x, y), count_law(x2, y)))
+                                f"{y_words}", count_law(x, y), count_law(x2, y), (x, x2, y)))
     return out
 
 
@@ -204,13 +208,14 @@ class Family:
             self.others += 2 * self.other_pairs
             self.other_pairs = 0
         q_low = F(1, 2) - 1 / (2 * alpha)
+        self.q_low_exact = q_low
         self.q_low, self.q_high = float(q_low), float(1 - q_low)
         self.slack = rel_slack(self.others, float((1 - q_low) / q_low) * (1 + 8 * U_ROUND))
         # Every Binomial(i, q−) and Binomial(i, q+), once.
         self._low = [binomial_window(i, self.q_low) for i in range(self.others + 1)]
         self._high = [binomial_window(i, self.q_high) for i in range(self.others + 1)]
-        self._with = np.array([[float(x) for x in w] for _, w, _ in self.candidates])
-        self._neighbour = np.array([[float(x) for x in x2] for _, _, x2 in self.candidates])
+        self._with = np.array([[float(x) for x in w] for _, w, _, _ in self.candidates])
+        self._neighbour = np.array([[float(x) for x in x2] for _, _, x2, _ in self.candidates])
         # How many counts client 1's part adds beyond the others' window (1 alone, 2 in a pair).
         self.width = self._with.shape[1] - 1
 
@@ -234,6 +239,10 @@ class Family:
     def member(self, top, candidate):
         p, q, tail, ends = self.members(top)
         return p[candidate], q[candidate], tail, ends
+
+    def candidate_at(self, inputs):
+        """The index of the candidate with these inputs (client_candidates' q tuple), or None."""
+        return next((i for i, c in enumerate(self.candidates) if c[3] == inputs), None)
 
     def describe(self, top, candidate):
         return (f"{self.candidates[candidate][0]}; {top} of the other {self.others} LDPQ clients at c + r, "
@@ -692,6 +701,31 @@ class Account:
     def upper_epsilon(self, k):
         a = power(self.upper, k, compose_upper, self._upper_squares)
         return epsilon_at(lambda e: delta_upper(a, e), self.delta_for_upper, a.infinite, upper=True)
+
+    def _member_upper(self, member):
+        """One member's dominating measure, split and profiled as the family's members are."""
+        family, grid = self.family, self.grid
+        p, q, tail, _ = family.member(*member)
+        y = _losses(p, q)
+        atoms = p > 0
+        shift = 3.0 * family.slack + 4 * U_ROUND
+        with np.errstate(invalid="ignore"):
+            y = np.where(np.isfinite(y), y + shift * (np.abs(y) + 1.0), y)
+        mu, infinite = grid.split(np.zeros(int(atoms.sum()), dtype=np.int64), y[atoms],
+                                  (p * (1.0 + family.slack))[atoms], np.array([tail]))
+        used = np.nonzero(mu.any(axis=1))[0]
+        first = int(used[0]) if len(used) else grid.cells - 1
+        return _trim_upper(dominating(grid.largest_profile(mu, infinite), min(first, grid.cells - 2), grid))
+
+    def members_upper_epsilon(self, uses):
+        """U for a sequence of members alone, [(member, how many uses)] (a configuration a
+        certificate names as attaining its lower bound): each member's measure composed its uses,
+        then all together; at least the sequence's own ε(δ)."""
+        total = None
+        for member, k in uses:
+            a = power(self._member_upper(member), k, compose_upper, {})
+            total = a if total is None else compose_upper(total, a)
+        return epsilon_at(lambda e: delta_upper(total, e), self.delta_for_upper, total.infinite, upper=True)
 
     def lower_epsilon(self, k):
         member = self.attaining(k)

@@ -128,7 +128,7 @@ def accountant_test():
                 exact = {}
                 for top in range(family.others + 1):
                     others = poly_mul(_binomial(family.others - top, q_low), _binomial(top, 1 - q_low))
-                    for c, (_, with_law, neighbour_law) in enumerate(family.candidates):
+                    for c, (_, with_law, neighbour_law, _) in enumerate(family.candidates):
                         pair = poly_mul(others, with_law), poly_mul(others, neighbour_law)
                         exact[(top, c)] = _exact_epsilon(_composed(*pair, k), delta)
                 lower, upper = account.lower_epsilon(k)[0], account.upper_bound(k)[0]

@@ -2,6 +2,7 @@
 counterexample and the curve against n here, the paper's model sizes and scale in t3_scale.py) and T3m
 (the MSE bound, from its witnesses)."""
 import math
+import re
 from decimal import localcontext
 from fractions import Fraction as F
 
@@ -13,7 +14,8 @@ from .readings import recheck_witnessed
 from .report import Malformed, short
 from .schema import (ALPHA, BITS, DELTA, EXACT_CLIENTS, GAMMA, MODEL_SIZE, PROBABILITY, RADIUS_POSITIVE, WITNESS,
                      all_rules, at_most_field, boolean, check_input, inputs_in_range, integer_where, interval, list_of,
-                     nat, nat_between, number, obj, one_of, put, put_interval, rational, rational_where, sub)
+                     nat, nat_between, number, obj, one_of, put, put_interval, rational, rational_where, sub, text,
+                     typed)
 from .t3_scale import model_row_rule, recheck_accounts, recheck_t3_paper_scale, scale_row_rule
 from .ucdp import (ldpq_replace_exp_eps, ldpq_replace_worst, population_ldpq, smallest_exp_eps, theorem3_cpsgd,
                    theorem3_printed)
@@ -60,6 +62,12 @@ def certified_bound(value, path):
 
 
 CERTIFIED_BOUND = certified_bound
+# One part of the configuration attaining an accountant's lower bound (witness.cpp attained_json),
+# in the accountant's words; t3_scale.named_member reads them.
+USES = typed(lambda v: type(v) is str and re.fullmatch("[1-9][0-9]{0,18}", v) is not None,
+             "a count of uses, a decimal string")
+ATTAINED_PART = obj({"role": one_of("ldpq", "paired"), "client_1": text, "neighbour": text, "other_ldpq": text,
+                     "other_pairs": text, "uses": USES}, {"order": text, "partner": text})
 
 
 def t3_population_rule(value, path):
@@ -112,13 +120,15 @@ DATA = {
                                        rule=all_rules(t3_size_rule, t3_curve_rule))),
                "paper_model_sizes": list_of(obj({"m": nat, "n": nat, **put_interval("printed_eps_u"),
                                                  "printed_precondition": boolean,
-                                                 "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND},
+                                                 "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND,
+                                                 "eps_lower_attained_by": list_of(ATTAINED_PART)},
                                                 {"bits": BITS}, rule=all_rules(t3_size_rule, model_row_rule))),
                "paper_scale": list_of(obj({
                    "m": nat, "n": nat, "rounds": nat, "role": one_of("ldpq", "paired (leader)"),
                    "smallest_n_meeting_precondition": boolean, **put("gamma", "delta", "exp_eps", "radius"),
                    "printed_precondition": boolean, **put_interval("printed_eps_u"),
                    "eps_lower": CERTIFIED_BOUND, "eps_upper": CERTIFIED_BOUND,
+                   "eps_lower_attained_by": list_of(ATTAINED_PART),
                    "formula_at_instance": one_of("fails", "holds at this instance", "undecided",
                                                  "not claimed (the theorem covers one round)")},
                    {"relative_width": number, "bits": BITS}, rule=all_rules(thm3_domain_rule, scale_row_rule)),

@@ -6,6 +6,8 @@ names, and its ε_lower at most this script's upper bound over every configurati
 certified bounds (this script's own floating-point error is inside its bounds, pld.py), so they
 are compared as they are: no tolerance, which could only hide a contradiction."""
 import math
+import re
+from fractions import Fraction as F
 
 from . import pld
 from .algorithm2 import alpha_of
@@ -103,6 +105,48 @@ def _accounted_rows(data, model_gamma):
     return out
 
 
+# The accountant's words for an input (neighbours.cpp describe): an end of the range, or a point
+# c + r·α·(2·a/2^d − 1) of the threshold grid, whose LDPQ probability is q = a/2^d.
+_GRID_POINT = re.compile(r"c \+ r·α·\(2·([0-9]+)/2\^([0-9]+) - 1\)")
+_OTHERS = re.compile(r"([0-9]+) of the other ([0-9]+) LDPQ clients at c \+ r, the rest at c - r")
+_PAIRS = re.compile(r"([0-9]+) other pairs at \(c, c\)( \(d = 0: counted among the LDPQ clients\))?")
+
+
+def _q_of(words, family):
+    """An input in the accountant's words as its LDPQ probability q, or None (a limit point)."""
+    if words == "c - r":
+        return family.q_low_exact
+    if words == "c + r":
+        return 1 - family.q_low_exact
+    match = _GRID_POINT.fullmatch(words)
+    return F(int(match[1]), 2 ** int(match[2])) if match else None
+
+
+def named_member(part, family, path, report):
+    """The member of this script's family that a part of a certificate's eps_lower_attained_by
+    names: its counts checked against the row's (a MISMATCH where they differ), its inputs found
+    among client 1's candidates; None where it names a configuration outside them."""
+    others, pairs = _OTHERS.fullmatch(part["other_ldpq"]), _PAIRS.fullmatch(part["other_pairs"])
+    report.expect(others is not None and int(others[2]) == family.others and int(others[1]) <= family.others,
+                  f"{path}/other_ldpq", f"{short(part['other_ldpq'])} is not j of this row's {family.others} other "
+                                        f"LDPQ clients")
+    report.expect(pairs is not None and int(pairs[1]) == family.other_pairs, f"{path}/other_pairs",
+                  f"{short(part['other_pairs'])} is not this row's {family.other_pairs} other pairs")
+    if others is None or pairs is None:
+        return None
+    leading = part["client_1"].startswith("client 1 leading a pair at ")
+    on_ldpq = part["client_1"].startswith("client 1 on LDPQ at ")
+    if not (leading or on_ldpq) or not part["neighbour"].startswith("client 1 at "):
+        return None  # following in a pair, or removed: not among this script's candidates
+    x = _q_of(part["client_1"].split(" at ", 1)[1], family)
+    x2 = _q_of(part["neighbour"][len("client 1 at "):], family)
+    inputs = (x, x2) if on_ldpq else (x, x2, _q_of(part.get("partner", "")[len("its partner at "):], family))
+    if part.get("order"):  # the two datasets the other way round: client 1 at the neighbour's input first
+        inputs = (inputs[1], inputs[0]) + inputs[2:]
+    candidate = family.candidate_at(inputs)
+    return None if candidate is None else (int(others[1]), candidate)
+
+
 def recheck_accounts(data, report, model_gamma):
     """Every certified ε(δ) at the model sizes against this script's own bracket [L, U] (pld.py):
     MISMATCH where ε_upper < L (the certificate understates the loss of a configuration it must
@@ -133,6 +177,23 @@ def recheck_accounts(data, report, model_gamma):
         report.expect(claimed_lower <= upper, f"{path}/eps_lower",
                       f"{row['eps_lower']} is above this script's own upper bound {upper:.17g} on ε(δ) over every "
                       f"configuration in each of the k = {k} compositions ({how})")
+        # The configuration the certificate names as attaining its ε_lower: its ε(δ) is at least
+        # that, so it is at most this script's upper bound for that configuration alone.
+        parts = row.get("eps_lower_attained_by", [])
+        uses = [(named_member(part, account.family, f"{path}/eps_lower_attained_by/{j}", report),
+                 int(part["uses"])) for j, part in enumerate(parts)]
+        if parts:
+            report.equal(f"{path}/eps_lower_attained_by", sum(u for _, u in uses), k,
+                         f"uses adding up to {sum(u for _, u in uses)}")
+        if any(member is None for member, _ in uses):
+            report.not_recomputable(f"{path}/eps_lower_attained_by", "a configuration outside this script's "
+                                                                      "candidates for client 1")
+        elif uses and sum(u for _, u in uses) == k:
+            named = account.members_upper_epsilon(uses)
+            words = "; then ".join(f"{account.family.describe(*m)}, {u} uses" for m, u in uses)
+            report.expect(claimed_lower <= named, f"{path}/eps_lower",
+                          f"{row['eps_lower']} is above this script's upper bound {named:.17g} on ε(δ) of the "
+                          f"configuration named as attaining it ({words})")
         report.note(f"{path}: ε(δ) of k = {k} compositions in [{lower:.10g}, {upper:.10g}] by this script, "
                     f"[{claimed_lower:.10g}, {claimed_upper:.10g}] by the certificate; lower bound attained by "
                     f"{attained}, the same in every composition; upper bound over every configuration, {how}")
