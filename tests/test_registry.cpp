@@ -4,6 +4,7 @@
 // and the built-in rooms answer the per-coordinate questions, their worst aggregate MSE against
 // brute force and the closed forms.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <sstream>
@@ -503,14 +504,24 @@ TEST_CASE("the aggregate MSE at given inputs: closed forms, never above the wors
         *reg.find("corbin").worst_aggregate_mse_exact(s, 6));
   CHECK(exactly(reg.find("ldp").aggregate_mse_at(s, std::vector<Rational>(6, c))) ==
         *reg.find("ldp").worst_aggregate_mse_exact(s, 6));
-  // CQ, exactly: one client is one Bernoulli, (2r)² y(1 − y); six at the center cancel (half of
-  // the slots send the top level for sure); a mixed set matches the live check's double path.
+  // CQ, exactly: one client is one Bernoulli, (2r)² y(1 − y); six at the center cancel whatever
+  // the order (half of the slots send the top level for sure); a mixed set is the mean over every
+  // rank order of the live check's moments for that order (double, to its rounding).
   CHECK(exactly(reg.find("cq").aggregate_mse_at(s, {Rational(9, 16)})) == 4 * r * r * Rational(5, 8) * Rational(3, 8));
   CHECK(exactly(reg.find("cq").aggregate_mse_at(s, std::vector<Rational>(6, c))) == 0);
   std::vector<double> y;
   for (const Rational& x : w) y.push_back(to_double(Rational((x - c + r) / (2 * r))));
-  CHECK(to_double(exactly(reg.find("cq").aggregate_mse_at(s, w))) ==
-        Approx(cq_error_moments(y).m2 * to_double(Rational(4 * r * r / (n * n)))).epsilon(1e-12));
+  std::sort(y.begin(), y.end());
+  double over_orders = 0;
+  int orders = 0;
+  do {
+    over_orders += cq_error_moments(y).m2;
+    ++orders;
+  } while (std::next_permutation(y.begin(), y.end()));
+  const Rational cq = exactly(reg.find("cq").aggregate_mse_at(s, w));
+  CHECK(to_double(cq) == Approx(over_orders / orders * to_double(Rational(4 * r * r / (n * n)))).epsilon(1e-12));
+  // ... which one order alone is not: the order given, sorted, is far from the mean.
+  CHECK(to_double(cq) != Approx(cq_error_moments(y).m2 * to_double(Rational(4 * r * r / (n * n)))).epsilon(1e-3));
   // The noise baselines: σ²/n or 2b²/n at any inputs, their worst case; an ε budget enclosed.
   CoordinateSetting e = s;
   e.budget = Budget::make(Budget::Kind::eps, Rational(1, 2));

@@ -20,6 +20,11 @@ namespace {
   throw invalid_argument("mechanism", quote(m.name()), rule + ")");
 }
 
+/// How many bits |x| has (0 for 0).
+std::size_t bit_length(const BigInt& x) {
+  return x == 0 ? 0 : static_cast<std::size_t>(boost::multiprecision::msb(abs(x))) + 1;
+}
+
 }  // namespace
 
 std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w) {
@@ -49,6 +54,11 @@ void check_input_count(const Mechanism& m, const std::vector<Rational>& weights)
   if (weights.size() > kMaxInputs)
     throw invalid_argument("weights", std::to_string(weights.size()) + " inputs",
                            "at most " + std::to_string(kMaxInputs) + " clients");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (bit_length(numerator(weights[i])) > kMaxInputBits || bit_length(denominator(weights[i])) > kMaxInputBits)
+      throw invalid_argument("weights[" + std::to_string(i) + "]", corbin::to_string(weights[i]),
+                             "a number whose numerator and denominator have at most " +
+                                 std::to_string(kMaxInputBits) + " bits (38 digits)");
   if (m.pairing() == Pairing::alone) return;
   const std::set<Rational> distinct(weights.begin(), weights.end());
   if (distinct.size() > kMaxPairedValues)

@@ -26,11 +26,13 @@ std::optional<LoneMse> lone_mse(const Mechanism& m, const CoordinateSetting& s, 
 /// (worst_aggregate_mse_exact), its enclosure otherwise; none where the room knows neither.
 std::optional<MseValue> worst_aggregate(const Mechanism& m, const CoordinateSetting& s, std::size_t n);
 
-/// How many inputs the callers (`corbin sweep`, `corbin check`, Python) answer aggregate_mse_at
-/// for, so that an answer comes in seconds: CQ's shifts cost n² per set, and a room that pairs
-/// clients one pair law per ordered pair of distinct inputs (random_order_aggregate_mse).
-constexpr std::size_t kMaxInputs = 4096, kMaxPairedValues = 1024;
-/// Raises invalid_argument("weights") beyond those limits.
+/// How many inputs, and how long ones, the callers (`corbin sweep`, `corbin check`, Python) answer
+/// aggregate_mse_at for, so that an answer comes in seconds: a room that pairs clients takes one
+/// pair law per ordered pair of distinct inputs (random_order_aggregate_mse), and every room's
+/// rationals grow with the inputs' (an input such as 1/(10^300 + i) makes each operation slow).
+constexpr std::size_t kMaxInputs = 4096, kMaxPairedValues = 512, kMaxInputBits = 128;
+/// Raises invalid_argument("weights") beyond those limits: more inputs, more distinct ones for a
+/// room that pairs, or an input whose numerator or denominator has more bits.
 void check_input_count(const Mechanism& m, const std::vector<Rational>& weights);
 
 /// The room's answer, or invalid_argument("mechanism") naming the room and `question` (the

@@ -22,31 +22,63 @@ std::vector<std::size_t> cq_shifts(const Key& key, std::uint32_t stream, std::si
   return out;
 }
 
-template <class T>
-CqMomentsOf<T> cq_error_moments(const std::vector<T>& y) {
+CqMoments cq_error_moments(const std::vector<double>& y) {
   const std::size_t k = y.size();
   if (k == 0) return {};
-  const T kk = static_cast<long>(k), zero = 0, one = 1;
-  T y_sum = 0;
-  for (const T& v : y) y_sum += v;
-  T d2 = 0, d4 = 0;
+  double y_sum = 0;
+  for (double v : y) y_sum += v;
+  double d2 = 0, d4 = 0;
   for (std::size_t s = 0; s < k; ++s) {
-    T mean = 0, k2 = 0, k3 = 0, k4 = 0;
+    double mean = 0, k2 = 0, k3 = 0, k4 = 0;
     for (std::size_t r = 0; r < k; ++r) {
-      const T p = std::clamp(T(kk * y[r] - T(static_cast<long>((s + r) % k))), zero, one);
-      const T v = p * (1 - p);
+      const double p = std::clamp(static_cast<double>(k) * y[r] - static_cast<double>((s + r) % k), 0.0, 1.0);
+      const double v = p * (1 - p);
       mean += p;
       k2 += v;
       k3 += v * (1 - 2 * p);
       k4 += v * (1 - 6 * v);
     }
-    const T a = mean - y_sum;
+    const double a = mean - y_sum;
     d2 += k2 + a * a;
     d4 += k4 + 3 * k2 * k2 + 4 * a * k3 + 6 * a * a * k2 + a * a * a * a;
   }
-  return {T(d2 / kk), T(d4 / kk)};
+  return {d2 / static_cast<double>(k), d4 / static_cast<double>(k)};
 }
-template CqMomentsOf<double> cq_error_moments(const std::vector<double>&);
-template CqMomentsOf<Rational> cq_error_moments(const std::vector<Rational>&);
+
+Rational cq_random_order_m2(const std::vector<Rational>& y) {
+  const std::size_t k = y.size();
+  if (k == 0) throw invalid_argument("y", "empty", "at least one client's position");
+  for (const Rational& v : y)
+    if (v < 0 || v > 1) throw invalid_argument("y", to_string(v), "in [0, 1]");
+  if (k == 1) return Rational(y[0] * (1 - y[0]));
+  const Rational kk{BigInt(k)};
+  // Per slot s: how many f_i are 1 there (⌊k y_i⌋ > s), and the fractional parts sitting at s.
+  std::vector<std::size_t> whole_at(k + 1, 0);  // clients with ⌊k y_i⌋ = m
+  std::vector<Rational> part(k, Rational(0)), part_squares(k, Rational(0));
+  Rational y_sum(0), y_squares(0);
+  for (const Rational& v : y) {
+    y_sum += v;
+    y_squares += v * v;
+    const Rational scaled = kk * v;
+    const std::size_t m = floor_of(scaled).convert_to<std::size_t>();
+    ++whole_at[m];
+    if (m < k) {
+      const Rational fraction = scaled - Rational(BigInt(m));
+      part[m] += fraction;
+      part_squares[m] += fraction * fraction;
+    }
+  }
+  Rational f_squares(0), g_sum(0);
+  std::size_t above = 0;  // clients with ⌊k y_i⌋ > s, counted down from s = k − 1
+  for (std::size_t s = k; s-- > 0;) {
+    above += whole_at[s + 1];
+    const Rational ones{BigInt(above)};
+    const Rational f = ones + part[s];
+    f_squares += f * f;
+    g_sum += ones + part_squares[s];
+  }
+  return Rational(y_sum - y_sum * y_sum +
+                  (kk * kk * (y_sum * y_sum - y_squares) - f_squares + g_sum) / (kk * (kk - 1)));
+}
 
 }  // namespace corbin

@@ -68,7 +68,7 @@ std::optional<MseValue> CqMechanism::aggregate_mse_at(const CoordinateSetting& s
   std::vector<Rational> y;
   for (const Rational& w : weights) y.push_back((w - low) / width);
   const Rational scale = width / Rational(BigInt(weights.size()));
-  const Rational value = scale * scale * cq_error_moments(y).m2;
+  const Rational value = scale * scale * cq_random_order_m2(y);
   return MseValue{value, interval_from(value)};
 }
 

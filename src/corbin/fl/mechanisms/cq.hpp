@@ -2,8 +2,8 @@
 // Correlated quantization (Suresh et al. 2022, one bit; quantizer/cq.hpp), the paper's Exp. 5
 // baseline: the survivors, in rank order, share one random cyclic shift per coordinate, so a
 // client's output depends on the others': no per-client law, and no privacy claimed (no budget).
-// The live check takes CQ's error moments over the shift and the clients' own coins, and the
-// aggregate MSE at given inputs is the same E D², exactly. Its worst case over inputs couples
+// The live check takes CQ's error moments over the shift and the clients' own coins in the
+// round's drawn order; the aggregate MSE at given inputs is E D² over that order too, exactly. Its worst case over inputs couples
 // every client's input through the shared shift; it is not derived here (the registry's default
 // refuses: no per-client law).
 
@@ -24,8 +24,8 @@ class CqMechanism : public Mechanism {
   bool couples_lone_clients() const override { return true; }
   std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
-  /// (2r/n)² E D² at the inputs' positions y_k = (w_k − (c − r))/(2r), clients in the order
-  /// given (their rank order), exactly (quantizer/cq.hpp: cq_error_moments).
+  /// (2r/n)² E D² at the inputs' positions y_k = (w_k − (c − r))/(2r), over the shift and the
+  /// server's random rank order, exactly (quantizer/cq.hpp: cq_random_order_m2).
   std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
                                            const std::vector<Rational>& weights) const override;
 };
