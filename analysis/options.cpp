@@ -89,15 +89,16 @@ Variant GeometryOptions::v() const {
   return parse_variant(variant);
 }
 
-unsigned long parse_count(const std::string& text, const char* option, unsigned long limit) {
-  const std::string rule = "an integer in [0, " + std::to_string(limit) + "]";
+unsigned long parse_count(const std::string& text, const char* option, unsigned long limit,
+                          unsigned long minimum) {
+  const std::string rule = "an integer in [" + std::to_string(minimum) + ", " + std::to_string(limit) + "]";
   Rational value;
   try {
     value = parse_rational(text, option);
   } catch (const invalid_argument&) {
     throw invalid_argument(option, quote(text), rule);
   }
-  if (denominator(value) != 1 || value < 0 || value > limit)
+  if (denominator(value) != 1 || value < minimum || value > limit)
     throw invalid_argument(option, quote(text), rule);
   return numerator(value).convert_to<unsigned long>();
 }

@@ -43,8 +43,10 @@ struct GeometryOptions {
   Variant v() const;
 };
 
-/// Parses a non-negative integer option (e.g. --bits, --precision) with a message naming it.
-unsigned long parse_count(const std::string& text, const char* option, unsigned long limit);
+/// Parses an integer option in [minimum, limit] (e.g. --bits, --precision, a range's count) with a
+/// message naming it.
+unsigned long parse_count(const std::string& text, const char* option, unsigned long limit,
+                          unsigned long minimum = 0);
 
 /// "a,b,c" -> {"a", "b", "c"} (empty items kept: each caller refuses them by name).
 std::vector<std::string> split_list(const std::string& text);

@@ -45,9 +45,9 @@ std::vector<Rational> parse_log_grid(const std::string& text, const std::string&
     throw invalid_argument(option, quote(text), "a list a,b,c, a range a:b:k or a log range a:b:k:log");
   const Rational a = parse_rational(range.substr(0, colon), option);
   const Rational b = parse_rational(range.substr(colon + 1, second - colon - 1), option);
-  const unsigned long k = parse_count(range.substr(second + 1), option, kMaxGridPoints);
+  const unsigned long k = parse_count(range.substr(second + 1), option, kMaxGridPoints, 2);
   const double la = std::log(to_double(a)), lb = std::log(to_double(b));
-  if (!(a > 0) || !(a < b) || !std::isfinite(la) || !std::isfinite(lb) || k < 2)
+  if (!(a > 0) || !(a < b) || !std::isfinite(la) || !std::isfinite(lb))
     throw invalid_argument(option, quote(text), "a log range a:b:k:log with 0 < a < b, both in [1e-300, 1e300], k >= 2");
   std::vector<Rational> out = {a};
   for (unsigned long i = 1; i + 1 < k; ++i) {
@@ -74,8 +74,7 @@ std::vector<Rational> parse_grid(const std::string& text, const char* option) {
       throw invalid_argument(option, quote(text), "a list a,b,c, a range a:b:k or a log range a:b:k:log");
     const Rational a = parse_rational(text.substr(0, colon), option);
     const Rational b = parse_rational(text.substr(colon + 1, second - colon - 1), option);
-    const unsigned long k = parse_count(text.substr(second + 1), option, kMaxGridPoints);
-    if (k < 1) throw invalid_argument(option, quote(text), "a range with at least one point");
+    const unsigned long k = parse_count(text.substr(second + 1), option, kMaxGridPoints, 1);  // its points
     for (unsigned long i = 0; i < k; ++i)
       out.push_back(k == 1 ? a : Rational(a + (b - a) * Rational(BigInt(i), BigInt(k - 1))));
     return out;
@@ -143,6 +142,9 @@ struct Plan {
   std::string q;
   bool by_mechanism = false, wire = false, pair = false, per_bits = false, ucdp = false, noise = false,
        per_mechanism = false, w_axis = false, bits_axis = false, aggregate = false;
+  /// Whether the grid has a budget axis: not for wire_bits, nor for rooms none of which takes a
+  /// budget (CQ, vanilla, SignSGD).
+  bool budgeted = true;
   Budget::Kind kind = Budget::Kind::exp_eps;
   const char* budget_option = "--exp-eps";
   std::vector<Rational> budget_values, w1s, w2s, gammas, deltas;
@@ -167,14 +169,18 @@ struct Point {
 bool plan_uses(const Plan& p, const SweepArgs& a, const std::string& option) {
   const std::string& q = p.q;
   const bool setting = p.per_mechanism && !p.wire;  // a mechanism's setting: c, r, d, variant, δ
-  if (option == "--bits") return p.pair || p.per_bits || (p.per_mechanism && p.by_mechanism && !p.wire);
+  // CorBinQ's d and variant, AugCorBin-FL's γ: read only where some room has such clients.
+  const bool augmented = std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
+    return m->pairing() == fl::Pairing::augmented;
+  });
+  if (option == "--bits") return p.pair || p.per_bits || (setting && p.bits_axis);
   if (option == "--w") return p.pair || q == "law" || q == "law_mse";
   if (option == "--w2") return p.pair;
   if (option == "--center") return p.pair || p.per_bits || setting;
   if (option == "--radius") return p.pair || p.per_bits || setting || p.ucdp || (p.noise && a.sensitivity.empty());
-  if (option == "--variant") return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || setting;
+  if (option == "--variant") return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || (setting && p.bits_axis);
   if (option == "--n") return p.ucdp || (p.aggregate && a.weights.empty());  // n is the inputs' count
-  if (option == "--gamma") return p.ucdp || p.aggregate;
+  if (option == "--gamma") return p.ucdp || (p.aggregate && augmented);
   if (option == "--weights") return p.aggregate;
   if (option == "--m") return p.ucdp;
   if (option == "--delta") return p.ucdp || q == "gaussian_sigma" || setting;
@@ -190,14 +196,20 @@ Plan make_plan(const SweepArgs& a) {
   p.wire = q == "wire_bits";
   const bool by_mechanism = p.by_mechanism, wire = p.wire;
   const int budgets = !a.eps.empty() + !a.exp_eps.empty() + !a.alpha.empty();
+  p.mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};
+  const bool some_budget = std::any_of(p.mechanisms.begin(), p.mechanisms.end(),
+                                       [](const fl::Mechanism* m) { return m->takes_budget(); });
+  p.budgeted = !wire && (!by_mechanism || some_budget);
   if (wire && budgets != 0)
     throw invalid_argument("the budget axis", "given", "absent for wire_bits (a room's bits on the wire do not depend on ε)");
-  if (!wire && budgets != 1)
+  if (!wire && !p.budgeted && budgets != 0)
+    throw invalid_argument("the budget axis", "given", "absent for " + a.mechanism + ", which takes no budget");
+  if (p.budgeted && budgets != 1)
     throw invalid_argument("the budget axis", "missing or repeated", "exactly one of --eps, --exp-eps, --alpha");
   p.kind = !a.eps.empty() ? Budget::Kind::eps : !a.exp_eps.empty() ? Budget::Kind::exp_eps : Budget::Kind::alpha;
   p.budget_option = !a.eps.empty() ? "--eps" : !a.exp_eps.empty() ? "--exp-eps" : "--alpha";
   const char* budget_option = p.budget_option;
-  p.budget_values = wire ? std::vector<Rational>{}
+  p.budget_values = !p.budgeted ? std::vector<Rational>{}
                          : parse_grid(!a.eps.empty() ? a.eps : !a.exp_eps.empty() ? a.exp_eps : a.alpha, budget_option);
   const auto bits = parse_grid(a.bits, "--bits"), ns = parse_grid(a.n, "--n"), ms = parse_grid(a.m, "--m");
   p.w1s = parse_grid(a.w, "--w");
@@ -233,6 +245,12 @@ Plan make_plan(const SweepArgs& a) {
     throw invalid_argument(budget_option, "given", "--eps for gaussian_sigma and laplace_scale (they take ε)");
   if (aggregate && a.given.count("--weights") > 0 && a.given.count("--n") > 0)
     throw invalid_argument("--n", "given", "absent with --weights (n is the inputs' count)");
+  // A mechanism's w axis (its lone client's input), and its bits axis: CorBinQ's d, which only the
+  // rooms whose clients pair take (the others get an empty cell, and one row, not copies).
+  p.w_axis = q == "law" || q == "law_mse";
+  p.bits_axis = !wire && std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
+    return m->pairing() != fl::Pairing::alone;
+  });
   // Every option given must be one this quantity reads: an ignored option (`--n` for law_mse,
   // `--radius` where the sensitivity is given) would answer another question than the one asked.
   for (const std::string& option : a.given)
@@ -242,17 +260,10 @@ Plan make_plan(const SweepArgs& a) {
   if (aggregate && p.gammas.size() != 1)
     throw invalid_argument("--gamma", quote(a.gamma), "one value for aggregate_mse (AugCorBin-FL's LDPQ share)");
   if (aggregate) fl::check_gamma(p.gammas.front());
-  p.mechanisms = by_mechanism ? parse_mechanisms(a.mechanism) : std::vector<const fl::Mechanism*>{};
-  // A mechanism's w axis (its lone client's input), and its bits axis: CorBinQ's d, which only the
-  // rooms whose clients pair take (the others get an empty cell, and one row, not copies).
-  p.w_axis = q == "law" || q == "law_mse";
-  p.bits_axis = !wire && std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
-    return m->pairing() != fl::Pairing::alone;
-  });
   // Validate every axis, and the grid's size, before anything is computed (the product of the
   // axes' sizes, checked factor by factor so that it cannot overflow).
   std::vector<std::size_t> axes;
-  if (!wire) axes.push_back(p.budget_values.size());
+  if (p.budgeted) axes.push_back(p.budget_values.size());
   if (pair) axes.insert(axes.end(), {bits.size(), p.w1s.size(), p.w2s.size()});
   if (per_bits) axes.push_back(bits.size());
   if (ucdp) axes.insert(axes.end(), {ns.size(), p.gammas.size(), p.deltas.size(), ms.size()});
@@ -386,7 +397,7 @@ Enclosed evaluate_at(const SweepArgs& args) {
   x.mechanism = p.mechanisms.empty() ? nullptr : p.mechanisms.front();
   const bool paired = x.mechanism == nullptr || x.mechanism->pairing() != fl::Pairing::alone;
   if (paired) x.d = p.d_values.front();
-  if (!p.wire) {
+  if (p.budgeted) {
     x.budget_value = p.budget_values.front();
     x.budget = Budget::make(p.kind, x.budget_value);
   }
@@ -401,11 +412,11 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
                          const std::function<void(std::size_t, const std::string&)>& emit, bool progress) {
   const Plan p = make_plan(a);
   const std::string& q = p.q;
-  const bool wire = p.wire, w_axis = p.w_axis, bits_axis = p.bits_axis, per_mechanism = p.per_mechanism;
+  const bool w_axis = p.w_axis, bits_axis = p.bits_axis, per_mechanism = p.per_mechanism;
   std::ostringstream header;
   if (per_mechanism) {
     header << "mechanism";
-    if (!wire) header << "," << p.budget_option + 2;
+    if (p.budgeted) header << "," << p.budget_option + 2;
     if (bits_axis) header << ",bits";
     if (w_axis) header << ",w";
     if (p.aggregate) header << ",n";
@@ -430,19 +441,19 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
   for (const fl::Mechanism* m : p.mechanisms) {
     // A room that takes no budget answers once for the whole budget axis (an empty cell), one
     // whose clients do not pair once for the bits axis.
-    const bool budget_cells = !wire && m->takes_budget(), paired = bits_axis && m->pairing() != fl::Pairing::alone;
+    const bool budget_cells = p.budgeted && m->takes_budget(), paired = bits_axis && m->pairing() != fl::Pairing::alone;
     for (std::size_t i = 0; i < (budget_cells ? p.budget_values.size() : 1); ++i) {
       Point x;
       x.mechanism = m;
       x.delta = p.deltas.front();
-      if (!wire) {
+      if (p.budgeted) {
         x.budget_value = p.budget_values[i];
         x.budget = Budget::make(p.kind, x.budget_value);
       }
       for (std::size_t j = 0; j < (paired ? p.d_values.size() : 1); ++j) {
         x.d = paired ? p.d_values[j] : fl::CoordinateSetting{}.bits;
         std::string prefix = m->name();
-        if (!wire) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
+        if (p.budgeted) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
         if (bits_axis) prefix += "," + (paired ? std::to_string(x.d) : std::string());
         for (const unsigned long n : p.aggregate ? p.n_values : std::vector<unsigned long>{})
           at_point([&] {

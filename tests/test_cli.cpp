@@ -157,9 +157,11 @@ TEST_CASE("corbin sweep --quantity aggregate_mse: the worst case of the average 
 TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at given inputs, exactly",
           "[cli][unit]") {
   // e^ε = 3 (α = 2), r = 1/20, inputs −1/20, 1/40, 0, 1/20. LDP-FL: Σ ((rα)² − w²)/n² =
-  // (3/400 + 15/1600 + 1/100 + 3/400)/16 = 11/5120. CQ: positions y = 0, 3/4, 1/2, 1, so with
-  // k = 4 every p_k(s) is 0 or 1 and Σp = 2, 2, 2, 3 over the shifts against Σy = 9/4:
-  // E D² = (3/16 + 3/16 + 3/16 + 9/16)/4 = 3/16, and the MSE (2r/4)² · 3/16 = 3/25600. Vanilla 0.
+  // (3/400 + 15/1600 + 1/100 + 3/400)/16 = 11/5120. CQ: positions y = 0, 3/4, 1/2, 1, k = 4, so
+  // f_i(s) = 1 for s < 4y_i, else 0: F(s) = 3, 3, 2, 1 = G(s), Y = 9/4, Σ y² = 29/16, and over the
+  // shift and the server's order E D² = Y − Y² + (16Y² − 16Σy² − ΣF² + ΣG)/12 = 9/4 − 81/16 +
+  // (81 − 29 − 23 + 9)/12 = 17/48, the MSE (2r/4)² · 17/48 = 17/76800 (one order, as given, has
+  // 3/25600: the order is the server's to draw). Vanilla 0.
   // CorBin-FL: 53/76800, the mean of `corbin mse --weights ... --pairing` over the 24 orders
   // (test_utility holds the closed form to every order), below LDP-FL's.
   const Result r = run("sweep --quantity aggregate_mse --mechanism ldp,cq,vanilla,corbin --exp-eps 3 --radius 1/20 "
@@ -169,7 +171,7 @@ TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at
   CHECK(r.out ==
         "mechanism,exp-eps,bits,n,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,aggregate_mse_upper\n"
         "ldp,3,,4,0.0021484375,11/5120,0.0021484375,0.0021484375\n"
-        "cq,,,4,0.0001171875,3/25600,0.0001171875,0.0001171875\n"
+        "cq,,,4,0.00022135416666666667,17/76800,0.00022135416666666667,0.00022135416666666667\n"
         "vanilla,,,4,0,0,0,0\n"
         "corbin,3,5,4,0.00069010416666666667,53/76800,0.00069010416666666667,0.00069010416666666667\n");
   // The same mean over the orders, from the fixed-pairing command: the two agree.
@@ -302,7 +304,14 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity law_mse --mechanism nope --exp-eps 3", "--mechanism"},
       {"sweep --quantity law_mse --exp-eps 3", "--mechanism"},
       {"sweep --quantity mse --mechanism ldp --exp-eps 3", "--mechanism"},
-      {"sweep --quantity pldp_ratio --mechanism vanilla --exp-eps 3", "--mechanism"},
+      {"sweep --quantity pldp_ratio --mechanism vanilla", "--mechanism"},
+      {"sweep --quantity law_mse --mechanism vanilla --exp-eps 3", "budget"},  // it takes none
+      {"sweep --quantity aggregate_mse --mechanism cq --exp-eps 3 --weights 0", "budget"},
+      {"sweep --quantity aggregate_mse --mechanism corbin --exp-eps 3 --gamma 1/3", "--gamma"},  // no γ share
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --bits 3", "--bits"},  // no pairs
+      {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --variant as-printed", "--variant"},
+      {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,1/100000000000000000000000000000000000000000",
+       "--weights[1]"},
       {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --w 2", "--w"},
       {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --delta 1e-5,1e-6", "--delta"},
       {"sweep --quantity wire_bits --mechanism ldp --exp-eps 3", "budget"},
@@ -316,7 +325,7 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,nan", "--weights"},
       {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights 0,0 --n 2", "--n"},
       {"sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --weights -1:1:5000", "--weights"},
-      {"sweep --quantity aggregate_mse --mechanism corbin --exp-eps 3 --weights -1:1:2000", "--weights"},
+      {"sweep --quantity aggregate_mse --mechanism corbin --exp-eps 3 --weights -1:1:600", "--weights"},
       {"sweep --quantity law_mse --mechanism ldp --exp-eps 3 --weights 0", "--weights"},
   };
   for (const auto& [args, option] : cases) {

@@ -211,6 +211,10 @@ TEST_CASE("log grids: k points from a to b, readable and exact as printed", "[cl
   CHECK(firsts == std::vector<std::string>{"2", "6.32456", "20", "63.2456", "200"});
   refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "0:2:5:log"}), "0 < a < b");
   refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "3:2:5:log"}), "0 < a < b");
-  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:1:log"}), "k >= 2");
+  // A count below its least is refused by the rule it breaks (a log range needs both ends, a
+  // range one point).
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:1:log"}), "an integer in [2, 1000000]");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:0"}), "an integer in [1, 1000000]");
+  refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:2000000"}), "an integer in [1, 1000000]");
   refused(corbin({"sweep", "--quantity", "sup_gap", "--exp-eps", "2:3:log"}), "a log range a:b:k:log");
 }

@@ -136,13 +136,15 @@ assert corbin.sup_gap(np.float64(3), 0, 1, 5) == corbin.sup_gap(Decimal("3"), 0,
 # (vanilla), each enclosed; γ is AugCorBin-FL's alone; a room that does not know it says so.
 for mechanism, value in (("ldp", F(1, 10**4)), ("corbin", F(1, 2 * 10**4)),
                          ("augcorbin", F(3, 4 * 10**4)), ("vanilla", F(0))):
-    lower, upper = corbin.aggregate_mse(mechanism, 100, exp_eps=3, radius=F(1, 20))
+    budget = {} if mechanism == "vanilla" else {"exp_eps": 3}  # vanilla takes none
+    lower, upper = corbin.aggregate_mse(mechanism, 100, radius=F(1, 20), **budget)
     assert isinstance(lower, F) and lower <= value <= upper and upper - lower < F(1, 10**30), (mechanism, lower, upper)
 assert corbin.aggregate_mse("augcorbin", 100, exp_eps=3, radius=F(1, 20), gamma=1) == \
     corbin.aggregate_mse("ldp", 100, exp_eps=3, radius=F(1, 20))  # γ = 1: every client alone
 for call, name in ((lambda: corbin.aggregate_mse("ldp", 100, exp_eps=3, gamma="1/2"), "gamma"),
                    (lambda: corbin.aggregate_mse("ldp", 0, exp_eps=3), "n"),
-                   (lambda: corbin.aggregate_mse("cq", 100, exp_eps=3), "mechanism"),
+                   (lambda: corbin.aggregate_mse("cq", 100), "mechanism"),
+                   (lambda: corbin.aggregate_mse("cq", 100, exp_eps=3), "budget"),
                    (lambda: corbin.aggregate_mse("augcorbin", 100, exp_eps=3, gamma=2), "gamma")):
     try:
         call()
@@ -150,11 +152,11 @@ for call, name in ((lambda: corbin.aggregate_mse("ldp", 100, exp_eps=3, gamma="1
     except ValueError as e:
         assert str(e).startswith(name + " is "), (name, str(e))
 # ... and at given inputs (weights; n is their count): exactly 11/5120 for LDP-FL at -1/20, 1/40, 0,
-# 1/20 (test_cli's derivation), 3/25600 for CQ; CorBin-FL's, over the server's random order, is
+# 1/20 (test_cli's derivation), 17/76800 for CQ over its shift and the server's order; CorBin-FL's, over the server's random order, is
 # below LDP-FL's; an ε budget gives an enclosure; n and weights are one question each.
 at = [F(-1, 20), F(1, 40), 0, "1/20"]
 assert corbin.aggregate_mse("ldp", weights=at, exp_eps=3, radius=F(1, 20)) == (F(11, 5120), F(11, 5120))
-assert corbin.aggregate_mse("cq", weights=at, exp_eps=3, radius=F(1, 20)) == (F(3, 25600), F(3, 25600))
+assert corbin.aggregate_mse("cq", weights=at, radius=F(1, 20)) == (F(17, 76800), F(17, 76800))
 lower, upper = corbin.aggregate_mse("corbin", weights=at, exp_eps=3, radius=F(1, 20))
 assert lower == upper and 0 < lower < F(11, 5120)
 lower, upper = corbin.aggregate_mse("corbin", weights=at, eps=1, radius=F(1, 20))
@@ -164,7 +166,7 @@ for call, name in ((lambda: corbin.aggregate_mse("ldp", 4, weights=at, exp_eps=3
                    (lambda: corbin.aggregate_mse("ldp", weights=[], exp_eps=3), "weights"),
                    (lambda: corbin.aggregate_mse("ldp", weights=[0, 2], exp_eps=3), "weights[1]"),
                    (lambda: corbin.aggregate_mse("ldp", weights=[0] * 5000, exp_eps=3), "weights"),
-                   (lambda: corbin.aggregate_mse("signsgd", weights=[0], exp_eps=3), "mechanism")):
+                   (lambda: corbin.aggregate_mse("signsgd", weights=[0]), "mechanism")):
     try:
         call()
         raise AssertionError("accepted: " + name)

@@ -155,7 +155,8 @@ py::tuple enclosure(const Interval& x) {
 }
 
 /// The setting of a room's per-coordinate questions (fl::CoordinateSetting): exactly one of
-/// exp_eps, alpha (exact) or eps (certified), or none for a room that takes no budget.
+/// exp_eps, alpha (exact) or eps (certified) for a room that takes a budget, none for one that
+/// takes none.
 fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handle& exp_eps,
                                          const py::handle& alpha, const py::handle& eps,
                                          const py::handle& c, const py::handle& r,
@@ -166,6 +167,9 @@ fl::CoordinateSetting coordinate_setting(const fl::Mechanism& m, const py::handl
   if (!budget && m.takes_budget())
     throw corbin::invalid_argument("budget", "missing",
                                    "exactly one of alpha, exp_eps, eps (" + m.name() + " takes one)");
+  // A budget the room does not take would be ignored: an answer to another question.
+  if (budget && !m.takes_budget())
+    throw corbin::invalid_argument("budget", "given", "absent for " + m.name() + ", which takes none");
   if (budget) s.budget = *budget;
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
