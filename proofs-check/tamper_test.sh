@@ -344,6 +344,14 @@ def planted_t3(cert):
     path = "data/paper_model_sizes/0/eps_lower"
     yield "planted the named configuration's order flipped", json.dumps(doc), {1}, \
         (f" {path}: ", "the configuration named as attaining it")
+    # ... and with counts that are not the row's: more other clients at c + r than there are, or
+    # a count of 5000 digits (a MISMATCH naming the count, never an internal error).
+    for count in ("999", "9" * 5000):
+        doc = copy.deepcopy(cert)
+        part = doc["data"]["paper_model_sizes"][0]["eps_lower_attained_by"][0]
+        part["other_ldpq"] = part["other_ldpq"].replace(part["other_ldpq"].split(" ", 1)[0], count, 1)
+        path = "data/paper_model_sizes/0/eps_lower_attained_by/0/other_ldpq"
+        yield f"planted {len(count)} digits of other clients at c + r", json.dumps(doc), {1}, (f" {path}: ",)
 
 
 def once(cert):

@@ -12,7 +12,7 @@ from fractions import Fraction as F
 from . import pld
 from .algorithm2 import alpha_of
 from .exact import enclosure, inside, rat
-from .limits import kCertDigits
+from .limits import kCertDigits, kMaxBits
 from .report import Malformed, short
 from .schema import sub
 from .ucdp import population_ldpq, theorem3_printed
@@ -107,9 +107,9 @@ def _accounted_rows(data, model_gamma):
 
 # The accountant's words for an input (neighbours.cpp describe): an end of the range, or a point
 # c + r·α·(2·a/2^d − 1) of the threshold grid, whose LDPQ probability is q = a/2^d.
-_GRID_POINT = re.compile(r"c \+ r·α·\(2·([0-9]+)/2\^([0-9]+) - 1\)")
-_OTHERS = re.compile(r"([0-9]+) of the other ([0-9]+) LDPQ clients at c \+ r, the rest at c - r")
-_PAIRS = re.compile(r"([0-9]+) other pairs at \(c, c\)( \(d = 0: counted among the LDPQ clients\))?")
+_GRID_POINT = re.compile(r"c \+ r·α·\(2·([0-9]{1,200000})/2\^([0-9]{1,7}) - 1\)")  # a < 2^d, d <= kMaxBits
+_OTHERS = re.compile(r"([0-9]{1,12}) of the other ([0-9]{1,12}) LDPQ clients at c \+ r, the rest at c - r")
+_PAIRS = re.compile(r"([0-9]{1,12}) other pairs at \(c, c\)( \(d = 0: counted among the LDPQ clients\))?")
 
 
 def _q_of(words, family):
@@ -119,21 +119,28 @@ def _q_of(words, family):
     if words == "c + r":
         return 1 - family.q_low_exact
     match = _GRID_POINT.fullmatch(words)
-    return F(int(match[1]), 2 ** int(match[2])) if match else None
+    if not match or int(match[2]) > kMaxBits:
+        return None
+    return F(int(match[1]), 2 ** int(match[2]))
+
+
+class Misnamed(Exception):
+    """A named part whose counts are not the row's (already reported as a MISMATCH)."""
 
 
 def named_member(part, family, path, report):
     """The member of this script's family that a part of a certificate's eps_lower_attained_by
-    names: its counts checked against the row's (a MISMATCH where they differ), its inputs found
-    among client 1's candidates; None where it names a configuration outside them."""
+    names: its counts checked against the row's (a MISMATCH, and Misnamed, where they differ), its
+    inputs found among client 1's candidates; None where it names a configuration outside them."""
     others, pairs = _OTHERS.fullmatch(part["other_ldpq"]), _PAIRS.fullmatch(part["other_pairs"])
-    report.expect(others is not None and int(others[2]) == family.others and int(others[1]) <= family.others,
-                  f"{path}/other_ldpq", f"{short(part['other_ldpq'])} is not j of this row's {family.others} other "
-                                        f"LDPQ clients")
-    report.expect(pairs is not None and int(pairs[1]) == family.other_pairs, f"{path}/other_pairs",
+    counts_ok = others is not None and int(others[2]) == family.others and int(others[1]) <= family.others
+    report.expect(counts_ok, f"{path}/other_ldpq",
+                  f"{short(part['other_ldpq'])} is not j of this row's {family.others} other LDPQ clients")
+    pairs_ok = pairs is not None and int(pairs[1]) == family.other_pairs
+    report.expect(pairs_ok, f"{path}/other_pairs",
                   f"{short(part['other_pairs'])} is not this row's {family.other_pairs} other pairs")
-    if others is None or pairs is None:
-        return None
+    if not (counts_ok and pairs_ok):
+        raise Misnamed()
     leading = part["client_1"].startswith("client 1 leading a pair at ")
     on_ldpq = part["client_1"].startswith("client 1 on LDPQ at ")
     if not (leading or on_ldpq) or not part["neighbour"].startswith("client 1 at "):
@@ -180,9 +187,12 @@ def recheck_accounts(data, report, model_gamma):
         # The configuration the certificate names as attaining its ε_lower: its ε(δ) is at least
         # that, so it is at most this script's upper bound for that configuration alone.
         parts = row.get("eps_lower_attained_by", [])
-        uses = [(named_member(part, account.family, f"{path}/eps_lower_attained_by/{j}", report),
-                 int(part["uses"])) for j, part in enumerate(parts)]
-        if parts:
+        try:
+            uses = [(named_member(part, account.family, f"{path}/eps_lower_attained_by/{j}", report),
+                     int(part["uses"])) for j, part in enumerate(parts)]
+        except Misnamed:
+            uses = []
+        if uses:
             report.equal(f"{path}/eps_lower_attained_by", sum(u for _, u in uses), k,
                          f"uses adding up to {sum(u for _, u in uses)}")
         if any(member is None for member, _ in uses):
