@@ -15,6 +15,12 @@ import corbin_output  # noqa: E402
 import fl_figures  # noqa: E402
 
 
+def current_umask():
+    """The process's umask, read without changing it (Linux: /proc/self/status)."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1], 8) for line in f if line.startswith("Umask:"))
+
+
 def refused(call):
     try:
         call()
@@ -29,8 +35,21 @@ with tempfile.TemporaryDirectory() as d:
     corbin_output.write_atomically(path, "first\n")
     corbin_output.write_atomically(path, b"second\n")
     assert open(path).read() == "second\n"
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o644, oct(os.stat(path).st_mode)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o644 & ~current_umask(), oct(os.stat(path).st_mode)
     assert os.listdir(d) == ["out.txt"], os.listdir(d)
+    # The umask applies, as to the C++ writer's open(..., 0644).
+    previous = os.umask(0o077)
+    try:
+        corbin_output.write_atomically(path, "private\n")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, oct(os.stat(path).st_mode)
+    corbin_output.write_atomically(path, b"second\n")
+    # A long name (250 bytes, within the file system's 255) is written: the temporary's is shorter.
+    long_name = os.path.join(d, "x" * 250)
+    corbin_output.write_atomically(long_name, "long\n")
+    assert open(long_name).read() == "long\n"
+    os.remove(long_name)
 
     # Through a link: refused, the link and the file it points at untouched.
     victim = os.path.join(d, "victim.txt")
