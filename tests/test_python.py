@@ -179,6 +179,10 @@ for bad in ("0,1", 0.5, None):
         raise AssertionError("accepted: " + repr(bad))
     except TypeError as e:
         assert str(e).startswith("weights"), str(e)
+# An enclosure whose ends have more digits than Python reads from a decimal string (ε = 10^6:
+# ends near 2^(−1.4·10^6)) still comes back as Fractions.
+lower, upper = corbin.aggregate_mse("laplace", 10, eps=10**6)
+assert isinstance(lower, F) and 0 < lower <= upper and abs(float(upper) - 8e-13) < 1e-24, (float(lower), float(upper))
 # pair_utility takes the budget as α (positional, as before), e^ε or ε (issue 25): e^ε = 3 is α = 2
 # exactly; ε gives certified (lower, upper) pairs, here around two independent LDPQs' 2α².
 assert corbin.pair_utility(exp_eps=3, w1=0, w2=F(1, 2), bits=5) == corbin.pair_utility(2, 0, 1, 0, F(1, 2), 5)

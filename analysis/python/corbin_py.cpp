@@ -129,9 +129,15 @@ py::tuple ends(const TwoSided& b, bool exact) {
   return py::make_tuple(exact_double(b.lower), exact_double(b.upper));
 }
 
+/// x as a Fraction, through hexadecimal integers: Python limits the digits of a decimal string it
+/// reads (4 300 by default), not of a power-of-two base, and an enclosure's end can have far more
+/// (ε = 10^6 gives ends of 2^(−1.4·10^6)).
 py::object fraction(const Rational& x) {
   static py::object fraction_type = py::module_::import("fractions").attr("Fraction");
-  return fraction_type(to_string(x));
+  static py::object int_type = py::module_::import("builtins").attr("int");
+  const auto hex = [](const BigInt& v) { return int_type(BigInt(abs(v)).str(0, std::ios_base::hex), 16); };
+  const py::object magnitude = fraction_type(hex(numerator(x)), hex(denominator(x)));
+  return x < 0 ? py::object(-magnitude) : magnitude;
 }
 
 py::dict joint_dict(const JointLaw<Rational>& law) {
