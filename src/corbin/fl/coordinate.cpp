@@ -81,13 +81,6 @@ LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Ratio
   return std::move(*mse);
 }
 
-MseValue answered_aggregate_mse_at(const Mechanism& m, const CoordinateSetting& s,
-                                   const std::vector<Rational>& weights, const char* question) {
-  auto value = m.aggregate_mse_at(s, weights);
-  if (!value) refuse(m, s, question, "aggregate MSE at given inputs", true);
-  return std::move(*value);
-}
-
 PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question) {
   auto p = m.pldp(s);
   if (!p) refuse(m, s, question, "PLDP claim", false);

@@ -41,8 +41,6 @@ std::vector<Atom> answered_law(const Mechanism& m, const CoordinateSetting& s, c
                                const char* question);
 LoneMse answered_mse(const Mechanism& m, const CoordinateSetting& s, const Rational& w,
                      const char* question);
-MseValue answered_aggregate_mse_at(const Mechanism& m, const CoordinateSetting& s,
-                                   const std::vector<Rational>& weights, const char* question);
 PldpSummary answered_pldp(const Mechanism& m, const CoordinateSetting& s, const char* question);
 
 }  // namespace corbin::fl

@@ -205,8 +205,7 @@ std::optional<Interval> Mechanism::worst_aggregate_mse(const CoordinateSetting& 
 void check_inputs(const CoordinateSetting& s, const std::vector<Rational>& weights) {
   if (weights.empty()) throw invalid_argument("weights", "empty", "at least one client's input");
   check_radius(s.radius);
-  for (std::size_t i = 0; i < weights.size(); ++i)
-    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], s.center, s.radius);
+  corbin::check_weights(weights, s.center, s.radius);
 }
 
 std::optional<MseValue> Mechanism::aggregate_mse_at(const CoordinateSetting& s,

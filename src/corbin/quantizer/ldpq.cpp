@@ -14,4 +14,10 @@ void check_weight(const char* parameter, const Rational& w, const Rational& cent
                                to_string(Rational(center + radius)) + "]");
 }
 
+void check_weights(const std::vector<Rational>& weights, const Rational& center, const Rational& radius) {
+  if (weights.empty()) throw invalid_argument("weights", "empty", "at least one client's input");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
+}
+
 }  // namespace corbin

@@ -4,6 +4,7 @@
 // such binary quantizer. Every formula here is a template on the number type (NumTraits).
 
 #include <string>
+#include <vector>
 
 #include "corbin/number/error.hpp"
 #include "corbin/number/traits.hpp"
@@ -34,5 +35,8 @@ T ldpq_mse(const T& alpha, const Rational& center, const Rational& radius, const
 void check_radius(const Rational& radius);
 void check_weight(const char* parameter, const Rational& w, const Rational& center,
                   const Rational& radius);
+/// n clients' inputs (an aggregate MSE's): invalid_argument("weights") for none, and
+/// invalid_argument("weights[i]") for one outside [c − r, c + r].
+void check_weights(const std::vector<Rational>& weights, const Rational& center, const Rational& radius);
 
 }  // namespace corbin

@@ -39,10 +39,8 @@ T aggregate_mse(const T& alpha, const Rational& center, const Rational& radius,
                 const std::vector<Rational>& weights, const Pairing& pairing, unsigned long bits,
                 Variant variant) {
   using N = NumTraits<T>;
-  if (weights.empty()) throw invalid_argument("weights", "empty", "a list of at least one weight");
+  check_weights(weights, center, radius);
   check_pairing(pairing, weights.size());
-  for (std::size_t i = 0; i < weights.size(); ++i)
-    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
   std::vector<bool> paired(weights.size(), false);
   T second_moments = 0, bias_sum = 0, bias_squares = 0;
   for (const auto& [i, j] : pairing) {
@@ -80,14 +78,11 @@ template <class T>
 T random_order_aggregate_mse(const T& alpha, const Rational& center, const Rational& radius,
                              const std::vector<Rational>& weights, std::size_t lone, unsigned long bits,
                              Variant variant) {
-  if (weights.empty()) throw invalid_argument("weights", "empty", "a list of at least one weight");
+  check_weights(weights, center, radius);
   const std::size_t n = weights.size();
   if (lone > n) throw invalid_argument("lone", std::to_string(lone), "at most n = " + std::to_string(n));
   std::map<Rational, std::size_t> count;  // each distinct input and how many clients have it
-  for (std::size_t i = 0; i < n; ++i) {
-    check_weight(("weights[" + std::to_string(i) + "]").c_str(), weights[i], center, radius);
-    ++count[weights[i]];
-  }
+  for (const Rational& w : weights) ++count[w];
   const std::vector<std::pair<Rational, std::size_t>> values(count.begin(), count.end());
   const std::size_t k = values.size(), pairs = (n - lone) / 2, alone = n - 2 * pairs;
   const auto of = [](std::size_t x) { return NumTraits<T>::from(Rational(BigInt(x))); };

@@ -3,9 +3,9 @@
 // baseline: the survivors, in rank order, share one random cyclic shift per coordinate, so a
 // client's output depends on the others': no per-client law, and no privacy claimed (no budget).
 // The live check takes CQ's error moments over the shift and the clients' own coins in the
-// round's drawn order; the aggregate MSE at given inputs is E D² over that order too, exactly. Its worst case over inputs couples
-// every client's input through the shared shift; it is not derived here (the registry's default
-// refuses: no per-client law).
+// round's drawn order; the aggregate MSE at given inputs averages over the server's order as well,
+// exactly. Its worst case over inputs couples every client's input through the shared shift; it
+// is not derived here (the registry's default refuses: no per-client law).
 
 #include <memory>
 
