@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/dropout_mixture.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "witness.hpp"
@@ -316,9 +317,15 @@ void run_account(const AccountCli& cli) {
     put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
     put_bound(d, "failure", o.answer.failure, true);
     if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);
-    d["rule"] = o.at ? "delta_upper includes the floors' failure; the lower bound counts the rounds without dropout"
-                     : "delta/2 for the mechanism, delta/2 shared by the dropout rounds' floors; the lower bound "
-                       "counts the rounds without dropout";
+    const std::string lower =
+        o.ledger.dropout_rounds_bounded_below()
+            ? "the lower bound takes every round as run, each client dropping (who survived and their sum)"
+            : "the lower bound takes the dropout rounds of at most " + std::to_string(kMaxMixtureClients) +
+                  " clients (" + std::to_string(kMaxCountedClients) +
+                  " under remove one off centre) as run, each client dropping, and leaves out the others";
+    d["rule"] = std::string(o.at ? "delta_upper includes the floors' failure; "
+                                 : "delta/2 for the mechanism's upper bound, delta/2 shared by the dropout rounds' floors; ") +
+                lower;
     out["dropout"] = d;
   }
   out["cells"] = o.cells;

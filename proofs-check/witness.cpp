@@ -146,6 +146,7 @@ Json attained_json(const AttainedBy& by) {
     if (!w.partner.empty()) part["partner"] = w.partner;
     part["other_ldpq"] = w.others_ldpq;
     part["other_pairs"] = w.others_pairs;
+    if (!w.dropout.empty()) part["dropout"] = w.dropout;
     part["uses"] = std::to_string(by.repeats[i]);
     parts.push_back(part);
   }

@@ -322,6 +322,7 @@ py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledge
       c["partner"] = w.partner.empty() ? py::object(py::none()) : py::object(py::str(w.partner));
       c["other_ldpq"] = w.others_ldpq;
       c["other_pairs"] = w.others_pairs;
+      c["dropout"] = w.dropout.empty() ? py::object(py::none()) : py::object(py::str(w.dropout));
       c["uses"] = x.attained->repeats[i];
       // In the other order than the first part's (client 1 at the neighbour's input first).
       c["reversed"] = i < x.attained->reversed.size() && x.attained->reversed[i];

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -382,6 +383,23 @@ Accountant Accountant::either(const Accountant& other) const {
 Accountant Accountant::upper_only() const {
   Accountant out = *this;
   out.lower_.clear();
+  out.singles_.clear();  // the families searched at the query are lower bounds too
+  return out;
+}
+
+Accountant Accountant::with_lower_bounds(const std::vector<AttainedLaws>& attained) const {
+  if (k_ != 1) throw std::logic_error("Accountant::with_lower_bounds: one use only");
+  Accountant out = upper_only();
+  for (const AttainedLaws& a : attained) {
+    AttainedBy by;
+    by.parts.push_back(a.words);
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    const NeighbouringPmfs& l = a.laws;
+    out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits_),
+                                lower_pld(l.q, l.p, l.disjoint, limits_)},
+                               by});
+  }
   return out;
 }
 

@@ -49,6 +49,13 @@ struct AttainedBy {
   std::vector<bool> reversed;
 };
 
+/// A pair of neighbouring laws of a mechanism's release (or of a coarsening of it) and the
+/// configuration that gives them: a lower bound anyone can recompute.
+struct AttainedLaws {
+  NeighbouringPmfs laws;
+  ConfigurationWords words;
+};
+
 class Accountant {
  public:
   /// One coordinate, one round, of the setting: the worst case over its configurations.
@@ -70,6 +77,11 @@ class Accountant {
   /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
   /// output is post-processing, so the rest's lower bound still holds).
   Accountant upper_only() const;
+  /// One use (k = 1) with these upper bounds and the lower bounds that `attained` gives, in
+  /// place of its own: for a mechanism whose upper bound comes from a dominating population
+  /// (dropout_floor.hpp) and whose lower bound from the mechanism as run (dropout_mixture.hpp).
+  /// Without any, the same as upper_only().
+  Accountant with_lower_bounds(const std::vector<AttainedLaws>& attained) const;
 
   /// Bounds on ε(δ) for δ in (0, 1).
   TwoSided epsilon(const Rational& delta) const;

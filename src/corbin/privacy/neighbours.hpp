@@ -157,6 +157,7 @@ struct Configuration {
 /// Every client's input in words, for reports: who is where in each world.
 struct ConfigurationWords {
   std::string client_1, replaced_by, partner, others_ldpq, others_pairs;
+  std::string dropout;  ///< who drops out and what is released, where clients drop (else empty)
 };
 template <class T>
 ConfigurationWords describe(const ClientCandidate<T>& candidate, std::size_t top,

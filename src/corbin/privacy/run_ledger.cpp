@@ -8,6 +8,7 @@
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/dropout_floor.hpp"
+#include "corbin/privacy/dropout_mixture.hpp"
 
 namespace corbin {
 
@@ -53,6 +54,21 @@ std::vector<AccountSetting> roles_of(const RoundKind& kind, double failure_per_r
       dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
   with(Role::ldpq, f.alone);  // in an LDPQ position, or its partner dropped
   if (kind.role != Role::ldpq && f.paired) with(Role::leader, *f.paired);
+  return out;
+}
+
+/// The lower bounds of one dropout round of `kind`: the mixture over who drops out, for each
+/// role client 1 may have in the full population (dropout_mixture.hpp).
+std::vector<AttainedLaws> mixtures_of(const RoundKind& kind, const PldLimits& limits) {
+  using Role = TargetClient::Role;
+  std::vector<AttainedLaws> out;
+  const PopulationCounts c = counts_of(kind.setting);
+  for (Role role : {Role::ldpq, Role::leader}) {
+    if ((role == Role::ldpq ? c.ldpq : c.pairs) == 0 || (kind.role && kind.role != role)) continue;
+    AccountSetting s = kind.setting;
+    s.role = role;
+    for (AttainedLaws& a : dropout_mixtures(s, kind.dropout, limits)) out.push_back(std::move(a));
+  }
   return out;
 }
 
@@ -143,6 +159,12 @@ std::uint64_t RunLedger::dropout_rounds() const {
   return out;
 }
 
+bool RunLedger::dropout_rounds_bounded_below() const {
+  for (const Phase& p : phases_)
+    if (p.kind && p.kind->dropout > 0 && !mixture_computable(p.kind->setting)) return false;
+  return true;
+}
+
 RunLedger::Built RunLedger::build(double failure_per_round) const {
   Built out;
   for (const Phase& p : phases_) {
@@ -155,13 +177,21 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
       // The caller's working precision, or what this kind's budget needs where that is more.
       PrecisionScope scope(std::max(working_precision_bits(), k.setting.budget.precision_bits(k.setting.bits)));
       const std::vector<AccountSetting> roles = roles_of(k, failure_per_round);
+      // With dropout the floors' populations bound a round from above only; its lower bounds
+      // come from the full population with every client dropping (dropout_mixture.hpp),
+      // carried by the first role's accountant (an either keeps both roles' lower bounds).
+      const auto role_accountant = [&](const AccountSetting& s, bool first) {
+        if (k.dropout == 0) return Accountant(s, limits_);
+        return Accountant(s, limits_).with_lower_bounds(first ? mixtures_of(k, limits_)
+                                                              : std::vector<AttainedLaws>{});
+      };
       if (roles.size() == 1) {  // one role: all m·T compositions in one power
-        one = Accountant(roles.front(), limits_);
+        one = role_accountant(roles.front(), true);
         phase = one->compose(k.coordinates * p.rounds);
       } else {  // the role is drawn per round: the either of the rounds, then the rounds
         std::optional<Accountant> round;
         for (const AccountSetting& s : roles) {
-          const Accountant a(s, limits_);
+          const Accountant a = role_accountant(s, !one.has_value());
           const Accountant m = a.compose(k.coordinates);
           one = one ? one->either(a) : a;
           round = round ? round->either(m) : m;
@@ -171,7 +201,6 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
     }
     const std::uint64_t uses = p.rounds * (p.kind ? p.kind->coordinates : 1);
     out.uses.emplace_back(*one, uses);
-    if (p.kind && p.kind->dropout > 0) phase = phase->upper_only();
     out.run = out.run ? out.run->then(*phase) : *phase;
   }
   return out;

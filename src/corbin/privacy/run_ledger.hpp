@@ -17,9 +17,11 @@
 // guaranteed survivors (dropout_floor.hpp); over the run's R_d dropout rounds the failures add
 // R_d·β to δ (a union bound). For ε(δ), half of δ goes to the mechanism and half to the floors, as
 // `corbin fl`'s accountant splits it (β = δ/(2 R_d)); for δ(ε), the smallest bound over a few
-// total failure budgets (kFailureLadder) is taken. The lower bound counts only the rounds without
-// dropout: dropping the other rounds' outputs is post-processing, so their lower bound is the
-// run's too (0 where every round has dropout).
+// total failure budgets (kFailureLadder) is taken. The floors bound from above only: a dropout
+// round's lower bound is the mechanism as run, the full population with every client dropping
+// independently, at a few of its configurations (dropout_mixture.hpp), at the whole δ. Past that
+// module's population limits a dropout round has none; leaving its output out is
+// post-processing, so the other rounds' lower bound is still the run's.
 //
 // References printed beside the bracket: the Rényi moments' bound of the same composition, and
 // basic composition (each of the K uses at ε_1(δ_m / K), summed; for δ(ε): each at ε / K).
@@ -76,6 +78,9 @@ class RunLedger {
   /// Coordinate-rounds: m per round of a kind, a use's own compositions per use (K above).
   std::uint64_t compositions() const;
   std::uint64_t dropout_rounds() const;
+  /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's
+  /// limits); a round without them adds nothing to the lower bound.
+  bool dropout_rounds_bounded_below() const;
 
   struct Answer {
     TwoSided bounds{0, 0};               ///< ε(δ) or δ(ε), certified
