@@ -21,6 +21,9 @@ struct AccountArgs {
   GeometryOptions geometry;
   std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "worst",
                         dropout = "0", cells = "2048", target_eps;
+  /// A registered mechanism (fl/registry.hpp) other than Theorem 3's (augcorbin with --gamma, the
+  /// default), and the Gaussian's calibration δ.
+  std::string mechanism, calibration_delta;
   std::vector<std::string> phases;
 };
 
@@ -34,8 +37,17 @@ std::vector<std::string> account_field_names(bool per_round = false);
 /// The validated run and its certified two-sided bounds: ε_lower <= ε(δ) <= ε_upper, or with
 /// `at` (at_eps given), δ_lower <= δ(ε) <= δ_upper. An infinite upper bound is +∞ (no finite ε
 /// reaches δ within the accountant's grid).
+/// One phase as asked: its mechanism ("augcorbin" for Theorem 3's), clients, coordinates, rounds.
+struct AccountPhase {
+  std::string mechanism;
+  unsigned long n = 0;
+  std::uint64_t m = 1, rounds = 1;
+  Budget budget{Budget::Kind::exp_eps, Rational(3)};
+};
+
 struct AccountOutcome {
   RunLedger ledger;
+  std::vector<AccountPhase> phases;
   std::vector<std::string> budgets;  ///< each phase's budget, as its option names it
   unsigned long cells = 2048;
   bool at = false;

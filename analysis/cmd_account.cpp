@@ -13,6 +13,7 @@
 
 #include "account.hpp"
 #include "commands.hpp"
+#include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/accountant.hpp"
 #include "corbin/privacy/dropout_mixture.hpp"
@@ -44,9 +45,17 @@ const FieldName kFields[] = {
     {"radius", [](AccountArgs& a) { return &a.geometry.radius; }, true},
     {"bits", [](AccountArgs& a) { return &a.geometry.bits; }, true},
     {"variant", [](AccountArgs& a) { return &a.geometry.variant; }, true},
+    {"mechanism", [](AccountArgs& a) { return &a.mechanism; }, true},
+    {"calibration-delta", [](AccountArgs& a) { return &a.calibration_delta; }, true},
     {"delta", [](AccountArgs& a) { return &a.delta; }, false},
     {"at-eps", [](AccountArgs& a) { return &a.at_eps; }, false},
     {"cells", [](AccountArgs& a) { return &a.cells; }, false}};
+
+/// Whether the options ask for Theorem 3's mechanism (the default, augcorbin and corbin), whose
+/// kinds of round the ledger builds itself; any other registered room gives its own builder.
+bool theorem3(const AccountArgs& a) {
+  return a.mechanism.empty() || a.mechanism == "augcorbin" || a.mechanism == "corbin";
+}
 
 /// One kind of round from its options, and how many rounds; `budget` replaces the options' own
 /// (--target-eps's trial).
@@ -55,7 +64,15 @@ std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::opt
   AccountSetting& s = k.setting;
   s.budget = budget ? *budget : a.budget.budget();
   s.n = parse_count(a.n, "--n", kMaxAccountClients);
-  s.gamma = parse_rational(a.gamma, "--gamma");
+  if (!a.calibration_delta.empty())
+    throw invalid_argument("--calibration-delta", a.calibration_delta, "absent: only --mechanism gaussian reads it");
+  if (a.mechanism == "corbin") {  // CorBin-FL: every client paired (an odd one out alone)
+    if (!a.gamma.empty()) throw invalid_argument("--gamma", a.gamma, "absent for --mechanism corbin (γ = 0)");
+    s.gamma = Rational(0);
+  } else {
+    if (a.gamma.empty()) throw invalid_argument("--gamma", "missing", "given for Theorem 3's mechanism (augcorbin)");
+    s.gamma = parse_rational(a.gamma, "--gamma");
+  }
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("--gamma", a.gamma, "in [0, 1]");
   s.center = a.geometry.c();
   s.radius = a.geometry.r();
@@ -124,14 +141,69 @@ std::vector<AccountArgs> kinds_of(const AccountArgs& a, bool budgets) {
   return out;
 }
 
-/// The ledger of every kind of round, at `budget` (none: each kind's own).
+/// A room's rounds (any registered mechanism with a builder: Mechanism::round_accountant): one
+/// coordinate of one round, and its uses (m·T). The options it does not read are refused.
+std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimits& limits) {
+  const fl::Registry& registry = fl::Registry::global();
+  if (registry.find_if(a.mechanism) == nullptr)
+    throw invalid_argument("--mechanism", quote(a.mechanism), "a registered mechanism (" + registry.names() + ")");
+  const fl::Mechanism& room = registry.find(a.mechanism);
+  const std::string name = "--mechanism " + a.mechanism;
+  if (!a.gamma.empty()) throw invalid_argument("--gamma", a.gamma, "absent for " + name + " (augcorbin's share)");
+  if (a.dropout != "0") throw invalid_argument("--dropout", a.dropout, "0 for " + name + " (augcorbin and corbin only)");
+  if (a.role != "worst") throw invalid_argument("--role", a.role, "worst for " + name + " (its clients are alone)");
+  if (a.neighbours != "replace") throw invalid_argument("--neighbours", a.neighbours, "replace for " + name);
+  if (a.geometry.bits != "5") throw invalid_argument("--bits", a.geometry.bits, "absent for " + name + " (no shared bits)");
+  if (a.geometry.variant != "corrected")
+    throw invalid_argument("--variant", a.geometry.variant, "absent for " + name + " (no CorBinQ)");
+  fl::CoordinateSetting s;
+  s.budget = a.budget.budget();
+  s.center = a.geometry.c();
+  s.radius = a.geometry.r();
+  if (a.mechanism == "gaussian") {
+    if (a.calibration_delta.empty())
+      throw invalid_argument("--calibration-delta", "missing", "the δ the Gaussian's σ is calibrated at, for " + name);
+    s.delta = parse_rational(a.calibration_delta, "--calibration-delta");
+    if (s.delta <= 0 || s.delta >= 1) throw invalid_argument("--calibration-delta", a.calibration_delta, "in (0, 1)");
+  } else if (!a.calibration_delta.empty()) {
+    throw invalid_argument("--calibration-delta", a.calibration_delta, "absent: only --mechanism gaussian reads it");
+  }
+  AccountPhase phase;
+  phase.mechanism = a.mechanism;
+  phase.budget = s.budget;
+  phase.n = parse_count(a.n, "--n", kMaxAccountClients);
+  if (phase.n < 2) throw invalid_argument("--n", a.n, "at least 2");
+  phase.m = parse_count(a.m, "--m", kMaxCompositions);
+  if (phase.m < 1) throw invalid_argument("--m", a.m, "at least 1");
+  phase.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
+  if (phase.rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
+  if (phase.m > kMaxCompositions / phase.rounds)
+    throw invalid_argument("--rounds", a.rounds,
+                           "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
+  std::string why_not;
+  std::optional<Accountant> one = room.round_accountant(s, phase.n, limits, why_not);
+  if (!one) throw invalid_argument("--mechanism", a.mechanism, "a mechanism with a certified accountant: " + why_not);
+  return {*one, phase};
+}
+
+/// The ledger of every kind of round, at `budget` (none: each kind's own), and each phase as asked.
 RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<Budget>& budget,
-                    const PldLimits& limits) {
+                    const PldLimits& limits, std::vector<AccountPhase>* asked = nullptr) {
   RunLedger ledger(limits);
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     try {
+      if (!theorem3(kinds[i])) {
+        if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
+        const auto [one, phase] = room_of(kinds[i], limits);
+        ledger.step(one, phase.m * phase.rounds);
+        if (asked) asked->push_back(phase);
+        continue;
+      }
       const auto [kind, rounds] = kind_of(kinds[i], budget);
       ledger.step(kind, rounds);
+      if (asked)
+        asked->push_back({kinds[i].mechanism.empty() ? "augcorbin" : kinds[i].mechanism, kind.setting.n,
+                          kind.coordinates, rounds, kind.setting.budget});
     } catch (const invalid_argument& e) {
       if (i == 0) throw;
       throw invalid_argument("--phase " + std::to_string(i) + " (" + e.parameter() + ")", e.value(), e.rule());
@@ -189,7 +261,7 @@ AccountOutcome compute_account(const AccountArgs& a) {
     const Rational target = parse_rational(a.target_eps, "--target-eps");
     if (target <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
     // Any budget stands in while the kinds are read; largest_eps replaces it in every round.
-    const RunLedger trial = ledger_of(kinds, Budget::make(Budget::Kind::exp_eps, Rational(3)), limits);
+    const RunLedger trial = ledger_of(kinds, Budget::make(Budget::Kind::exp_eps, Rational(3)), limits, &o.phases);
     const LargestBudget best = largest_eps(trial, target, o.delta);
     if (!best.largest)
       throw invalid_argument("--target-eps", a.target_eps,
@@ -198,7 +270,7 @@ AccountOutcome compute_account(const AccountArgs& a) {
     o.refuted_eps = best.refuted;
     o.ledger = trial.with_budget(Budget::make(Budget::Kind::eps, *best.largest));
   } else {
-    o.ledger = ledger_of(kinds, std::nullopt, limits);
+    o.ledger = ledger_of(kinds, std::nullopt, limits, &o.phases);
   }
   o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
   o.bounds = o.answer.bounds;
@@ -258,24 +330,46 @@ void put_bound(Json& out, const std::string& key, double x, bool up) {
 void run_account(const AccountCli& cli) {
   const AccountArgs& a = cli.args;
   const AccountOutcome o = compute_account(a);
-  const RoundKind& first = *o.ledger.phases().front().kind;
+  const AccountPhase& asked = o.phases.front();
   Json out = Json::object();
-  put_budget(out, first.setting.budget);
-  out["n"] = first.setting.n;
-  put(out, "gamma", first.setting.gamma);
-  out["m"] = first.coordinates;
-  out["rounds"] = std::to_string(o.ledger.rounds());
+  out["mechanism"] = asked.mechanism;
+  put_budget(out, asked.budget);
+  out["n"] = asked.n;
+  const RunLedger::Phase& front = o.ledger.phases().front();
+  if (front.kind) put(out, "gamma", front.kind->setting.gamma);
+  out["m"] = asked.m;
+  // A room's phase counts its uses (m per round) as the ledger's rounds: the rounds asked are summed.
+  std::uint64_t rounds = 0;
+  for (const AccountPhase& p : o.phases) rounds += p.rounds;
+  out["rounds"] = std::to_string(rounds);
   out["compositions"] = std::to_string(o.ledger.compositions());
-  out["neighbours"] = first.setting.relation == Neighbour::replace_one ? "replace" : "remove";
-  out["role"] = a.role;
-  const PopulationCounts counts = population_counts(first.setting.n, first.setting.gamma);
-  out["ldpq_clients"] = counts.ldpq;
-  out["pairs"] = counts.pairs;
+  out["neighbours"] = !front.kind || front.kind->setting.relation == Neighbour::replace_one ? "replace" : "remove";
+  if (front.kind) {
+    const RoundKind& first = *front.kind;
+    out["role"] = a.role;
+    const PopulationCounts counts = population_counts(first.setting.n, first.setting.gamma);
+    out["ldpq_clients"] = counts.ldpq;
+    out["pairs"] = counts.pairs;
+  }
   if (o.ledger.phases().size() > 1) {
     Json phases = Json::array();
-    for (const RunLedger::Phase& p : o.ledger.phases()) {
-      const RoundKind& k = *p.kind;
+    for (std::size_t i = 0; i < o.ledger.phases().size(); ++i) {
+      const RunLedger::Phase& p = o.ledger.phases()[i];
       Json x = Json::object();
+      if (!p.kind) {  // a room's uses
+        const AccountPhase& room = o.phases.at(i);
+        x["mechanism"] = room.mechanism;
+        x["rounds"] = std::to_string(room.rounds);
+        Json budget = Json::object();
+        put_budget(budget, room.budget);
+        x["budget"] = budget["budget"];
+        x["n"] = room.n;
+        x["m"] = room.m;
+        phases.push_back(x);
+        continue;
+      }
+      const RoundKind& k = *p.kind;
+      x["mechanism"] = o.phases.at(i).mechanism;
       x["rounds"] = std::to_string(p.rounds);
       Json budget = Json::object();
       put_budget(budget, k.setting.budget);
@@ -354,8 +448,13 @@ void add_account(CLI::App& app) {
       "account", "certified two-sided ε(δ) or δ(ε) of Theorem 3's mechanism over a run's rounds (m·T compositions)");
   args->budget.add(*cmd);
   cmd->add_option("--n", args->n, "clients n in [2, 10^8]")->required();
-  cmd->add_option("--gamma", args->gamma, "fraction γ in [0, 1] of clients on LDPQ (1: all)")
-      ->required();
+  cmd->add_option("--gamma", args->gamma,
+                  "fraction γ in [0, 1] of clients on LDPQ (1: all); Theorem 3's mechanism only");
+  cmd->add_option("--mechanism", args->mechanism,
+                  "a registered mechanism other than Theorem 3's (default augcorbin at --gamma; corbin; "
+                  "ldp, pbm1, rqm2, rqm3, gaussian: the released sum of n alone clients)");
+  cmd->add_option("--calibration-delta", args->calibration_delta,
+                  "δ in (0, 1) the Gaussian's σ is calibrated at (--mechanism gaussian)");
   cmd->add_option("--m", args->m, "coordinates m >= 1 (default 1)");
   cmd->add_option("--rounds", args->rounds, "rounds T >= 1 (default 1)");
   cmd->add_option("--dropout", args->dropout, "each client's dropout probability in [0, 1) (default 0)");
@@ -372,7 +471,7 @@ void add_account(CLI::App& app) {
   cmd->add_option("--phase", args->phases,
                   "then more rounds of another kind: key=value,... changing the options above "
                   "(keys: rounds, n, gamma, m, dropout, role, neighbours, exp-eps, eps, alpha, center, "
-                  "radius, bits, variant); repeatable")
+                  "radius, bits, variant, mechanism, calibration-delta); repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--center", args->geometry.center, "center c (default 0)");

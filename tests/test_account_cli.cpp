@@ -202,3 +202,51 @@ TEST_CASE("corbin account names every use of the configuration attaining its low
   const double p = run_json(paired)["delta_lower_approx"].get<double>();
   CHECK(w >= p);
 }
+
+TEST_CASE("corbin account --mechanism accounts another registered room", "[cli][unit]") {
+  // The Gaussian: 10 rounds of 10 clients at σ calibrated to (ln 3, 1e-5) for one client: the sum's
+  // 10 uses are exactly one client's single use, whose ε(1e-5) is ln 3.
+  const Json g = run_json({"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10", "--exp-eps", "3",
+                           "--rounds", "10", "--delta", "1e-5"});
+  CHECK(g["mechanism"] == "gaussian");
+  CHECK(g["eps_lower_approx"].get<double>() <= std::log(3.0));
+  CHECK(g["eps_upper_approx"].get<double>() >= std::log(3.0));
+  CHECK(g["eps_upper_approx"].get<double>() - g["eps_lower_approx"].get<double>() <= 1e-3);
+  // LDP-FL's room is Theorem 3's mechanism at γ = 1 for a client on LDPQ: the same bracket.
+  const Json ldp = run_json({"--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5", "--delta", "1e-5"});
+  const Json t3 = run_json({"--n", "10", "--gamma", "1", "--role", "ldpq", "--exp-eps", "3", "--rounds", "5",
+                            "--delta", "1e-5"});
+  CHECK(std::abs(ldp["eps_upper_approx"].get<double>() - t3["eps_upper_approx"].get<double>()) <= 1e-9);
+  CHECK(std::abs(ldp["eps_lower_approx"].get<double>() - t3["eps_lower_approx"].get<double>()) <= 1e-9);
+  // Mixed runs compose: 5 rounds of LDP-FL, then 10 of the Gaussian, cost more than either alone.
+  const Json mixed = run_json({"--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5", "--delta", "1e-5",
+                               "--phase", "mechanism=gaussian,calibration-delta=1e-5,rounds=10"});
+  CHECK(mixed["phases"].size() == 2);
+  CHECK(mixed["phases"][1]["mechanism"] == "gaussian");
+  CHECK(mixed["rounds"] == "15");
+  CHECK(mixed["eps_lower_approx"].get<double>() >= ldp["eps_lower_approx"].get<double>());
+  CHECK(mixed["eps_lower_approx"].get<double>() >= g["eps_lower_approx"].get<double>());
+  CHECK(mixed["eps_upper_approx"].get<double>() > ldp["eps_upper_approx"].get<double>());
+  CHECK(mixed["eps_lower_approx"].get<double>() <= mixed["eps_upper_approx"].get<double>());
+}
+
+TEST_CASE("corbin account --mechanism refuses what its room does not read, and a room without an accountant",
+          "[cli][unit]") {
+  const std::vector<std::string> base = {kCli, "account", "--n", "10", "--exp-eps", "3", "--delta", "1e-5"};
+  const Cases cases = {
+      {{"--mechanism", "laplace"}, "--mechanism"},
+      {{"--mechanism", "pbm2"}, "--mechanism"},
+      {{"--mechanism", "nope"}, "--mechanism"},
+      {{"--mechanism", "gaussian"}, "--calibration-delta"},
+      {{"--mechanism", "gaussian", "--calibration-delta", "1"}, "--calibration-delta"},
+      {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
+      {{"--mechanism", "pbm1", "--dropout", "1/10"}, "--dropout"},
+      {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
+      {{"--mechanism", "rqm3", "--neighbours", "remove"}, "--neighbours"},
+      {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},
+      {{"--mechanism", "ldp", "--calibration-delta", "1e-5"}, "--calibration-delta"},
+      {{"--gamma", "1", "--calibration-delta", "1e-5"}, "--calibration-delta"},
+      {{"--mechanism", "corbin", "--gamma", "1/2"}, "--gamma"},
+      {{"--mechanism", "ldp", "--target-eps", "8"}, "--target-eps"}};
+  refuses(base, cases);
+}

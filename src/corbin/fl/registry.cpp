@@ -1,5 +1,7 @@
 #include "corbin/fl/registry.hpp"
 
+#include "corbin/privacy/lone_clients.hpp"
+
 #include <algorithm>
 
 #include "corbin/fl/mechanism.hpp"
@@ -12,6 +14,7 @@
 #include "corbin/fl/mechanisms/signsgd.hpp"
 #include "corbin/fl/mechanisms/vanilla.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/lone_clients.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 
@@ -298,6 +301,34 @@ std::optional<PldpSummary> Mechanism::pldp(const CoordinateSetting& s) const {
 std::optional<Rational> Mechanism::accountant_gamma(const MechanismConfig&, std::string& why_not) const {
   why_not = "used with a mechanism that has a certified accountant (augcorbin, or corbin with dropout)";
   return std::nullopt;
+}
+
+std::optional<std::vector<Rational>> Mechanism::law_extreme_inputs(const CoordinateSetting& s) const {
+  if (!law_affine_in_w()) return std::nullopt;
+  return range_ends(s);
+}
+
+std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                      const PldLimits& limits, std::string& why_not) const {
+  const std::optional<std::vector<Rational>> extremes = law_extreme_inputs(s);
+  if (!extremes) {
+    why_not = "its law is not known to be affine between finitely many inputs, so the worst case over "
+              "inputs has no finite reduction here";
+    return std::nullopt;
+  }
+  std::vector<ExtremeLaw> laws;
+  for (const Rational& w : *extremes) {
+    std::optional<std::vector<Atom>> atoms = law(s, w);
+    if (!atoms) {
+      why_not = "it has no exact law at this budget (a transcendental e^ε)";
+      return std::nullopt;
+    }
+    const Rational offset = w - s.center;
+    laws.push_back({std::move(*atoms), offset == 0   ? std::string("c")
+                                       : offset > 0 ? "c + " + to_string(offset)
+                                                    : "c - " + to_string(Rational(-offset))});
+  }
+  return Accountant::from_family(lone_clients_family(laws, n, s.center), true, limits);
 }
 
 Registry::Registry() {

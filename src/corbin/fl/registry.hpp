@@ -28,6 +28,7 @@
 #include "corbin/fl/geometry.hpp"
 #include "corbin/fl/protocol.hpp"
 #include "corbin/number/interval.hpp"
+#include "corbin/privacy/accountant.hpp"
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/scalar_law.hpp"
@@ -239,6 +240,18 @@ class Mechanism {
   /// The LDPQ share for the run's accountant (privacy/run_accountant.hpp), or none where the
   /// mechanism has no certified accountant at this configuration; `why_not` then says why.
   virtual std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const;
+
+  /// Inputs c − r = e_0 < … < e_k = c + r between which a lone client's law is affine in the
+  /// input (every input's law a convex combination of the two around it), or none where the room
+  /// does not know such a set. The default: {c − r, c + r} where `law_affine_in_w`.
+  virtual std::optional<std::vector<Rational>> law_extreme_inputs(const CoordinateSetting& s) const;
+  /// The mechanism's builder for the accountant (privacy/accountant.hpp): one coordinate of one
+  /// round of n clients, the released sum, client 1's input replaced, certified two-sided over the
+  /// worst case of every input an adversary chooses; none where the room has none (`why_not`
+  /// says why). The default serves lone clients with finite laws affine between their
+  /// `law_extreme_inputs` (privacy/lone_clients.hpp: every configuration of extremes).
+  virtual std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                     const PldLimits& limits, std::string& why_not) const;
 };
 
 /// What a mechanism is, as the CLI's `mechanisms` subcommand (in JSON) and the Python module's

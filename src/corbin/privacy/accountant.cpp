@@ -229,6 +229,60 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   }
 }
 
+Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, bool both_orders,
+                                   const PldLimits& limits) {
+  if (limits.max_cells < 16)
+    throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
+  if (members.empty()) throw invalid_argument("family", "empty", "at least one configuration");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Accountant out;
+  out.limits_ = limits;
+  out.mixes_ = true;  // a configuration's pair may be used either way round from use to use
+  out.moments_[0] = out.moments_[1] = unbounded_moments();
+  std::vector<std::pair<const WindowPmf*, const WindowPmf*>> samples;
+  for (const AttainedLaws& m : members) {
+    samples.emplace_back(&m.laws.p, &m.laws.q);
+    samples.emplace_back(&m.laws.q, &m.laws.p);
+  }
+  const auto splitter = std::make_shared<const GridSplitter>(grid_for(samples, limits));
+  ProfileEnvelope forward(splitter), backward(splitter);
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const NeighbouringPmfs& l = members[i].laws;
+    forward.add(l.p, l.q, l.disjoint, i);
+    if (!both_orders) backward.add(l.q, l.p, l.disjoint, i);
+  }
+  out.upper_[0] = trimmed(forward.dominating(), limits);
+  out.upper_[1] = both_orders ? out.upper_[0] : trimmed(backward.dominating(), limits);
+  out.symmetric_ = both_orders;
+  out.configurations_ = out.family_size_ = members.size();
+  std::vector<const ProfileEnvelope*> envelopes{&forward};
+  if (!both_orders) envelopes.push_back(&backward);
+  for (std::size_t tag : lower_tags(envelopes)) {
+    const NeighbouringPmfs& l = members[tag].laws;
+    AttainedBy by;
+    by.parts.push_back(members[tag].words);
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits),
+                                lower_pld(l.q, l.p, l.disjoint, limits)},
+                               by});
+  }
+  return out;
+}
+
+Accountant Accountant::from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
+                                 const LowerPld& lower_forward, const LowerPld& lower_backward,
+                                 const AttainedBy& by, const PldLimits& limits) {
+  Accountant out;
+  out.limits_ = limits;
+  out.mixes_ = true;
+  out.moments_[0] = out.moments_[1] = unbounded_moments();
+  out.upper_[0] = upper_forward;
+  out.upper_[1] = upper_backward;
+  out.lower_.push_back(Lower{{lower_forward, lower_backward}, by});
+  return out;
+}
+
 Accountant Accountant::compose(std::uint64_t k) const {
   if (k < 1 || k > kMaxCompositions)
     throw invalid_argument("compositions", std::to_string(k),
@@ -350,6 +404,11 @@ Accountant Accountant::then(const Accountant& next) const {
     }
     out.lower_.push_back(std::move(l));
   }
+  // Each part's own lower bounds too (the other part's output dropped: a post-processing), so
+  // that the whole's is never below either part's, whichever configurations the pairing above
+  // put together.
+  for (const std::vector<Lower>* part : {&lower_, &next.lower_})
+    out.lower_.insert(out.lower_.end(), part->begin(), part->end());
   return out;
 }
 

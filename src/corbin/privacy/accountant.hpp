@@ -63,6 +63,21 @@ class Accountant {
   /// The mechanism whose neighbouring laws are p and q on one window (tests, other mechanisms).
   Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits = {});
 
+  /// One use of a mechanism given as a family of configurations, each a pair of neighbouring
+  /// laws with its words: the worst case over the family (every member, chosen freely in each use,
+  /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one
+  /// envelope covers both directions; otherwise each direction gets its own. The builder of a
+  /// mechanism's family owes the proof that it holds every configuration's worst case (a
+  /// reduction such as neighbours.hpp's). At least one member.
+  static Accountant from_family(const std::vector<AttainedLaws>& members, bool both_orders,
+                                const PldLimits& limits = {});
+  /// One use of a mechanism given by its privacy-loss distributions, P against Q and Q against P:
+  /// pessimistic (`upper`) and optimistic (`lower`) as pld.hpp defines them, `by` naming the pair
+  /// of datasets the lower ones are (a closed form's).
+  static Accountant from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
+                              const LowerPld& lower_forward, const LowerPld& lower_backward,
+                              const AttainedBy& by, const PldLimits& limits = {});
+
   /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
   Accountant compose(std::uint64_t k) const;
   std::uint64_t compositions() const { return k_; }

@@ -21,15 +21,14 @@ Real erfc_rounded(const Real& y, mpfr_rnd_t rounding) {
   return out;
 }
 
-/// Φ(x) for x in an enclosure: Φ(x) = erfc(y)/2 with y = −x/√2, and erfc decreasing, so the
-/// lower end is erfc(upper end of y) rounded down, the upper end erfc(lower end of y) rounded up
-/// (halving is exact).
+}  // namespace
+
+// Φ(x) = erfc(y)/2 with y = −x/√2, and erfc decreasing, so the lower end is erfc(upper end of y)
+// rounded down, the upper end erfc(lower end of y) rounded up (halving is exact).
 Interval normal_cdf(const Interval& x) {
   const Interval y = Interval(-x / sqrt(interval_from(Rational(2))));
   return Interval(interval_hull(erfc_rounded(upper_of(y), MPFR_RNDD), erfc_rounded(lower_of(y), MPFR_RNDU)) / 2);
 }
-
-}  // namespace
 
 void check_calibration(const Rational& eps, const Rational& delta, const Rational& sensitivity) {
   if (eps <= 0) throw invalid_argument("eps", to_string(eps), "positive");

@@ -7,6 +7,10 @@
 
 namespace corbin {
 
+/// Φ(x), the standard normal distribution function, enclosed for x in an enclosure (erfc rounded
+/// outward, Φ monotone).
+Interval normal_cdf(const Interval& x);
+
 /// Raises invalid_argument for ε <= 0 (eps), δ outside (0, 1) (delta), Δ <= 0
 /// (sensitivity).
 void check_calibration(const Rational& eps, const Rational& delta, const Rational& sensitivity);

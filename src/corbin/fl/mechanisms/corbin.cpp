@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "corbin/fl/mechanism.hpp"
+#include "corbin/privacy/aggregate_law.hpp"
 #include "corbin/privacy/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/aggregate.hpp"
@@ -173,6 +174,27 @@ std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig&
   if (config.dropout > 0) return Rational(0);
   why_not = "used with augcorbin or with dropout (CorBin-FL without dropout has no LDPQ client: outside Theorem 3)";
   return std::nullopt;
+}
+
+std::optional<Accountant> CorbinMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                            const PldLimits& limits, std::string&) const {
+  AccountSetting population;
+  population.n = n;
+  population.gamma = augmented_ ? s.gamma : Rational(0);
+  population.budget = s.budget;
+  population.center = s.center;
+  population.radius = s.radius;
+  population.bits = s.bits;
+  population.variant = s.variant;
+  std::optional<Accountant> out;
+  const PopulationCounts counts = population_counts(n, population.gamma);
+  for (const TargetClient::Role role : {TargetClient::Role::ldpq, TargetClient::Role::leader}) {
+    if ((role == TargetClient::Role::ldpq ? counts.ldpq : counts.pairs) == 0) continue;
+    population.role = role;
+    const Accountant a(population, limits);
+    out = out ? out->either(a) : a;
+  }
+  return out;
 }
 
 std::unique_ptr<Mechanism> make_corbin() { return std::make_unique<CorbinMechanism>(false); }

@@ -37,6 +37,10 @@ class CorbinMechanism : public LdpMechanism {
   std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
                                            const std::vector<Rational>& weights) const override;
   std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
+  /// Theorem 3's mechanism (privacy/accountant.hpp) at γ (AugCorBin-FL's, 0 for CorBin-FL), client
+  /// 1 in either role its population has, whichever the server draws.
+  std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
+                                             std::string& why_not) const override;
 
  private:
   /// An exact α's worst aggregate MSE between these two (equal where α <= 2^d).

@@ -4,6 +4,7 @@
 
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/privacy/baselines.hpp"
+#include "corbin/privacy/gaussian_pld.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 
@@ -60,6 +61,19 @@ Rational calibration_eps(const Budget& budget) {
 }
 
 }  // namespace
+
+std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                           const PldLimits& limits, std::string& why_not) const {
+  if (!gaussian_) {
+    why_not = "the sum of n clients' Laplace noise has no certified accountant here yet (one client's own "
+              "Laplace mechanism bounds it above: ε_p per use)";
+    return std::nullopt;
+  }
+  check_radius(s.radius);
+  const Rational sensitivity = 2 * s.radius;
+  PrecisionScope scope(std::max(working_precision_bits(), 256u));
+  return gaussian_sum_accountant(agm_sigma(calibration_eps(s.budget), s.delta, sensitivity), sensitivity, n, limits);
+}
 
 std::string NoiseMechanism::summary() const {
   return gaussian_ ? "Gaussian: N(0, σ²) added per coordinate, analytic σ at (ε, δ), sensitivity 2r, a float"

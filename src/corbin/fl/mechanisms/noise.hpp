@@ -34,6 +34,10 @@ class NoiseMechanism : public Mechanism {
   /// Continuous noise has no finite PLDP ratio over outputs; its guarantee is (ε, δ)-DP
   /// (Gaussian) or ε-DP (Laplace) at sensitivity 2r.
   std::optional<PldpSummary> pldp(const CoordinateSetting&) const override { return std::nullopt; }
+  /// The Gaussian's round in closed form (privacy/gaussian_pld.hpp), σ as the room calibrates
+  /// it; the Laplace's has none yet (the sum of n Laplace laws has no certified lower end here).
+  std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
+                                             std::string& why_not) const override;
   /// The noise's scale for a layer (σ or b), rounded up.
   double scale(const MechanismConfig& config, const Geometry& g) const;
   std::optional<double> noise_scale(const MechanismConfig& config, const Geometry& g) const override {

@@ -21,6 +21,9 @@ class PbmMechanism : public Mechanism {
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
+  /// Binomial(m, p(w)) is affine in p for m = 1 only: a degree-m polynomial otherwise, whose laws
+  /// are each an extreme point of their hull, with no finite reduction.
+  bool law_affine_in_w() const override { return m_ == 1; }
   /// Unbiased, and its MSE (r/θ)² p(1 − p)/m is quadratic in w (p affine) whatever m: the worst
   /// aggregate MSE is the registry's default.
   bool unbiased() const override { return true; }

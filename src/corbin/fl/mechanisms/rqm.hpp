@@ -26,6 +26,11 @@ class RqmMechanism : public Mechanism {
   /// side of c: the worst aggregate MSE is the registry's default.
   bool unbiased() const override { return true; }
   std::optional<std::vector<Rational>> mse_quadratic_pieces(const CoordinateSetting& s) const override;
+  /// Its law is affine in w on each side of c (the kept branch rounds between c and c ± X), and
+  /// over the whole range for m = 2: {c − r, c, c + r} or {c − r, c + r}.
+  std::optional<std::vector<Rational>> law_extreme_inputs(const CoordinateSetting& s) const override {
+    return mse_quadratic_pieces(s);
+  }
 
  private:
   unsigned m_;

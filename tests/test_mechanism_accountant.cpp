@@ -1,0 +1,142 @@
+// Every registered mechanism accountable (issue 38): the rooms' builders
+// (Mechanism::round_accountant) held to closed forms and to the accountant they generalise.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "corbin/fl/registry.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/baselines.hpp"
+#include "corbin/privacy/gaussian_pld.hpp"
+#include "corbin/privacy/lone_clients.hpp"
+
+using namespace corbin;
+
+namespace {
+
+fl::CoordinateSetting setting(const Rational& exp_eps) {
+  fl::CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::exp_eps, exp_eps);
+  return s;
+}
+
+/// The analytic Gaussian's δ(ε) after k uses of the sum of n clients' N(0, σ²), enclosed.
+Interval gaussian_delta(const Real& sigma, unsigned long n, std::uint64_t k, const Rational& eps) {
+  // k uses of shift Δ at noise nσ² are one use at σ√(n/k).
+  const Real effective = sigma * sqrt(Real(n) / Real(static_cast<double>(k)));
+  return agm_delta_enclosure(effective, eps, Rational(2));
+}
+
+}  // namespace
+
+TEST_CASE("the Gaussian's round composes to the analytic Gaussian's profile", "[mechanism_accountant][unit]") {
+  PrecisionScope scope(256);
+  const Real sigma = agm_sigma(Rational(1), Rational(1, 100000), Rational(2));
+  for (unsigned long n : {1ul, 50ul}) {
+    const Accountant one = gaussian_sum_accountant(sigma, Rational(2), n);
+    for (std::uint64_t k : {std::uint64_t(1), std::uint64_t(10), std::uint64_t(1000)}) {
+      const Accountant a = one.compose(k);
+      for (const Rational& eps : {Rational(1, 2), Rational(1), Rational(3), Rational(10)}) {
+        INFO("n = " << n << ", k = " << k << ", ε = " << eps);
+        const Interval exact = gaussian_delta(sigma, n, k, eps);
+        const TwoSided d = a.delta(eps);
+        CHECK(d.lower <= upper_of(exact).convert_to<double>() * (1 + 1e-12));
+        CHECK(lower_of(exact).convert_to<double>() <= d.upper * (1 + 1e-12));
+        // Tight: the bracket within 1 % of the exact value where it is not tiny.
+        if (lower_of(exact) > Real(1e-9)) {
+          CHECK(d.upper <= 1.01 * upper_of(exact).convert_to<double>() + 1e-12);
+          CHECK(d.lower >= 0.99 * lower_of(exact).convert_to<double>() - 1e-12);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("LDP-FL's room, through the lone clients' family, is Theorem 3's accountant at γ = 1",
+          "[mechanism_accountant][unit]") {
+  PrecisionScope scope(128);
+  const fl::Mechanism& ldp = fl::Registry::global().find("ldp");
+  for (unsigned long n : {2ul, 10ul, 40ul}) {
+    std::string why;
+    const std::optional<Accountant> room = ldp.round_accountant(setting(Rational(3)), n, PldLimits{}, why);
+    REQUIRE(room);
+    AccountSetting s;
+    s.n = n;
+    s.gamma = Rational(1);
+    s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+    const Accountant theorem3(s);
+    for (std::uint64_t k : {std::uint64_t(1), std::uint64_t(20)}) {
+      INFO("n = " << n << ", k = " << k);
+      const TwoSided a = room->compose(k).epsilon(Rational(1, 100000));
+      const TwoSided b = theorem3.compose(k).epsilon(Rational(1, 100000));
+      // Both certified for the same mechanism: the brackets meet, and here coincide closely.
+      CHECK(a.lower <= b.upper);
+      CHECK(b.lower <= a.upper);
+      CHECK(std::abs(a.upper - b.upper) <= 1e-6 * b.upper);
+      CHECK(std::abs(a.lower - b.lower) <= 1e-6 * b.upper);
+    }
+  }
+}
+
+TEST_CASE("a room without a finite reduction, or without a certified accountant, says why",
+          "[mechanism_accountant][unit]") {
+  for (const char* name : {"laplace", "pbm2", "cq", "vanilla"}) {
+    std::string why;
+    INFO(name);
+    CHECK_FALSE(fl::Registry::global().find(name).round_accountant(setting(Rational(3)), 10, PldLimits{}, why));
+    CHECK_FALSE(why.empty());
+  }
+  for (const char* name : {"ldp", "pbm1", "rqm2", "rqm3", "gaussian", "augcorbin", "corbin"}) {
+    std::string why;
+    INFO(name);
+    CHECK(fl::Registry::global().find(name).round_accountant(setting(Rational(3)), 10, PldLimits{}, why));
+  }
+}
+
+TEST_CASE("RQM with three levels: no input outside the family's extremes is worse",
+          "[mechanism_accountant][unit]") {
+  // The reduction: every input's law is a convex combination of the extremes' (c − r, c, c + r),
+  // so no configuration of interior inputs has a larger hockey-stick divergence than the
+  // family's worst. Held at inputs on a grid, n = 3, exactly.
+  PrecisionScope scope(128);
+  const fl::Mechanism& rqm = fl::Registry::global().find("rqm3");
+  const fl::CoordinateSetting s = setting(Rational(3));
+  std::string why;
+  const std::optional<Accountant> room = rqm.round_accountant(s, 3, PldLimits{}, why);
+  REQUIRE(room);
+  const auto law = [&](const Rational& w) { return *rqm.law(s, w); };
+  using Law = std::map<Rational, Rational>;
+  const auto sum = [](const std::vector<std::vector<fl::Atom>>& laws) {
+    Law out{{Rational(0), Rational(1)}};
+    for (const auto& l : laws) {
+      Law next;
+      for (const auto& [v, p] : out)
+        for (const fl::Atom& a : l) next[v + a.value] += p * a.prob;
+      out = next;
+    }
+    return out;
+  };
+  for (const Rational& eps : {Rational(0), Rational(1, 2), Rational(1)}) {
+    const double bound = room->delta_upper(eps);
+    // e^ε rounded down: the divergence is decreasing in γ, so this one is at least the true one.
+    const Rational gamma = to_rational(std::nextafter(std::exp(to_double(eps)), 0.0));
+    double worst = 0;
+    for (int a = -4; a <= 4; ++a)
+      for (int b = -4; b <= 4; ++b)
+        for (int o = -4; o <= 4; o += 2) {
+          const Law p = sum({law(Rational(a, 4)), law(Rational(o, 4)), law(Rational(-o, 4))});
+          const Law q = sum({law(Rational(b, 4)), law(Rational(o, 4)), law(Rational(-o, 4))});
+          Rational h(0);
+          for (const auto& [v, pv] : p) {
+            const Rational d = pv - gamma * (q.count(v) ? q.at(v) : Rational(0));
+            if (d > 0) h += d;
+          }
+          worst = std::max(worst, to_double(h));
+        }
+    INFO("ε = " << eps);
+    CHECK(worst > 0);
+    CHECK(worst <= bound * (1 + 1e-9) + 1e-15);
+  }
+}
