@@ -86,3 +86,89 @@ BENCHMARK(BM_worst_case_composed)
 BENCHMARK(BM_exact_worst_case)->Arg(1'000)->Arg(1'800)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
+
+// ---- Products of privacy-loss distributions by FFT (issue 38): one composition at 16 384 cells
+// by the direct sum and by the certified FFT (privacy/fft.hpp), and the composed worst case above
+// with the default grid's products by FFT, for the ratios. ----
+
+namespace {
+
+constexpr std::size_t kDirectOnly = std::numeric_limits<std::size_t>::max();
+
+/// The mechanism's pair at n = 50 (e^ε = 3), composed 16 times on grids of 16 384 points: a dense
+/// distribution near the grid's size (built once).
+struct Dense {
+  UpperPld upper;
+  LowerPld lower;
+  Dense() {
+    PrecisionScope scope(128);
+    PldLimits limits;
+    limits.max_cells = 16384;
+    const NeighbouringPmfs laws = AggregateFamily(setting(50)).laws(Configuration{});
+    upper = power(upper_pld(laws.p, laws.q, laws.disjoint, limits), 16, limits);
+    lower = power(lower_pld(laws.p, laws.q, laws.disjoint, limits), 16, limits);
+  }
+};
+const Dense& dense() {
+  static const Dense d;
+  return d;
+}
+
+/// One composition of the dense distribution with itself: range(0) 0 direct, 1 FFT; range(1) 0
+/// pessimistic, 1 optimistic.
+void BM_compose_16384(benchmark::State& state) {
+  const Dense& d = dense();
+  PldLimits limits;
+  limits.max_cells = 16384;
+  limits.fft_cells = state.range(0) == 1 ? 1 : kDirectOnly;
+  const bool optimistic = state.range(1) == 1;
+  std::size_t cells = 0;
+  for (auto _ : state) {
+    if (optimistic) {
+      const LowerPld c = compose(d.lower, d.lower, limits);
+      cells = c.p.size();
+      benchmark::DoNotOptimize(c);
+    } else {
+      const UpperPld c = compose(d.upper, d.upper, limits);
+      cells = c.mass.size();
+      benchmark::DoNotOptimize(c);
+    }
+  }
+  state.counters["cells_in"] = static_cast<double>(optimistic ? d.lower.p.size() : d.upper.mass.size());
+  state.counters["cells_out"] = static_cast<double>(cells);
+}
+
+/// BM_worst_case_composed (the default grid of 2 048 points, every product directly) with the
+/// products past 1 024 cells a side by FFT, about where the FFT overtakes the direct sum, on grids
+/// of range(2) points.
+void BM_worst_case_composed_fft(benchmark::State& state) {
+  PldLimits limits;
+  limits.fft_cells = 1024;
+  limits.max_cells = static_cast<std::size_t>(state.range(2));
+  const Accountant one(setting(static_cast<unsigned long>(state.range(0))), limits);
+  const auto k = static_cast<std::uint64_t>(state.range(1));
+  TwoSided eps{};
+  for (auto _ : state) {
+    eps = one.compose(k).epsilon(Rational(1, kDelta));
+    benchmark::DoNotOptimize(eps);
+  }
+  record(state, eps);
+}
+
+}  // namespace
+
+BENCHMARK(BM_compose_16384)
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_worst_case_composed_fft)
+    ->Args({2, 1'000, 2048})
+    ->Args({2, 1'000'000'000, 2048})
+    ->Args({50, 1'000, 2048})
+    ->Args({50, 1'000'000, 2048})
+    ->Args({50, 1'000'000'000, 2048})
+    ->Args({2, 1'000'000'000, 4096})
+    ->Args({50, 1'000'000'000, 4096})
+    ->Unit(benchmark::kMillisecond);

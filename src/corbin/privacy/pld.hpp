@@ -21,9 +21,10 @@
 //   (p to 0, kept apart: they never contribute again).
 //
 // Composition is exponentiation by squaring over such grids, each product a direct convolution
-// in `double` with directed rounding (number/directed.hpp); the grid coarsens by powers of two
-// whenever the distribution needs more than `max_cells` points, so k = 10^9 costs about 60
-// convolutions. Profiles are evaluated in MPFR with directed rounding.
+// in `double` with directed rounding (number/directed.hpp), or past `fft_cells` an FFT whose every
+// rounding is bounded (fft.hpp: each cell's bound added, or subtracted from a lower bound); the
+// grid coarsens by powers of two whenever the distribution needs more than `max_cells` points, so
+// k = 10^9 costs about 60 convolutions. Profiles are evaluated in MPFR with directed rounding.
 
 #include <cstdint>
 #include <limits>
@@ -36,12 +37,17 @@ namespace corbin {
 
 struct PldLimits {
   std::size_t max_cells =
-      2048;              ///< grid points kept per distribution (cost ~ max_cells² per product)
+      2048;  ///< grid points kept per distribution (cost ~ max_cells² per direct product)
   double tail = 1e-80;   ///< P-mass moved to +∞ (pessimistic) or dropped per trim
   unsigned threads = 0;  ///< threads for a family's members (0: the hardware's, at most 8)
   /// A family's values of j (aggregate_law.hpp): all of them one by one up to this many; past it,
   /// this many at each end one by one and the rest in this many blocks.
   std::size_t exhaustive_tops = 2048, end_tops = 64, blocks = 32;
+  /// A product whose direct sum takes more than fft_cells² pairs (the positive cells of one factor
+  /// times the cells of the other) goes by FFT (fft.hpp), a smaller one directly; SIZE_MAX: always
+  /// directly. The default keeps the default grid's products direct (pld.cpp: by_fft); the FFT is
+  /// faster from about 1 200 cells (500 for optimistic products).
+  std::size_t fft_cells = 2048;
 };
 
 struct UpperPld {
