@@ -23,6 +23,10 @@ void add_sweep(CLI::App& app);
 void add_check(CLI::App& app);
 void add_merge(CLI::App& app);  // the shards of sweep and audit
 void add_fl(CLI::App& app);  // in corbin-fl only (libtorch)
+void add_conform(CLI::App& app);
+/// `corbin conform ... --sampler PROGRAM ARG...`: sets the program's own arguments aside (they are
+/// never corbin's options) and shortens argc to end at PROGRAM; nothing for other subcommands.
+void take_sampler_arguments(int& argc, char** argv);
 
 /// Calls f(α) with α exact (Rational) for --alpha/--exp-eps, or as an Interval for --eps, under
 /// the working precision given.

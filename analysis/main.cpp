@@ -34,6 +34,7 @@ int exec_fl(char** argv) {
 
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "fl") == 0) return exec_fl(argv);
+  corbin::cli::take_sampler_arguments(argc, argv);
   CLI::App app{"corbin — exact audit of the CorBin-FL paper's privacy and utility claims"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("corbin ") + corbin::kVersion);
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   corbin::cli::add_sweep(app);
   corbin::cli::add_check(app);
   corbin::cli::add_merge(app);
+  corbin::cli::add_conform(app);
   app.add_subcommand("fl", "federated training with a privacy mechanism (libtorch; `corbin fl --help`)")
       ->allow_extras();
   // CLI11 reports an unknown first word as "A subcommand is required": name it instead.

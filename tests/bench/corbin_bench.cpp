@@ -148,3 +148,45 @@ BENCHMARK(BM_exact_enumerator)->DenseRange(4, 20, 4)->Arg(5)->Unit(benchmark::kM
 BENCHMARK(BM_exact_pair_utility);
 BENCHMARK(BM_random_order_aggregate)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
+
+// `corbin conform`'s side of a trial (docs/conform.md): choosing the inputs and the draws of the
+// default CorBinQ grid (laws, largest-TV search, power), and deciding a run from its answers (every
+// test, the known laws' consistency, the privacy bounds). items_per_second counts settings.
+#include "corbin/conform/builtin.hpp"
+#include "corbin/conform/grid.hpp"
+
+namespace {
+
+std::vector<conform::Setting> conform_default_grid() {
+  std::vector<conform::Setting> out;
+  const conform::Mechanism pair{conform::Kind::corbinq, 0};
+  for (const conform::Group& g : conform::grid_groups(pair, conform::GridSize::standard))
+    for (conform::Setting& s : conform::choose_settings(g, "corrected")) out.push_back(std::move(s));
+  return out;
+}
+
+void BM_conform_plan(benchmark::State& state) {
+  std::size_t settings = 0;
+  for (auto _ : state) {
+    const auto grid = conform_default_grid();
+    const conform::Plan plan = conform::make_plan(grid, "corrected", conform::exact_claim("corrected"), {});
+    settings = plan.settings.size();
+    benchmark::DoNotOptimize(plan.tests);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * settings));
+}
+
+void BM_conform_evaluate(benchmark::State& state) {
+  const conform::Options o;
+  const conform::Plan plan = conform::make_plan(conform_default_grid(), "corrected", conform::exact_claim("corrected"), o);
+  conform::ExactSampler exact;
+  std::vector<conform::Answer> answers;
+  for (const conform::Request& r : plan.requests) answers.push_back(exact.draw(r));
+  for (auto _ : state) benchmark::DoNotOptimize(conform::evaluate(plan, answers, o).conforms);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * plan.settings.size()));
+}
+
+}  // namespace
+
+BENCHMARK(BM_conform_plan)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_conform_evaluate)->Unit(benchmark::kMillisecond);
