@@ -294,9 +294,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
   if (!a.target_eps.empty()) {
     target_eps = parse_rational(a.target_eps, "--target-eps");
     if (*target_eps <= 0) throw invalid_argument("--target-eps", a.target_eps, "> 0");
-    std::string unaccounted;
-    if (!mech.mechanism->accountant_gamma(mech, unaccounted))
-      throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, unaccounted);
+    // Checked once the run's accountant is built (fl::account_run), which says why there is none.
   }
   // More intra-op threads than cores only slows libtorch down (1024 took minutes a round).
   const unsigned long cores = std::max(1u, std::thread::hardware_concurrency());
@@ -403,6 +401,8 @@ void run_fl(const FlArgs& a, Distributed& d) {
   fl::Server server(mech, net, fl::gather(files, split.test, device, normalisation),
                     fl::gather(files, split.validation, device, normalisation), {to_double(lambda), patience});
   fl::RunAccounting accounting = fl::account_run(mech, n, parameters, rounds);
+  if (target_eps && !accounting.accountant)
+    throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, accounting.why_not);
   if (accounting.accountant)
     server.account([&](std::uint64_t done) { return accounting.accountant->after(done); }, target_eps);
   Json dropout_accounting = nullptr;  // with dropout: how δ is split, and the survivors' floors

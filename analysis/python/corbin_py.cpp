@@ -12,6 +12,9 @@
 #include <optional>
 #include <tuple>
 
+#include "corbin/conform/builtin.hpp"
+#include "corbin/conform/grid.hpp"
+#include "corbin/conform/trial.hpp"
 #include "corbin/fl/coordinate.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
@@ -361,6 +364,192 @@ std::string ledger_repr(const RunLedger& ledger) {
          py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
 }
 
+// ---------------------------------------------------------------------------------------------
+// corbin.conform: a Python callable on trial (src/corbin/conform/, docs/conform.md).
+
+namespace cf = corbin::conform;
+
+/// A request as the line protocol writes it (cmd_conform.cpp's request_json, the same keys), with
+/// exact numbers as Fractions and the seed as an int; "outputs" (bool) says the same as "report".
+py::dict request_dict(const cf::Request& r) {
+  const cf::Setting& s = r.setting;
+  py::dict d;
+  d["id"] = r.id;
+  d["mechanism"] = s.mechanism.name();
+  d["variant"] = r.variant;
+  d["exp_eps"] = fraction(s.exp_eps);
+  d["alpha"] = fraction(cf::alpha_of(s.exp_eps));
+  if (s.mechanism.kind == cf::Kind::corbinq) d["bits"] = s.bits;
+  if (s.mechanism.kind == cf::Kind::pbm || s.mechanism.kind == cf::Kind::rqm) d["m"] = s.mechanism.m;
+  if (s.mechanism.kind == cf::Kind::rqm) d["keep"] = fraction(Rational(1, 2));
+  d["center"] = fraction(s.center);
+  d["radius"] = fraction(s.radius);
+  py::list inputs;
+  for (const Rational& w : s.inputs) inputs.append(fraction(w));
+  d["inputs"] = inputs;
+  d["draws"] = r.draws;
+  d["seed"] = r.seed;
+  d["report"] = r.outputs ? "outputs" : "counts";
+  d["outputs"] = r.outputs;
+  d["labels"] = cf::output_labels(s.mechanism);
+  return d;
+}
+
+/// A Python callable as a Sampler: called with the GIL held (conform runs on the calling thread); an
+/// exception it raises propagates as itself, an answer that breaks the protocol is a ProtocolError
+/// saying what is wrong (ValueError in Python).
+class CallableSampler final : public cf::Sampler {
+ public:
+  explicit CallableSampler(py::object f) : f_(std::move(f)) {}
+
+  cf::Answer draw(const cf::Request& r) override {
+    const std::string which = "request " + std::to_string(r.id) + " (" + cf::describe(r.setting) +
+                              ", " + std::to_string(r.draws) + " draws)";
+    const py::object answer = f_(request_dict(r));
+    if (!py::isinstance<py::dict>(answer))
+      fail("answered " + which + " with a " + type_name(answer) + ", not a dict");
+    const py::dict d = answer.cast<py::dict>();
+    if (d.contains("error"))
+      fail("refused " + which + ": " + quote(py::str(d["error"]).cast<std::string>()));
+    const auto labels = cf::output_labels(r.setting.mechanism);
+    const std::vector<std::string> client_labels =
+        r.setting.mechanism.kind == cf::Kind::corbinq ? std::vector<std::string>{"+", "-"} : labels;
+    const auto index_of = [&](const py::handle& label, const char* where) -> std::size_t {
+      if (py::isinstance<py::str>(label)) {
+        const std::string text = label.cast<std::string>();
+        for (std::size_t k = 0; k < labels.size(); ++k)
+          if (labels[k] == text) return k;
+      }
+      fail("answered " + which + " with " + where + " " + shown(label) + " that is none of " +
+           label_list(labels));
+    };
+    const bool has_counts = d.contains("counts"), has_outputs = d.contains("outputs");
+    if (!has_counts && !has_outputs)
+      fail("answered " + which + " with neither \"counts\" nor \"outputs\"");
+    std::vector<std::uint64_t> counts(labels.size(), 0);
+    if (has_counts) {
+      const py::object c = d["counts"];
+      if (!py::isinstance<py::dict>(c))
+        fail("answered " + which + " with \"counts\" a " + type_name(c) + ", not a dict");
+      for (const auto& [label, value] : c.cast<py::dict>()) {
+        const std::size_t k = index_of(label, "a count for");
+        if (py::isinstance<py::bool_>(value) || !py::isinstance<py::int_>(value))
+          fail("answered " + which + " with the count of " + quote(labels[k]) + " a " +
+               type_name(value) + ", not an int");
+        const py::int_ v = py::reinterpret_borrow<py::int_>(value);
+        if (v < py::int_(0) || v > py::int_(r.draws))
+          fail("answered " + which + " with the count of " + quote(labels[k]) + " " +
+               static_cast<std::string>(py::str(py::handle(v))) + ", outside [0, " + std::to_string(r.draws) + "]");
+        counts[k] = v.cast<std::uint64_t>();
+      }
+    }
+    cf::Answer a;
+    if (has_outputs) {
+      const py::object o = d["outputs"];
+      if (!py::isinstance<py::sequence>(o) || py::isinstance<py::str>(o))
+        fail("answered " + which + " with \"outputs\" a " + type_name(o) + ", not a list");
+      const py::sequence seq = o.cast<py::sequence>();
+      if (seq.size() > r.draws)
+        fail("answered " + which + " with " + std::to_string(seq.size()) + " outputs for " +
+             std::to_string(r.draws) + " draws");
+      a.sequence.reserve(seq.size());
+      for (const py::handle x : seq) a.sequence.push_back(static_cast<std::uint8_t>(index_of(x, "an output")));
+      a.counts.assign(labels.size(), 0);
+      for (std::uint8_t k : a.sequence) ++a.counts[k];
+      if (has_counts && counts != a.counts)
+        fail("answered " + which + " with counts that disagree with its outputs");
+    } else {
+      a.counts = std::move(counts);
+    }
+    if (d.contains("values")) {
+      const py::object v = d["values"];
+      if (!py::isinstance<py::dict>(v))
+        fail("answered " + which + " with \"values\" a " + type_name(v) + ", not a dict");
+      const py::dict vd = v.cast<py::dict>();
+      for (const std::string& label : client_labels) {
+        if (!vd.contains(label))
+          fail("answered " + which + " with \"values\" lacking " + quote(label));
+        a.values.push_back(py::str(vd[py::str(label)]).cast<std::string>());
+      }
+    }
+    try {
+      cf::check_answer(r, a);
+    } catch (const cf::ProtocolError& e) {
+      fail(std::string("answered ") + e.what() +
+           (r.outputs ? " (independence=False skips such requests)" : ""));
+    }
+    return a;
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& what) {
+    throw cf::ProtocolError("the sampler " + what);
+  }
+  static std::string shown(const py::handle& x) { return py::repr(x).cast<std::string>(); }
+  static std::string label_list(const std::vector<std::string>& labels) {
+    std::string s;
+    for (const auto& l : labels) s += (s.empty() ? "" : ", ") + quote(l);
+    return s;
+  }
+  py::object f_;
+};
+
+/// A probability option in (0, 1), or [0, 1/2) for effect: read exactly, checked by the library.
+double to_level(const py::handle& value, const char* name) {
+  return to_double(to_rational(value, name));
+}
+
+py::dict conform_report(const cf::Plan& plan, const cf::Report& report, const cf::Options& o,
+                        const cf::Mechanism& mechanism) {
+  py::dict out;
+  out["conforms"] = report.conforms;
+  out["level"] = o.level;
+  out["per_test_level"] = plan.per_test_level;
+  py::list tests;
+  for (const cf::TestRecord& t : report.tests) {
+    py::dict j;
+    j["kind"] = t.kind;
+    j["settings"] = t.settings;
+    j["statistic"] = t.outcome.statistic;
+    j["p"] = t.outcome.p_value;
+    j["rejected"] = t.rejected;
+    j["method"] = t.outcome.method;
+    j["detail"] = t.outcome.note.empty() ? t.detail : t.outcome.note + "; " + t.detail;
+    tests.append(j);
+  }
+  out["tests"] = tests;
+  py::list laws;
+  for (const cf::Consistency& c : report.laws) {
+    py::dict j;
+    j["name"] = c.name;
+    j["description"] = c.description;
+    j["fault_model"] = c.fault_model;
+    j["consistent"] = c.consistent;
+    j["rejecting"] = c.rejecting;
+    j["smallest_p"] = c.smallest_p;
+    j["worst_setting"] = c.worst;
+    j["run_power"] = c.name == plan.variant ? py::object(py::none()) : py::object(py::float_(c.run_power));
+    laws.append(j);
+  }
+  out["laws"] = laws;
+  py::list privacy;
+  for (const cf::PrivacyBound& p : report.privacy) {
+    py::dict j;
+    j["group"] = p.group;
+    j["client"] = mechanism.clients() == 1 ? "Q" : p.client == 0 ? "Q1" : "Q2";
+    j["eps_lower"] = p.eps_lower;
+    j["eps_certified"] = p.eps_certified;
+    j["tested"] = p.tested;
+    if (!p.why_not.empty()) j["why_not"] = p.why_not;
+    j["witness"] = p.witness;
+    privacy.append(j);
+  }
+  out["privacy"] = privacy;
+  out["draws"] = report.draws;
+  out["settings"] = plan.settings.size();
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(corbin, m) {
@@ -368,6 +557,7 @@ PYBIND11_MODULE(corbin, m) {
   m.attr("__version__") = corbin::kVersion;
   py::register_exception<corbin::invalid_argument>(m, "InvalidArgument", PyExc_ValueError);
   py::register_exception<corbin::undecidable>(m, "Undecidable", PyExc_ArithmeticError);
+  py::register_exception<corbin::conform::ProtocolError>(m, "ProtocolError", PyExc_ValueError);
 
   m.def(
       "alpha_of_exp_eps",
@@ -829,4 +1019,67 @@ PYBIND11_MODULE(corbin, m) {
       },
       "sample CorBinQ pairs (ChaCha20, seeded)", py::arg("w1"), py::arg("w2"), py::arg("exp_eps"),
       py::arg("center"), py::arg("radius"), py::arg("bits"), py::arg("seed"));
+
+  m.def(
+      "conform",
+      [](const py::object& sampler, const std::string& mechanism_name, const py::object& variant_value,
+         const std::string& grid, const py::handle& level, const py::handle& power,
+         const py::handle& draws, const py::handle& seed, bool independence,
+         const py::handle& effect) {
+        const cf::Mechanism mechanism = cf::parse_mechanism(mechanism_name);
+        // variant: None is the mechanism's first (corbinq's corrected, the others' standard), as
+        // the CLI without --variant.
+        const std::string variant = variant_value.is_none() ? cf::variants_of(mechanism).front()
+                                                            : variant_value.cast<std::string>();
+        cf::check_variant(mechanism, variant);
+        cf::Options o;
+        o.level = to_level(level, "level");
+        o.power = to_level(power, "power");
+        o.effect = to_level(effect, "effect");
+        if (!draws.is_none()) {
+          o.draws = to_count(draws, "draws", 10000000000ul);
+          if (o.draws == 0) throw corbin::invalid_argument("draws", "0", "at least 1, or None (auto)");
+        }
+        o.seed = to_count(seed, "seed", ~0ul);
+        o.independence = independence;
+        cf::check_options(o);
+        if (grid != "quick" && grid != "default")
+          throw corbin::invalid_argument("grid", quote(grid), "quick or default");
+
+        const bool builtin = py::isinstance<py::str>(sampler);
+        const std::string name = builtin ? sampler.cast<std::string>() : "";
+        const bool cpu = name == "builtin:cpu";
+        if (builtin && !cpu && name != "builtin:exact")
+          throw corbin::invalid_argument("sampler", quote(name), "builtin:cpu, builtin:exact, or a callable");
+        if (!builtin && !PyCallable_Check(sampler.ptr()))
+          throw py::type_error("sampler must be a callable or 'builtin:cpu' / 'builtin:exact', not " +
+                               type_name(sampler));
+        if (cpu && mechanism.kind == cf::Kind::corbinq && variant != "corrected")
+          throw corbin::invalid_argument("variant", quote(variant),
+                                         "corrected with builtin:cpu (corbin's fixed-point sampler "
+                                         "implements the corrected algorithm)");
+        const cf::ClaimedLaw claimed = cpu ? cf::ClaimedLaw(cf::fixed_point_law) : cf::exact_claim(variant);
+        const cf::Plan plan = cf::make_plan(
+            cf::grid_settings(mechanism, grid == "quick" ? cf::GridSize::quick : cf::GridSize::standard, variant),
+            variant, claimed, o);
+        cf::Report report;
+        if (builtin) {
+          cf::CpuSampler cpu_sampler;
+          cf::ExactSampler exact_sampler;
+          py::gil_scoped_release release;
+          report = cf::run_trial(cpu ? static_cast<cf::Sampler&>(cpu_sampler) : exact_sampler, plan, o);
+        } else {
+          CallableSampler callable(sampler);
+          report = cf::run_trial(callable, plan, o);
+        }
+        return conform_report(plan, report, o, mechanism);
+      },
+      "put a sampler on trial against the exact law (docs/conform.md): sampler is a callable taking "
+      "a request dict and returning {'counts': {label: n}} (and 'outputs': [label, ...] in draw "
+      "order when request['outputs']), or 'builtin:cpu' / 'builtin:exact'. Returns {'conforms', "
+      "'level', 'tests', 'laws', 'privacy', 'draws', 'settings'}",
+      py::arg("sampler"), py::arg("mechanism") = "corbinq", py::arg("variant") = py::none(),
+      py::arg("grid") = "quick", py::arg("level") = 1e-3, py::arg("power") = 0.9,
+      py::arg("draws") = py::none(), py::arg("seed") = 1, py::arg("independence") = true,
+      py::arg("effect") = 0);
 }

@@ -10,14 +10,39 @@ namespace corbin::fl {
 RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint64_t coordinates,
                           unsigned long rounds) {
   RunAccounting out;
-  const std::optional<Rational> gamma = mech.mechanism->accountant_gamma(mech, out.why_not);
-  if (!gamma) return out;
   // One round is m compositions, one per parameter.
-  if (rounds > 0 && coordinates > kMaxCompositions / rounds)
-    throw invalid_argument("rounds", std::to_string(rounds),
-                           "at most " + std::to_string(kMaxCompositions / coordinates) +
-                               " for the accountant (m·rounds <= " + std::to_string(kMaxCompositions) +
-                               ", m = " + std::to_string(coordinates) + ")");
+  const auto check_rounds = [&] {
+    if (rounds > 0 && coordinates > kMaxCompositions / rounds)
+      throw invalid_argument("rounds", std::to_string(rounds),
+                             "at most " + std::to_string(kMaxCompositions / coordinates) +
+                                 " for the accountant (m·rounds <= " + std::to_string(kMaxCompositions) +
+                                 ", m = " + std::to_string(coordinates) + ")");
+  };
+  const std::optional<Rational> gamma = mech.mechanism->accountant_gamma(mech, out.why_not);
+  if (!gamma) {
+    // Any other room with a builder of its own, all clients alone (privacy is scale-free in c and
+    // r: every room's law depends on (w − c)/r, so one coordinate at c = 0, r = 1 stands for all).
+    if (mech.mechanism->pairing() != Pairing::alone) return out;
+    if (mech.dropout > 0) {
+      out.why_not = "used without dropout (a lone room's dropout is not accounted yet)";
+      return out;
+    }
+    CoordinateSetting s;
+    s.budget = mech.budget;
+    s.delta = mech.delta;
+    std::string why_not;
+    const std::optional<Accountant> round = mech.mechanism->round_accountant(s, n, PldLimits{}, why_not);
+    if (!round) {
+      out.why_not = "used with a mechanism that has a certified accountant (" + mech.mechanism->name() + ": " +
+                    why_not + ")";
+      return out;
+    }
+    check_rounds();
+    out.why_not.clear();
+    out.accountant.emplace(*round, coordinates, mech.delta);
+    return out;
+  }
+  check_rounds();
   AccountSetting population;
   population.n = n;
   population.gamma = *gamma;

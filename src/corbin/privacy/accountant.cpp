@@ -246,13 +246,20 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
   }
   const auto splitter = std::make_shared<const GridSplitter>(grid_for(samples, limits));
   ProfileEnvelope forward(splitter), backward(splitter);
+  bool bounded = true;
   for (std::size_t i = 0; i < members.size(); ++i) {
     const NeighbouringPmfs& l = members[i].laws;
-    forward.add(l.p, l.q, l.disjoint, i);
-    if (!both_orders) backward.add(l.q, l.p, l.disjoint, i);
+    const std::vector<double> tail = GridSplitter::tail_factors(members[i].max_loss);
+    bounded = bounded && members[i].max_loss < std::numeric_limits<double>::infinity();
+    forward.add(l.p, l.q, l.disjoint, i, 0, &tail);
+    if (!both_orders) backward.add(l.q, l.p, l.disjoint, i, 0, &tail);
   }
   out.upper_[0] = trimmed(forward.dominating(), limits);
   out.upper_[1] = both_orders ? out.upper_[0] : trimmed(backward.dominating(), limits);
+  if (bounded) {  // every loss bounded: the members' largest moments, each direction
+    out.moments_[0] = forward.log_moments();
+    out.moments_[1] = both_orders ? out.moments_[0] : backward.log_moments();
+  }
   out.symmetric_ = both_orders;
   out.configurations_ = out.family_size_ = members.size();
   std::vector<const ProfileEnvelope*> envelopes{&forward};

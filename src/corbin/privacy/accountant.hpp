@@ -19,6 +19,7 @@
 // lower bound: certainly none does).
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,6 +55,9 @@ struct AttainedBy {
 struct AttainedLaws {
   NeighbouringPmfs laws;
   ConfigurationWords words;
+  /// An upper bound on every privacy loss of the pair, either way round (+∞: none known); where
+  /// every member has one, the family's Rényi moments give a second upper bound (moments.hpp).
+  double max_loss = std::numeric_limits<double>::infinity();
 };
 
 class Accountant {

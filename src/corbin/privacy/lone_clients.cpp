@@ -1,6 +1,8 @@
 #include "corbin/privacy/lone_clients.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -138,6 +140,29 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
   std::vector<std::vector<std::size_t>> ways;
   std::vector<std::size_t> at;
   placements(kinds, n - 1, at, ways);
+  // Every loss of a configuration's pair is at most client 1's own largest log-ratio between its
+  // two extremes' laws (the sum is its output plus an independent rest, the same function in both
+  // worlds: data processing); +∞ where one law has an output the other has not.
+  std::vector<std::vector<double>> max_loss(kinds, std::vector<double>(kinds, 0.0));
+  for (std::size_t x = 0; x < kinds; ++x)
+    for (std::size_t y = 0; y < kinds; ++y) {
+      if (x == y) continue;
+      double worst = -std::numeric_limits<double>::infinity();
+      for (const Atom<Rational>& a : extremes[x].atoms) {
+        if (a.prob == 0) continue;
+        Rational other(0);
+        for (const Atom<Rational>& b : extremes[y].atoms)
+          if (b.value == a.value) other += b.prob;
+        if (other == 0) {
+          worst = std::numeric_limits<double>::infinity();
+          break;
+        }
+        const Interval loss = log(interval_from(Rational(a.prob / other)));
+        worst = std::max(worst, std::nextafter(upper_of(loss).convert_to<double>(),
+                                               std::numeric_limits<double>::infinity()));
+      }
+      max_loss[x][y] = worst;
+    }
   std::vector<AttainedLaws> out;
   for (const std::vector<std::size_t>& way : ways) {
     WindowPmf others = point_mass();
@@ -155,6 +180,7 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
         m.words.replaced_by = "client 1 at " + extremes[y].input;
         m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words;
         m.words.others_pairs = "no pairs";
+        m.max_loss = std::max(max_loss[x][y], max_loss[y][x]);
         out.push_back(std::move(m));
       }
   }

@@ -46,6 +46,17 @@ RunAccountant::RunAccountant(const std::optional<AccountSetting>& alone,
   if (paired_) paired_m_ = paired_->compose(m_);
 }
 
+RunAccountant::RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta)
+    : m_(coordinates), delta_(delta) {
+  if (coordinates < 1 || coordinates > kMaxCompositions)
+    throw invalid_argument("m", std::to_string(coordinates),
+                           "in [1, " + std::to_string(kMaxCompositions) + "]");
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  if (round.compositions() != 1) throw invalid_argument("round", std::to_string(round.compositions()), "one use");
+  ldpq_.emplace(round.upper_only());  // one role; the run reports upper bounds only
+  ldpq_m_ = ldpq_->compose(m_);
+}
+
 void RunAccountant::reset() {
   coordinate_.clear();
   model_.clear();

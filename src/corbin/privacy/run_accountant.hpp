@@ -46,6 +46,10 @@ class RunAccountant {
   RunAccountant(const std::optional<AccountSetting>& alone, const std::optional<AccountSetting>& paired,
                 std::uint64_t coordinates, const Rational& delta, const PldLimits& limits = {});
 
+  /// Any other mechanism's round, one coordinate (Mechanism::round_accountant): its one role,
+  /// composed over the m coordinates and the rounds.
+  RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta);
+
   struct Bounds {
     double coordinate;  ///< ε_upper(δ) of one coordinate after the rounds (k = R)
     double model;       ///< ε_upper(δ) over the model (k = m·R)
