@@ -128,3 +128,25 @@ refused([(lambda: mixed.step(1, sigma=2), "sigma"),
          (lambda: mixed.explain(), "delta"),
          (lambda: corbin.Accountant.from_laws([1], [1]).step(), "step")])
 print("ok")
+
+# Another registered mechanism (Mechanism::round_accountant), the same answers as the CLI's
+# --mechanism, as identical doubles; its unused keywords refused by name.
+for args, kwargs in [(["--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5"],
+                      dict(mechanism="ldp", exp_eps=3, rounds=5)),
+                     (["--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10", "--exp-eps", "3",
+                       "--rounds", "10"], dict(mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10))]:
+    room = corbin.Accountant(10, **kwargs)
+    lo, hi = room.epsilon("1e-5")
+    out = json.loads(subprocess.run([cli, "account", *args, "--delta", "1e-5", "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    assert (out["eps_lower_approx"], out["eps_upper_approx"]) == (lo, hi), (out, lo, hi)
+g = corbin.Accountant(10, mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10).epsilon("1e-5")
+assert g[0] <= math.log(3) <= g[1] and g[1] - g[0] < 1e-3, g
+refused([(lambda: corbin.Accountant(10, "1/2", mechanism="ldp", exp_eps=3), "gamma"),
+         (lambda: corbin.Accountant(10, mechanism="laplace", exp_eps=3), "mechanism"),
+         (lambda: corbin.Accountant(10, mechanism="gaussian", exp_eps=3), "calibration_delta"),
+         (lambda: corbin.Accountant(10, mechanism="ldp", exp_eps=3, dropout="1/10"), "dropout"),
+         (lambda: corbin.Accountant(10, mechanism="rqm3", exp_eps=3, role="ldpq"), "role"),
+         (lambda: corbin.Accountant(10, exp_eps=3), "gamma"),
+         (lambda: corbin.Accountant(10, "1/2", exp_eps=3, calibration_delta="1e-5"), "calibration_delta"),
+         (lambda: corbin.Accountant(10, mechanism="ldp", exp_eps=3).step(1), "step")])

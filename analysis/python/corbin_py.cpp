@@ -349,7 +349,7 @@ std::string ledger_repr(const RunLedger& ledger) {
     phases += phases.empty() ? "" : "; ";
     phases += std::to_string(p.rounds) + " × ";
     if (!p.kind) {
-      phases += "a pair of laws";
+      phases += "uses of a given mechanism";
       continue;
     }
     const RoundKind& k = *p.kind;
@@ -362,6 +362,51 @@ std::string ledger_repr(const RunLedger& ledger) {
          (ledger.compositions() == 1 ? "" : "s") + " (" + phases + "), epsilon(1e-5) in [" +
          py::repr(py::float_(b.lower)).cast<std::string>() + ", " +
          py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
+}
+
+/// Accountant(mechanism=NAME) for a room other than Theorem 3's: its builder
+/// (Mechanism::round_accountant), m·rounds uses; the keywords it does not read are refused (as
+/// the CLI's --mechanism refuses its options).
+PyLedger room_ledger(const std::string& name, const py::handle& n, const py::handle& gamma,
+                     const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps,
+                     const std::string& neighbours, const std::string& role, const py::handle& c,
+                     const py::handle& r, const py::handle& bits, const py::handle& cells, const py::handle& mm,
+                     const py::handle& rounds, const py::handle& dropout, const py::handle& calibration_delta) {
+  const fl::Mechanism& room = fl::Registry::global().find(name);
+  const std::string which = "mechanism='" + name + "'";
+  if (!gamma.is_none()) throw corbin::invalid_argument("gamma", "given", "absent for " + which + " (augcorbin's share)");
+  if (to_rational(dropout, "dropout") != 0) throw corbin::invalid_argument("dropout", "given", "0 for " + which);
+  if (role != "worst") throw corbin::invalid_argument("role", quote(role), "worst for " + which + " (its clients are alone)");
+  if (neighbours != "replace") throw corbin::invalid_argument("neighbours", quote(neighbours), "replace for " + which);
+  if (to_count(bits, "bits", kMaxBits) != 5) throw corbin::invalid_argument("bits", "given", "absent for " + which);
+  fl::CoordinateSetting s;
+  s.budget = required_budget(alpha, exp_eps, eps);
+  s.center = to_rational(c, "center");
+  s.radius = to_radius(r);
+  if (name == "gaussian") {
+    if (calibration_delta.is_none())
+      throw corbin::invalid_argument("calibration_delta", "missing", "the δ the Gaussian's σ is calibrated at");
+    s.delta = to_rational(calibration_delta, "calibration_delta");
+    if (s.delta <= 0 || s.delta >= 1) throw corbin::invalid_argument("calibration_delta", to_string(s.delta), "in (0, 1)");
+  } else if (!calibration_delta.is_none()) {
+    throw corbin::invalid_argument("calibration_delta", "given", "absent: only mechanism='gaussian' reads it");
+  }
+  const unsigned long clients = to_count(n, "n", kMaxAccountClients);
+  if (clients < 2) throw corbin::invalid_argument("n", std::to_string(clients), "at least 2");
+  const std::uint64_t coordinates = to_count(mm, "m", kMaxCompositions), count = to_count(rounds, "rounds", kMaxCompositions);
+  if (coordinates < 1) throw corbin::invalid_argument("m", "0", "at least 1");
+  if (count < 1) throw corbin::invalid_argument("rounds", "0", "at least 1");
+  if (coordinates > kMaxCompositions / count)
+    throw corbin::invalid_argument("rounds", std::to_string(count), "such that m·rounds <= 2^40");
+  PldLimits limits;
+  limits.max_cells = to_count(cells, "cells", 1ul << 16);
+  if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
+  std::string why_not;
+  const std::optional<Accountant> one = room.round_accountant(s, clients, limits, why_not);
+  if (!one) throw corbin::invalid_argument("mechanism", quote(name), "a mechanism with a certified accountant: " + why_not);
+  PyLedger out{RunLedger(limits), std::nullopt};
+  out.ledger.step(*one, coordinates * count);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -825,11 +870,24 @@ PYBIND11_MODULE(corbin, m) {
                        const py::handle& exp_eps, const py::handle& eps, const std::string& neighbours,
                        const std::string& role, const py::handle& c, const py::handle& r,
                        const py::handle& bits, const py::handle& cells, const py::handle& mm,
-                       const py::handle& rounds, const py::handle& dropout) {
+                       const py::handle& rounds, const py::handle& dropout, const py::handle& mechanism,
+                       const py::handle& calibration_delta) {
+             const std::string name = mechanism.is_none() ? "augcorbin" : py::str(mechanism).cast<std::string>();
+             if (name != "augcorbin" && name != "corbin")
+               return room_ledger(name, n, gamma, alpha, exp_eps, eps, neighbours, role, c, r, bits, cells, mm, rounds,
+                                  dropout, calibration_delta);
+             if (!calibration_delta.is_none())
+               throw corbin::invalid_argument("calibration_delta", "given", "absent: only mechanism='gaussian' reads it");
              RoundKind k;
              AccountSetting& s = k.setting;
              s.n = to_count(n, "n", kMaxAccountClients);
-             s.gamma = to_rational(gamma, "gamma");
+             if (name == "corbin") {  // CorBin-FL: every client paired (an odd one out alone)
+               if (!gamma.is_none()) throw corbin::invalid_argument("gamma", "given", "absent for mechanism='corbin' (γ = 0)");
+               s.gamma = Rational(0);
+             } else {
+               if (gamma.is_none()) throw corbin::invalid_argument("gamma", "missing", "given for Theorem 3's mechanism (augcorbin)");
+               s.gamma = to_rational(gamma, "gamma");
+             }
              s.budget = required_budget(alpha, exp_eps, eps);  // as the other questions take it
              s.center = to_rational(c, "center");
              s.radius = to_radius(r);
@@ -846,11 +904,11 @@ PYBIND11_MODULE(corbin, m) {
              out.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
              return out;
            }),
-           py::arg("n"), py::arg("gamma"), py::arg("alpha") = py::none(), py::kw_only(),
+           py::arg("n"), py::arg("gamma") = py::none(), py::arg("alpha") = py::none(), py::kw_only(),
            py::arg("exp_eps") = py::none(), py::arg("eps") = py::none(), py::arg("neighbours") = "replace",
            py::arg("role") = "worst", py::arg("center") = 0, py::arg("radius") = 1,
            py::arg("bits") = 5, py::arg("cells") = 2048, py::arg("m") = 1, py::arg("rounds") = 1,
-           py::arg("dropout") = 0)
+           py::arg("dropout") = 0, py::arg("mechanism") = py::none(), py::arg("calibration_delta") = py::none())
       .def_static(
           "from_laws",
           [](const py::sequence& p, const py::sequence& q, const py::handle& cells) {
@@ -887,7 +945,7 @@ PYBIND11_MODULE(corbin, m) {
           [](PyLedger& a, const py::handle& rounds, const py::kwargs& changes) -> PyLedger& {
             // One more round (or `rounds`) of the last kind, with the keyword changes (Opacus'
             // step, dp_accounting's compose(event, count)).
-            if (!a.last) throw corbin::invalid_argument("step", "on a pair of laws", "on an Accountant of rounds (use compose)");
+            if (!a.last) throw corbin::invalid_argument("step", "on a given mechanism (a pair of laws, or mechanism=)", "on an Accountant of Theorem 3's rounds (use compose)");
             const RoundKind k = changed(*a.last, changes);
             a.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
             a.last = k;
