@@ -15,7 +15,9 @@ ClaimResult check_x1(const Grid&) {
   out.statement = "The authors' implementation meets ε_p = 5 and 10 at d = 5.";
   out.method = "Exact law of the reference code at e^ε = a rational lower bound of e^5 and of e^10 (148 and 22026): from "
                "e^ε >= 31 on the leader at c + r reaches the top cell, where the code's tie always gives its own sign; "
-               "that holds at every larger e^ε, so at e^5 and e^10 too.";
+               "that holds at every larger e^ε, so at e^5 and e^10 too. The code itself, run through `corbin "
+               "conform` (docs/conform.md), samples that law (the `reference-code` variant) wherever its float32 "
+               "arithmetic is exact enough (c = 0, r = 1).";
   const Rational c(1), r(1);
   Json witnesses = Json::array();
   bool broken = true;
