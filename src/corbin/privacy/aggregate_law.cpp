@@ -113,6 +113,22 @@ AggregateFamily::AggregateFamily(const AccountSetting& s) : s_(s) {
   }
 }
 
+void append_aligned(const WindowPmf& a, const WindowPmf& b, NeighbouringPmfs& out) {
+  const std::int64_t first = std::min(a.first, b.first);
+  const std::int64_t last = std::max(a.first + static_cast<std::int64_t>(a.size()),
+                                     b.first + static_cast<std::int64_t>(b.size()));
+  const std::size_t at = out.p.size(), size = static_cast<std::size_t>(last - first);
+  for (auto [from, to] : {std::pair{&a, &out.p}, std::pair{&b, &out.q}}) {
+    to->lo.resize(at + size, 0.0);
+    to->hi.resize(at + size, 0.0);
+    to->tail = std::min(1.0, directed::add_up(to->tail, from->tail));
+    for (std::size_t i = 0; i < from->size(); ++i) {
+      to->lo[at + static_cast<std::size_t>(from->first - first) + i] = from->lo[i];
+      to->hi[at + static_cast<std::size_t>(from->first - first) + i] = from->hi[i];
+    }
+  }
+}
+
 bool AggregateFamily::mirrored() const {
   // Reflecting every output (J -> outputs − J) maps client 1 on LDPQ at c ± r to c ∓ r, the other
   // LDPQ clients' j at c + r to L − j, and a pair's sure "+" to itself; under replace one both

@@ -69,6 +69,11 @@ struct NeighbouringPmfs {
   bool disjoint = false;
 };
 
+/// Appends a and b (one block of outcomes of each world, indexed alike) to out's p and q, on the
+/// union of their windows: a block's outcomes are apart from every earlier block's, and the tails
+/// add up. On an empty `out`, the two laws on one window (the outcomes then indexed from 0).
+void append_aligned(const WindowPmf& a, const WindowPmf& b, NeighbouringPmfs& out);
+
 /// A set of values of j taken together: one value (attained), or a block bounded by relaxation.
 struct TopRange {
   std::size_t first = 0, last = 0;  ///< j in [first, last]

@@ -106,23 +106,6 @@ Part mixed(const std::vector<Status>& statuses) {
   return out;
 }
 
-/// Appends a and b (one block of outcomes of each world) to p and q on a common window: a
-/// block's outcomes are apart from every other block's.
-void append_aligned(const WindowPmf& a, const WindowPmf& b, NeighbouringPmfs& out) {
-  const std::int64_t first = std::min(a.first, b.first);
-  const std::int64_t last = std::max(a.first + static_cast<std::int64_t>(a.size()),
-                                     b.first + static_cast<std::int64_t>(b.size()));
-  const std::size_t at = out.p.size(), size = static_cast<std::size_t>(last - first);
-  for (auto [from, to] : {std::pair{&a, &out.p}, std::pair{&b, &out.q}}) {
-    to->lo.resize(at + size, 0.0);
-    to->hi.resize(at + size, 0.0);
-    for (std::size_t i = 0; i < from->size(); ++i) {
-      to->lo[at + static_cast<std::size_t>(from->first - first) + i] = from->lo[i];
-      to->hi[at + static_cast<std::size_t>(from->first - first) + i] = from->hi[i];
-    }
-  }
-}
-
 /// The law of the other clients' parts, on `code`.
 WindowPmf others_law(const std::vector<std::pair<Part, std::size_t>>& parts, const Coding& code) {
   WindowPmf law;
@@ -227,7 +210,6 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
   const std::vector<Status> neighbour =
       client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, alive);
   NeighbouringPmfs out;
-  out.p.first = out.q.first = 0;
   if (reveal) {  // one block per status of client 1 and its partner (the same list in both worlds)
     for (std::size_t i = 0; i < with.size(); ++i) {
       Part a = with[i].part, b = neighbour[i].part;

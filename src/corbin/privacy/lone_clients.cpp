@@ -64,26 +64,6 @@ WindowPmf point_mass() {
   return w;
 }
 
-/// Places a and b on one window (the union of theirs).
-NeighbouringPmfs aligned(const WindowPmf& a, const WindowPmf& b) {
-  const std::int64_t first = std::min(a.first, b.first);
-  const std::int64_t last = std::max(a.first + static_cast<std::int64_t>(a.size()),
-                                     b.first + static_cast<std::int64_t>(b.size()));
-  const auto size = static_cast<std::size_t>(last - first);
-  NeighbouringPmfs out;
-  for (auto [from, to] : {std::pair{&a, &out.p}, std::pair{&b, &out.q}}) {
-    to->first = first;
-    to->lo.assign(size, 0.0);
-    to->hi.assign(size, 0.0);
-    to->tail = from->tail;
-    for (std::size_t i = 0; i < from->size(); ++i) {
-      to->lo[static_cast<std::size_t>(from->first - first) + i] = from->lo[i];
-      to->hi[static_cast<std::size_t>(from->first - first) + i] = from->hi[i];
-    }
-  }
-  return out;
-}
-
 /// Every way of placing `clients` clients on `kinds` extremes (counts per extreme).
 void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>& at,
                 std::vector<std::vector<std::size_t>>& out) {
@@ -175,7 +155,7 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
       for (std::size_t y = 0; y < kinds; ++y) {
         if (x == y) continue;
         AttainedLaws m;
-        m.laws = aligned(convolve(others, laws[x]), convolve(others, laws[y]));
+        append_aligned(convolve(others, laws[x]), convolve(others, laws[y]), m.laws);
         m.words.client_1 = "client 1 alone at " + extremes[x].input;
         m.words.replaced_by = "client 1 at " + extremes[y].input;
         m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words;
