@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "corbin/privacy/run_ledger.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
 #include "options.hpp"
 
 namespace corbin::cli {

@@ -1,6 +1,6 @@
 // `corbin account`: certified two-sided privacy accounting of Theorem 3's mechanism at any n up
 // to 10^8 clients, composed over m coordinates and T rounds (k = m·T up to 2^40): ε_lower <= ε(δ)
-// <= ε_upper, or with --at-eps, δ_lower <= δ(ε) <= δ_upper (privacy/accountant.hpp).
+// <= ε_upper, or with --at-eps, δ_lower <= δ(ε) <= δ_upper (privacy/run/accountant.hpp).
 // Bounds are printed as decimals rounded outward (an upper bound up, a lower bound down), each
 // with its double twin under key + "_approx"; "infinite" where no finite ε reaches δ.
 
@@ -15,8 +15,8 @@
 #include "commands.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/dropout_mixture.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "witness.hpp"

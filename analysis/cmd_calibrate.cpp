@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/quantizer/budget.hpp"
 #include "options.hpp"
 #include "report.hpp"

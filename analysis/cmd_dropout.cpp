@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "corbin/privacy/dropout.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
 #include "options.hpp"
 #include "report.hpp"
 

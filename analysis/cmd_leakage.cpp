@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/leakage.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/exact/leakage.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "options.hpp"
 #include "report.hpp"
 

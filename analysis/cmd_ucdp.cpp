@@ -1,7 +1,7 @@
 // `corbin ucdp`: Theorem 3's user-level central DP. Prints the bound as printed (`paper`), as
 // re-derived from cpSGD with the proof's substitutions and with consistent units (`cpsgd`),
 // and, with --exact, the exact worst-case ε at δ of the released sum for one coordinate
-// (`exact`): the largest over every pair of neighbouring datasets (privacy/exact_ucdp.hpp), with
+// (`exact`): the largest over every pair of neighbouring datasets (privacy/exact/exact_ucdp.hpp), with
 // the configuration that attains it. Composition over coordinates and rounds is
 // `corbin account`'s (certified, over the same worst case).
 
@@ -10,8 +10,8 @@
 
 #include "commands.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/ucdp.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/formulas/ucdp.hpp"
 #include "options.hpp"
 #include "report.hpp"
 
@@ -112,7 +112,7 @@ void run_ucdp(const UcdpArgs& a) {
     exact["variant"] = to_string(e.geometry.variant);
     exact["worst_case_over"] =
         "every pair of neighbouring datasets: client 1's inputs (and its partner's), and every "
-        "other client's input in [c - r, c + r] (privacy/neighbours.hpp)";
+        "other client's input in [c - r, c + r] (privacy/worst_case/neighbours.hpp)";
     for (const Neighbour rel : {Neighbour::remove_one, Neighbour::replace_one}) {
       if (a.relation != "both" && parse_neighbour(a.relation) != rel) continue;
       const ExactUcdpResult r = exact_ucdp(e, rel);
@@ -142,7 +142,7 @@ void add_ucdp(CLI::App& app) {
   cmd->add_option("--variant", args->geometry.variant, "CorBinQ variant (--exact only)");
   cmd->add_flag("--exact", args->exact,
                 "exact worst-case ε at δ of the released sum, m = 1 (rational α)");
-  cmd->add_option("--relation", args->relation, "remove | replace | both (default both)");
+  cmd->add_option("--neighbours", args->relation, "the neighbouring relation: remove | replace | both (default both)");
   cmd->add_option("--role", args->role, "client 1's role: ldpq | paired (default ldpq)");
   cmd->add_flag("--json", args->json, "one JSON object on stdout");
   cmd->callback([args] { run_ucdp(*args); });

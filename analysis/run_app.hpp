@@ -37,7 +37,7 @@ inline std::string option_for(const std::string& parameter) {
       {"alpha", "--alpha"}, {"exp_eps", "--exp-eps"}, {"eps", "--eps"}, {"w1", "--w"}, {"w2", "--w2"},
       {"center", "--center"}, {"radius", "--radius"}, {"bits", "--bits"}, {"variant", "--variant"},
       {"n", "--n"}, {"m", "--m"}, {"gamma", "--gamma"}, {"delta", "--delta"}, {"delta1", "--delta1"},
-      {"p", "--p"}, {"sensitivity", "--sensitivity"}, {"relation", "--relation"}, {"role", "--role"},
+      {"p", "--p"}, {"sensitivity", "--sensitivity"}, {"relation", "--neighbours"}, {"role", "--role"},
       {"weights", "--weights"}, {"pairing", "--pairing"}, {"mechanism", "--mechanism"}, {"clients", "--clients"},
       {"dropout", "--dropout"}, {"model", "--model"}, {"z_transport", "--z-transport"}, {"entropy", "--entropy"},
       {"data", "--data"}, {"normalisation", "--normalisation"}, {"convolution", "--stacked-conv"},

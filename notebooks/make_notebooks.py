@@ -161,7 +161,7 @@ for n in [50, 100, 200, 500, 1000]:
                   "cpsgd_consistent_units": corbin.ucdp_cpsgd(*args, consistent_units=True)["eps_u"],
                   "exact_replace_one": exact["eps"]})
 # Removing a client (Eq. (1)) shifts the lattice of the sum: the two laws are disjoint.
-assert corbin.exact_ucdp(100, F(1, 2), F(1, 10**5), alpha, relation="remove")["infinite"]
+assert corbin.exact_ucdp(100, F(1, 2), F(1, 10**5), alpha, neighbours="remove")["infinite"]
 fig, ax = plt.subplots(figsize=(7, 4.5))
 corbin_figures.plot_eps_u_vs_n(curve, ax)
 curve"""),

@@ -4,7 +4,7 @@
 #include "claims.hpp"
 #include "witness.hpp"
 #include "corbin/quantizer/corbinq.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "inputs.hpp"
 

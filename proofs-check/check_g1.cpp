@@ -3,7 +3,7 @@
 // y > c + σ²ε/(2r) the probability ratio exceeds e^ε, whatever σ > 0.
 
 #include "claims.hpp"
-#include "corbin/privacy/baselines.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
 
 namespace corbin::audit {
 

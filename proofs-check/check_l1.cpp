@@ -3,7 +3,7 @@
 
 #include "claims.hpp"
 #include "witness.hpp"
-#include "corbin/privacy/leakage.hpp"
+#include "corbin/privacy/exact/leakage.hpp"
 
 namespace corbin::audit {
 

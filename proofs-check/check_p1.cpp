@@ -9,7 +9,7 @@
 
 #include "claims.hpp"
 #include "corbin/quantizer/ldpq.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "inputs.hpp"
 
 namespace corbin::audit {

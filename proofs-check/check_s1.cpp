@@ -4,7 +4,7 @@
 // replacement) SCDP is replace-one UCDP, whose exact ε the check gives at a small n.
 
 #include "claims.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
 
 namespace corbin::audit {
 
@@ -13,7 +13,7 @@ ClaimResult check_s1(const Grid& grid) {
   out.id = "S1";
   out.statement = "AugCorBin-FL achieves SCDP (Eq. (SCDP)); the paper states no ε_s.";
   out.method =
-      "The exact worst case (every other client's input, privacy/exact_ucdp.hpp) of the released "
+      "The exact worst case (every other client's input, privacy/exact/exact_ucdp.hpp) of the released "
       "sum for m = 1 (γ = 1) with client 1 "
       "replaced across its whole range (c ± r), the farthest replacement Eq. (SCDP) allows when Δ2 "
       ">= 2r; its exact ε "

@@ -2,7 +2,7 @@
 
 #include "claims.hpp"
 #include "witness.hpp"
-#include "corbin/privacy/sum_law.hpp"
+#include "corbin/privacy/exact/sum_law.hpp"
 #include "inputs.hpp"
 
 namespace corbin::audit {

@@ -1,14 +1,14 @@
 // T3 (Thm 3): AugCorBin-FL is (ε_u, δ)-UCDP with ε_u of Eq. (th:3:1) under its precondition.
 // Three quantities side by side: the printed formula, cpSGD re-derived (the proof's units and
 // consistent units), and the exact worst-case ε of the released sum for m = 1 (both neighbour
-// relations; the worst case over every other client's input, privacy/exact_ucdp.hpp).
+// relations; the worst case over every other client's input, privacy/exact/exact_ucdp.hpp).
 
 #include <cmath>
 
 #include "claims.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/ucdp.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/formulas/ucdp.hpp"
 #include "witness.hpp"
 
 namespace corbin::audit {
@@ -23,7 +23,7 @@ ClaimResult check_t3(const Grid& grid) {
       "exact law of the released sum for m = 1 with client 1 removed (Eq. (1)) or replaced, at "
       "every "
       "configuration of the other clients' inputs the worst case reduces to "
-      "(privacy/neighbours.hpp: "
+      "(privacy/worst_case/neighbours.hpp: "
       "j of the other LDPQ clients at c + r, the rest at c − r), giving the exact worst-case ε at "
       "δ.";
   PrecisionScope scope(128);

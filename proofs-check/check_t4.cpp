@@ -4,7 +4,7 @@
 // T4u's witness (check_t4u.cpp).
 
 #include "claims.hpp"
-#include "corbin/privacy/dropout.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
 
 namespace corbin::audit {
 

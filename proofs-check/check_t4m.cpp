@@ -12,7 +12,7 @@
 // q2 = (1 − p)², so E[S] = K q1 and E[SN] = K q1 + K(K − 1) q1 (2q2 + q1) over K pairs.
 
 #include "claims.hpp"
-#include "corbin/privacy/dropout.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
 
 namespace corbin::audit {
 

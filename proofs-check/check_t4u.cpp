@@ -8,7 +8,7 @@
 // intervals.
 
 #include "claims.hpp"
-#include "corbin/privacy/dropout.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
 
 namespace corbin::audit {
 

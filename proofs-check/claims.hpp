@@ -12,7 +12,7 @@
 
 #include "corbin/number/interval.hpp"
 #include "corbin/number/rational.hpp"
-#include "corbin/privacy/dropout.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
 #include "readings.hpp"
 
 namespace corbin::audit {

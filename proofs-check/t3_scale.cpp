@@ -1,5 +1,5 @@
 // Theorem 3 at the sizes of the paper's models: Eq. (th:3:1)'s ε_u against certified two-sided
-// bounds on the privacy loss of the released model (privacy/accountant.hpp: the exact law of
+// bounds on the privacy loss of the released model (privacy/run/accountant.hpp: the exact law of
 // one coordinate's aggregate, its privacy-loss distribution discretised pessimistically and
 // optimistically with directed rounding, composed over the m coordinates and T rounds).
 // Replace-one neighbours (under Eq. (UCDP)'s remove-one the supports are disjoint: T3), γ = 1/2,
@@ -15,8 +15,8 @@
 
 #include "claims.hpp"
 #include "witness.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/ucdp.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/formulas/ucdp.hpp"
 
 namespace corbin::audit {
 

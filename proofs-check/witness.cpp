@@ -1,6 +1,6 @@
 #include "witness.hpp"
 
-#include "corbin/privacy/run_ledger.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"

@@ -5,7 +5,7 @@
 // value it checks. The checks attach them to their certificates under "witnesses".
 
 #include "claims.hpp"
-#include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/run/accountant.hpp"
 
 namespace corbin::audit {
 

@@ -40,7 +40,7 @@ void refuses(const std::vector<std::string>& base, const Cases& cases) {
 TEST_CASE("corbin account brackets the exact ε of corbin ucdp --exact", "[cli][unit]") {
   const Outcome exact =
       run_process({kCli, "ucdp", "--n", "12", "--gamma", "1/2", "--delta", "1e-3", "--exp-eps", "3",
-                   "--exact", "--relation", "replace", "--json"});
+                   "--exact", "--neighbours", "replace", "--json"});
   REQUIRE(exact.status == 0);
   const double eps = Json::parse(exact.out)["exact"]["replace"]["eps_approx"].get<double>();
   const Json j = run_json({"--n", "12", "--gamma", "1/2", "--exp-eps", "3", "--delta", "1e-3",

@@ -8,12 +8,12 @@
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/composition.hpp"
-#include "corbin/privacy/dropout_floor.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/privacy_loss.hpp"
-#include "corbin/privacy/run_accountant.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/pld/composition.hpp"
+#include "corbin/privacy/worst_case/dropout_floor.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/exact/privacy_loss.hpp"
+#include "corbin/privacy/run/run_accountant.hpp"
 
 using namespace corbin;
 

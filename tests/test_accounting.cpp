@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
-#include "corbin/privacy/composition.hpp"
-#include "corbin/privacy/dropout.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/leakage.hpp"
-#include "corbin/privacy/privacy_loss.hpp"
-#include "corbin/privacy/ucdp.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/pld/composition.hpp"
+#include "corbin/privacy/formulas/dropout.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/exact/leakage.hpp"
+#include "corbin/privacy/exact/privacy_loss.hpp"
+#include "corbin/privacy/formulas/ucdp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 
 using namespace corbin;

@@ -287,7 +287,7 @@ TEST_CASE("bad input exits 2 with one line naming the option", "[cli][unit]") {
       {"ucdp --n 50 --gamma 1/50 --delta 1e-5 --alpha 2", "--gamma"},
       {"ucdp --m 0 --n 50 --gamma 1/2 --delta 1e-5 --alpha 2", "--m"},
       {"ucdp --n 50 --gamma 1/2 --delta 1e-5 --eps 1 --exact", "--eps"},
-      {"ucdp --n 50 --gamma 1/2 --delta 1e-5 --alpha 2 --exact --relation add", "--relation"},
+      {"ucdp --n 50 --gamma 1/2 --delta 1e-5 --alpha 2 --exact --neighbours add", "--neighbours"},
       {"calibrate gaussian --eps 0 --delta 1e-5", "--eps"},
       {"calibrate gaussian --eps 1 --delta 0", "--delta"},
       {"calibrate laplace --eps 1 --sensitivity -2", "--sensitivity"},

@@ -1,4 +1,4 @@
-// A dropout round's lower bound (privacy/dropout_mixture.hpp): the mixture over who drops out,
+// A dropout round's lower bound (privacy/worst_case/dropout_mixture.hpp): the mixture over who drops out,
 // held to an enumeration of every dropout pattern and every output in exact rationals, and the
 // run's lower end held below the exact ε of the mechanism as run (an independent brute force
 // from the paper: every client, client 1 included, drops with probability p, a pair with one
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/dropout_mixture.hpp"
-#include "corbin/privacy/run_ledger.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 

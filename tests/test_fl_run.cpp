@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "corbin/fl/split.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/run_accountant.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/run/run_accountant.hpp"
 #include "idx_writer.hpp"
 #include "process.hpp"
 

@@ -8,9 +8,9 @@
 
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
-#include "corbin/privacy/gaussian_pld.hpp"
-#include "corbin/privacy/lone_clients.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/worst_case/gaussian_pld.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 
 using namespace corbin;
 

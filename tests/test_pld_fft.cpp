@@ -1,5 +1,5 @@
-// The certified FFT convolution (privacy/fft.hpp) and the compositions of privacy-loss
-// distributions that use it (privacy/pld.hpp, past PldLimits::fft_cells): the transform within its
+// The certified FFT convolution (privacy/pld/fft.hpp) and the compositions of privacy-loss
+// distributions that use it (privacy/pld/pld.hpp, past PldLimits::fft_cells): the transform within its
 // derived bounds of an MPFR transform; every cell's bounds around the exact rational convolution
 // (every small case of a small domain, random and adversarial masses from 1e-80 to 1, exact zeros)
 // and around a long-double one at thousands of cells; compositions by FFT against exact δ of
@@ -20,10 +20,10 @@
 #include "corbin/number/directed.hpp"
 #include "corbin/number/interval.hpp"
 #include "corbin/number/mp.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/aggregate_law.hpp"
-#include "corbin/privacy/fft.hpp"
-#include "corbin/privacy/pld.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/aggregate_law.hpp"
+#include "corbin/privacy/pld/fft.hpp"
+#include "corbin/privacy/pld/pld.hpp"
 
 using namespace corbin;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 
 using namespace corbin;
 

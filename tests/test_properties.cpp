@@ -5,7 +5,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/catch.h>
 
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/enumerator.hpp"
 #include "corbin/utility/pair_mse.hpp"
 

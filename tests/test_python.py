@@ -21,7 +21,7 @@ assert corbin.pldp(2, 0, 1, 5, "as-printed") == F(24, 7)
 assert corbin.pldp(corbin.alpha_of_exp_eps(33), 0, 1, 5, "reference-code") == float("inf")
 
 assert abs(corbin.ucdp_printed(100, 50, "1/2", "1e-5", 1, 2)["eps_u"] - 131.2035529928753) < 1e-9
-assert corbin.exact_ucdp(50, "1/2", "1e-5", 2, relation="remove")["infinite"]
+assert corbin.exact_ucdp(50, "1/2", "1e-5", 2, neighbours="remove")["infinite"]
 assert abs(corbin.agm_sigma(1, "1e-5", 1) - 3.7306316348159418) < 1e-12
 assert corbin.laplace_scale("1/2", 2) == 4
 

@@ -13,7 +13,7 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/baselines.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"

@@ -1,4 +1,4 @@
-// The worst case over neighbouring datasets (privacy/neighbours.hpp): the reduction against brute
+// The worst case over neighbouring datasets (privacy/worst_case/neighbours.hpp): the reduction against brute
 // force over every input on a grid, the certified bracket against the brute-force worst case for
 // k = 1 and 2 with a different configuration in each coordinate, the exact worst case against
 // every configuration, the two witnesses, and the probe's impossible numbers.
@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/privacy_loss.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/exact/privacy_loss.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 
 using namespace corbin;

@@ -18,12 +18,12 @@
 #include "corbin/fl/coordinate.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/run_ledger.hpp"
-#include "corbin/privacy/baselines.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
-#include "corbin/privacy/pldp.hpp"
-#include "corbin/privacy/ucdp.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
+#include "corbin/privacy/formulas/ucdp.hpp"
 #include "corbin/quantizer/sampler.hpp"
 #include "corbin/utility/pair_mse.hpp"
 #include "corbin/version.hpp"
@@ -834,7 +834,7 @@ PYBIND11_MODULE(corbin, m) {
       "exact_ucdp",
       [](const py::handle& n, const py::handle& gamma, const py::handle& delta,
          const py::handle& alpha, const py::handle& c, const py::handle& r, const py::handle& bits,
-         const std::string& relation, const std::string& role, const py::handle& exp_eps, const py::handle& eps) {
+         const std::string& neighbours, const std::string& role, const py::handle& exp_eps, const py::handle& eps) {
         PrecisionScope scope(128);
         if (role != "ldpq" && role != "paired")
           throw corbin::invalid_argument("role", quote(role), "ldpq or paired");
@@ -843,7 +843,7 @@ PYBIND11_MODULE(corbin, m) {
                            SumGeometry{exact_alpha(alpha, exp_eps, eps), to_rational(c, "center"), to_radius(r),
                                        to_count(bits, "bits", kMaxBits), Variant::corrected},
                            role == "ldpq" ? TargetClient::Role::ldpq : TargetClient::Role::leader};
-        const auto x = exact_ucdp(s, parse_neighbour(relation));
+        const auto x = exact_ucdp(s, parse_neighbour(neighbours));
         py::dict d;
         d["infinite"] = x.infinite;
         d["exp_eps"] = x.infinite ? py::object(py::none()) : fraction(x.exp_eps);
@@ -853,10 +853,10 @@ PYBIND11_MODULE(corbin, m) {
       },
       "exact ε at δ of the released sum, m = 1; the budget as alpha, or exp_eps by keyword", py::arg("n"),
       py::arg("gamma"), py::arg("delta"), py::arg("alpha") = py::none(), py::arg("center") = 0,
-      py::arg("radius") = 1, py::arg("bits") = 5, py::arg("relation") = "replace", py::arg("role") = "ldpq",
+      py::arg("radius") = 1, py::arg("bits") = 5, py::arg("neighbours") = "replace", py::arg("role") = "ldpq",
       py::kw_only(), py::arg("exp_eps") = py::none(), py::arg("eps") = py::none());
 
-  // The certified two-sided accountant as a run's ledger (privacy/run_ledger.hpp): Accountant(...)
+  // The certified two-sided accountant as a run's ledger (privacy/run/run_ledger.hpp): Accountant(...)
   // is one kind of round (by default one round of it); step() adds rounds, of the same kind or with
   // changes (γ, n, dropout, role, ...); compose() and then() build longer runs. epsilon()/delta()
   // return (lower, upper) floats that bracket the true value (inf where no finite ε reaches δ);

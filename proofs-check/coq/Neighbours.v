@@ -1,6 +1,6 @@
 (** * The accountant's worst case: every other LDPQ client at an end of its range
 
-    privacy/neighbours.hpp, Lemmas 1 and 2. A law of the count J of "+" outputs is a function
+    privacy/worst_case/neighbours.hpp, Lemmas 1 and 2. A law of the count J of "+" outputs is a function
     nat -> R (finite support); one more LDPQ client, saying "+" with probability q, gives
         (add q A)(k) = (1 − q) A(k) + q A(k − 1),
     linear in A and affine in q. The hockey-stick sum up to any bound N,

@@ -63,7 +63,7 @@ Qed.
 
 (** ** The pins *)
 
-(** The accountant's reduction (privacy/neighbours.hpp, Lemmas 1 and 2), on which its certified
+(** The accountant's reduction (privacy/worst_case/neighbours.hpp, Lemmas 1 and 2), on which its certified
     bounds and the exact worst cases of T3 and S1 rest: whatever the other LDPQ clients' inputs,
     j of them at c + r and the rest at c − r is at least as bad, for every e^ε. *)
 Theorem holds__ACC__ldpq_others_at_ends : Neighbours.ldpq_others_at_ends_claim.

@@ -3,7 +3,7 @@ Theorem 3's mechanism, one coordinate of the released sum composed k = m·T time
 rounds), with this script's own privacy-loss distributions (PLDs). Nothing is taken from the
 certificate but the setting of each row.
 
-The mechanism and its worst case (privacy/neighbours.hpp; its core lemma is proved in
+The mechanism and its worst case (privacy/worst_case/neighbours.hpp; its core lemma is proved in
 proofs-check/coq/Neighbours.v). Every output is c ± rα, so a coordinate of the released sum is an
 injective function of the count J of "+" outputs. Replace-one neighbours differ in client 1's
 inputs. The reduction to finitely many configurations: each other LDPQ client at c − r or c + r
@@ -28,7 +28,7 @@ measure m, checked point by point (dominating). For any sequence of members, cho
 the composition's profile is at most that of m's k-fold convolution: given the first use's
 output x the rest contributes at most H_rest(γ e^(−Y(x))), and Σ_x P(x) φ(e^(−Y(x))) for a convex
 non-increasing φ >= 0 is a non-decreasing function of the profile H (Zhu, Dong and Wang 2022, as
-privacy/envelope.hpp argues). The composition is by squaring, each product a direct convolution
+privacy/pld/envelope.hpp argues). The composition is by squaring, each product a direct convolution
 rounded up; mass beyond the top of a window goes to +∞, mass below its bottom up to the bottom,
 and a grid too fine is coarsened by splitting every other point onto its two neighbours (connect
 the dots again). δ(ε) <= m∞ + Σ m_i (1 − e^(ε − y_i))₊. Where every loss is bounded (client 1 on

@@ -17,7 +17,7 @@ from .report import Malformed, short
 from .schema import sub
 from .ucdp import population_ldpq, theorem3_printed
 
-# The rows' client roles, as the accountant names them (privacy/neighbours.hpp TargetClient).
+# The rows' client roles, as the accountant names them (privacy/worst_case/neighbours.hpp TargetClient).
 ROLES = {"ldpq": "ldpq", "paired (leader)": "leader"}
 # What the rows do not state, from the accountant's settings in t3_scale.cpp and check_t3.cpp
 # (AccountSetting's defaults there): d = 5 shared bits where a row does not name its d (the

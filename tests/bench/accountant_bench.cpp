@@ -6,8 +6,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "corbin/privacy/accountant.hpp"
-#include "corbin/privacy/exact_ucdp.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
 
 using namespace corbin;
 
@@ -88,7 +88,7 @@ BENCHMARK(BM_exact_worst_case)->Arg(1'000)->Arg(1'800)->Unit(benchmark::kMillise
 BENCHMARK_MAIN();
 
 // ---- Products of privacy-loss distributions by FFT (issue 38): one composition at 16 384 cells
-// by the direct sum and by the certified FFT (privacy/fft.hpp), and the composed worst case above
+// by the direct sum and by the certified FFT (privacy/pld/fft.hpp), and the composed worst case above
 // with the default grid's products by FFT, for the ratios. ----
 
 namespace {

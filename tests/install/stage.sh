@@ -7,7 +7,7 @@ rm -rf "$stage"
 "$cmake" --install "$build" --prefix "$stage" >/dev/null
 # What the issue promises is there: the library, its headers, the CLI, the CMake package and the
 # pkg-config file.
-for f in bin/corbin include/corbin/version.hpp include/corbin/privacy/pldp.hpp \
+for f in bin/corbin include/corbin/version.hpp include/corbin/privacy/formulas/pldp.hpp \
          share/corbin/notebooks/corbin_figures.py share/corbin/notebooks/corbin_output.py \
          share/corbin/proofs-check/coq/Verdicts.v \
          share/corbin/reports/fl-full/results.csv; do

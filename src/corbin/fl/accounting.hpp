@@ -1,6 +1,6 @@
 #pragma once
 // A federated run's privacy accounting: the certified ε_upper(δ) round after round
-// (privacy/run_accountant.hpp) for the mechanism's population, where the mechanism has an
+// (privacy/run/run_accountant.hpp) for the mechanism's population, where the mechanism has an
 // accountant (its room's accountant_gamma).
 //
 // Neighbours are replace-one: the server counts the clients it averages, so the participant set
@@ -9,15 +9,15 @@
 //
 // With dropout the survivors of a round are random: δ is split in halves, one for the mechanism
 // at the survivors every round is guaranteed except with probability β, and one for those
-// failures, β = δ / (2 · rounds) a round (a union bound over the rounds; privacy/dropout_floor.hpp).
+// failures, β = δ / (2 · rounds) a round (a union bound over the rounds; privacy/worst_case/dropout_floor.hpp).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "corbin/fl/mechanism.hpp"
-#include "corbin/privacy/dropout_floor.hpp"
-#include "corbin/privacy/run_accountant.hpp"
+#include "corbin/privacy/worst_case/dropout_floor.hpp"
+#include "corbin/privacy/run/run_accountant.hpp"
 
 namespace corbin::fl {
 

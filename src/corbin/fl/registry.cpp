@@ -1,6 +1,6 @@
 #include "corbin/fl/registry.hpp"
 
-#include "corbin/privacy/lone_clients.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 
 #include <algorithm>
 
@@ -14,7 +14,7 @@
 #include "corbin/fl/mechanisms/signsgd.hpp"
 #include "corbin/fl/mechanisms/vanilla.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/lone_clients.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 

@@ -28,7 +28,7 @@
 #include "corbin/fl/geometry.hpp"
 #include "corbin/fl/protocol.hpp"
 #include "corbin/number/interval.hpp"
-#include "corbin/privacy/accountant.hpp"
+#include "corbin/privacy/run/accountant.hpp"
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/scalar_law.hpp"
@@ -237,7 +237,7 @@ class Mechanism {
   /// e^ε the mechanism claims at the setting's budget (the PLDP default compares with it).
   virtual Interval claimed_exp_eps(const CoordinateSetting& s) const;
 
-  /// The LDPQ share for the run's accountant (privacy/run_accountant.hpp), or none where the
+  /// The LDPQ share for the run's accountant (privacy/run/run_accountant.hpp), or none where the
   /// mechanism has no certified accountant at this configuration; `why_not` then says why.
   virtual std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const;
 
@@ -245,11 +245,11 @@ class Mechanism {
   /// input (every input's law a convex combination of the two around it), or none where the room
   /// does not know such a set. The default: {c − r, c + r} where `law_affine_in_w`.
   virtual std::optional<std::vector<Rational>> law_extreme_inputs(const CoordinateSetting& s) const;
-  /// The mechanism's builder for the accountant (privacy/accountant.hpp): one coordinate of one
+  /// The mechanism's builder for the accountant (privacy/run/accountant.hpp): one coordinate of one
   /// round of n clients, the released sum, client 1's input replaced, certified two-sided over the
   /// worst case of every input an adversary chooses; none where the room has none (`why_not`
   /// says why). The default serves lone clients with finite laws affine between their
-  /// `law_extreme_inputs` (privacy/lone_clients.hpp: every configuration of extremes).
+  /// `law_extreme_inputs` (privacy/worst_case/lone_clients.hpp: every configuration of extremes).
   virtual std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n,
                                                      const PldLimits& limits, std::string& why_not) const;
 };

@@ -26,7 +26,7 @@
 
 #include "corbin/fl/checkpoint.hpp"
 #include "corbin/fl/clients.hpp"
-#include "corbin/privacy/run_accountant.hpp"
+#include "corbin/privacy/run/run_accountant.hpp"
 
 namespace corbin::fl {
 

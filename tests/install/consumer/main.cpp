@@ -9,7 +9,7 @@
 #include <iostream>
 #include <string>
 
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/budget.hpp"
 #include "corbin/quantizer/keystream.hpp"
 #include "corbin/version.hpp"

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "corbin/fl/mechanism.hpp"
-#include "corbin/privacy/aggregate_law.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/worst_case/aggregate_law.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/aggregate.hpp"
 #include "corbin/utility/pair_mse.hpp"

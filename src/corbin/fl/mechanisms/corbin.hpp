@@ -3,8 +3,8 @@
 // the protocol gave them (fl/protocol.hpp), a lone survivor with LDPQ; AugCorBin-FL puts the first
 // ⌊γn⌋ clients of the shuffled order on LDPQ as well. One bit a coordinate. The live check takes
 // the exact joint law of each pair's fixed-point sampler, and the paper's bound is Theorems 2/3
-// (d → ∞) plus Theorem 1's gap r²α²/2^(d−6) per pair. The accountant (privacy/run_accountant.hpp)
-// covers AugCorBin-FL, and both with dropout (privacy/dropout_floor.hpp).
+// (d → ∞) plus Theorem 1's gap r²α²/2^(d−6) per pair. The accountant (privacy/run/run_accountant.hpp)
+// covers AugCorBin-FL, and both with dropout (privacy/worst_case/dropout_floor.hpp).
 
 #include <memory>
 #include <utility>
@@ -37,7 +37,7 @@ class CorbinMechanism : public LdpMechanism {
   std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
                                            const std::vector<Rational>& weights) const override;
   std::optional<Rational> accountant_gamma(const MechanismConfig& config, std::string& why_not) const override;
-  /// Theorem 3's mechanism (privacy/accountant.hpp) at γ (AugCorBin-FL's, 0 for CorBin-FL), client
+  /// Theorem 3's mechanism (privacy/run/accountant.hpp) at γ (AugCorBin-FL's, 0 for CorBin-FL), client
   /// 1 in either role its population has, whichever the server draws.
   std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
                                              std::string& why_not) const override;

@@ -1,7 +1,7 @@
 #include "corbin/fl/mechanisms/ldp.hpp"
 
 #include "corbin/fl/mechanism.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 
 namespace corbin::fl {

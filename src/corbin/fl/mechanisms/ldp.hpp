@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "corbin/fl/registry.hpp"
-#include "corbin/privacy/pldp.hpp"
+#include "corbin/privacy/formulas/pldp.hpp"
 #include "corbin/quantizer/sampler.hpp"
 
 namespace corbin::fl {
@@ -56,7 +56,7 @@ struct LdpqLayer {
   ErrorMoments alone(float w) const;
 };
 
-/// A PldpResult of privacy/pldp.hpp as the registry's summary.
+/// A PldpResult of privacy/formulas/pldp.hpp as the registry's summary.
 template <class T>
 PldpSummary summary_of(const PldpResult<T>& p);
 

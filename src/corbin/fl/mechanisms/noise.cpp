@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "corbin/fl/mechanism.hpp"
-#include "corbin/privacy/baselines.hpp"
-#include "corbin/privacy/gaussian_pld.hpp"
+#include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/worst_case/gaussian_pld.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 

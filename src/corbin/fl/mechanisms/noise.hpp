@@ -1,7 +1,7 @@
 #pragma once
 // The paper's noise baselines: a client adds N(0, σ²) (the analytic Gaussian, at the budget's ε
 // and δ) or Laplace(b) noise to each clipped weight, calibrated per layer at sensitivity 2r
-// (privacy/baselines.hpp) and sent as a float. Continuous laws: no exact law or PLDP ratio here;
+// (privacy/formulas/baselines.hpp) and sent as a float. Continuous laws: no exact law or PLDP ratio here;
 // the live check takes E X² = σ², E X⁴ = 3σ⁴ (Gaussian) or 2b², 24b⁴ (Laplace).
 
 #include <memory>
@@ -34,7 +34,7 @@ class NoiseMechanism : public Mechanism {
   /// Continuous noise has no finite PLDP ratio over outputs; its guarantee is (ε, δ)-DP
   /// (Gaussian) or ε-DP (Laplace) at sensitivity 2r.
   std::optional<PldpSummary> pldp(const CoordinateSetting&) const override { return std::nullopt; }
-  /// The Gaussian's round in closed form (privacy/gaussian_pld.hpp), σ as the room calibrates
+  /// The Gaussian's round in closed form (privacy/worst_case/gaussian_pld.hpp), σ as the room calibrates
   /// it; the Laplace's has none yet (the sum of n Laplace laws has no certified lower end here).
   std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
                                              std::string& why_not) const override;

@@ -1,0 +1,217 @@
+#include "corbin/privacy/pld/window_pmf.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+
+namespace corbin {
+namespace {
+
+using namespace directed;
+
+/// The ends of an enclosure as doubles, rounded outward.
+struct Ends {
+  double lo, hi;
+};
+Ends ends(const Interval& x) {
+  const Real l = lower_of(x), h = upper_of(x);
+  return {mpfr_get_d(l.backend().data(), MPFR_RNDD), mpfr_get_d(h.backend().data(), MPFR_RNDU)};
+}
+
+/// Upper bound on P(X − E X >= t) for a sum of independent terms with total variance <= v and
+/// |term − its mean| <= b (Bernstein): exp(−t² / (2(v + b t / 3))), certified; 1 for t <= 0.
+double bernstein(const Interval& t, const Interval& v, double b) {
+  if (lower_of(t) <= 0) return 1;
+  const Interval bound = exp(Interval(-t * t / (2 * (v + b * t / 3))));
+  const Real hi = upper_of(bound);
+  return std::min(1.0, mpfr_get_d(hi.backend().data(), MPFR_RNDU));
+}
+
+/// ln P(Binomial(N, p) = j) enclosed, from log-gamma rounded in both directions.
+Interval log_binomial_pmf(std::uint64_t n, std::uint64_t j, const Interval& p) {
+  const unsigned prec = working_precision_bits();
+  auto lgamma_ends = [prec](std::uint64_t x) {  // ln Γ(x) at an integer x >= 1
+    Real lo, hi;
+    mpfr_set_prec(lo.backend().data(), prec);
+    mpfr_set_prec(hi.backend().data(), prec);
+    mpfr_t arg;
+    mpfr_init2(arg, 64);
+    mpfr_set_ui(arg, static_cast<unsigned long>(x), MPFR_RNDN);  // exact: x < 2^64
+    mpfr_lngamma(lo.backend().data(), arg, MPFR_RNDD);
+    mpfr_lngamma(hi.backend().data(), arg, MPFR_RNDU);
+    mpfr_clear(arg);
+    return interval_hull(lo, hi);
+  };
+  Interval log_choose = Interval(lgamma_ends(n + 1) - lgamma_ends(j + 1) - lgamma_ends(n - j + 1));
+  if (j > 0) log_choose = Interval(log_choose + interval_from(BigInt(j)) * log(p));
+  if (j < n)
+    log_choose = Interval(log_choose + interval_from(BigInt(n - j)) * log(Interval(1 - p)));
+  return log_choose;
+}
+
+/// The recurrence over the window, every step rounded outward (number/directed.hpp).
+void binomial_steps(WindowPmf& w, double trials, double ratio_lo, double ratio_hi) {
+  for (std::size_t i = 0; i + 1 < w.size(); ++i) {
+    const double j = static_cast<double>(w.first) + static_cast<double>(i);  // exact below 2^53
+    const double left = trials - j;                                          // exact
+    w.hi[i + 1] = mul_up(w.hi[i], div_up(mul_up(left, ratio_hi), j + 1));
+    w.lo[i + 1] = mul_down(w.lo[i], div_down(mul_down(left, ratio_lo), j + 1));
+  }
+}
+
+/// hi[i + j] += a_hi[i] b_hi[j], lo[i + j] += a_lo[i] b_lo[j]: the accountant's hot loop, in
+/// round-to-nearest (widened by the caller), with an AVX2 clone chosen at run time (no FMA:
+/// -ffp-contract=off keeps each product rounded, as SumWidening counts).
+__attribute__((target_clones("avx2", "default"))) void accumulate(
+    const double* a_hi, const double* a_lo, std::size_t na, const double* b_hi, const double* b_lo,
+    std::size_t nb, double* hi, double* lo) {
+  for (std::size_t i = 0; i < na; ++i) {
+    const double ahi = a_hi[i], alo = a_lo[i];
+    if (ahi == 0) continue;
+    double* __restrict h = hi + i;
+    double* __restrict l = lo + i;
+    for (std::size_t j = 0; j < nb; ++j) {
+      h[j] += ahi * b_hi[j];
+      l[j] += alo * b_lo[j];
+    }
+  }
+}
+
+void convolve_into(const WindowPmf& a, const WindowPmf& b, WindowPmf& out) {
+  // Plain round-to-nearest sums of products (vectorisable), widened afterwards (SumWidening).
+  std::vector<double> hi(out.size(), 0.0), lo(out.size(), 0.0);
+  if (a.size() <= b.size())  // the longer one inside: long, vectorised inner loops
+    accumulate(a.hi.data(), a.lo.data(), a.size(), b.hi.data(), b.lo.data(), b.size(), hi.data(),
+               lo.data());
+  else
+    accumulate(b.hi.data(), b.lo.data(), b.size(), a.hi.data(), a.lo.data(), a.size(), hi.data(),
+               lo.data());
+  // A point whose every product has a factor exactly 0 has probability exactly 0 (it is off the
+  // support; a pair of laws differing there is distinguishable), so it gets no underflow allowance.
+  auto has_zero = [](const std::vector<double>& v) {
+    return std::find(v.begin(), v.end(), 0.0) != v.end();
+  };
+  const bool gaps = has_zero(a.hi) || has_zero(b.hi);
+  std::vector<char> possible(out.size(), gaps ? 0 : 1);
+  if (gaps)
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a.hi[i] > 0)
+        for (std::size_t j = 0; j < b.size(); ++j)
+          if (b.hi[j] > 0) possible[i + j] = 1;
+  const SumWidening widen(std::min(a.size(), b.size()), 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out.hi[i] = possible[i] ? std::min(1.0, widen.up(hi[i])) : 0.0;
+    out.lo[i] = widen.down(lo[i]);
+  }
+  out.tail = std::min(1.0, add_up(a.tail, b.tail));
+}
+
+}  // namespace
+
+WindowPmf few_point_pmf(const std::vector<Interval>& probs) {
+  WindowPmf w;
+  for (const Interval& p : probs) {
+    const Ends e = ends(p);
+    w.lo.push_back(std::max(0.0, e.lo));
+    w.hi.push_back(std::min(1.0, e.hi));
+  }
+  return w;
+}
+
+WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p, double tail_budget) {
+  if (trials >= (std::uint64_t(1) << 53))
+    throw invalid_argument("trials", std::to_string(trials), "below 2^53");
+  const Real plo = lower_of(p), phi = upper_of(p);
+  if (phi < 0 || plo > 1)
+    throw invalid_argument("probability", to_decimal(midpoint_of(p), 17), "in [0, 1]");
+  WindowPmf w;
+  if (trials == 0 || (plo == 0 && phi == 0) || (plo == 1 && phi == 1)) {  // a point mass, exactly
+    w.first = (plo == 1) ? static_cast<std::int64_t>(trials) : 0;
+    w.lo = w.hi = {1.0};
+    return w;
+  }
+  // An enclosure reaching 0 or 1 (or past them: its width, not p) decides nothing here.
+  if (plo <= 0 || phi >= 1)
+    throw undecidable("a binomial probability is not separated from 0 or 1 at " +
+                      std::to_string(working_precision_bits()) +
+                      " bits; raise the working precision");
+  if (lower_of(p) > Real(1) / 2) {
+    // Counted from the other side: 1 − p stays exact in a double where p rounds to 1 (p = 1 −
+    // 10^-44).
+    WindowPmf w = binomial_pmf(trials, Interval(1 - p), tail_budget);
+    std::reverse(w.lo.begin(), w.lo.end());
+    std::reverse(w.hi.begin(), w.hi.end());
+    w.first =
+        static_cast<std::int64_t>(trials) - (w.first + static_cast<std::int64_t>(w.size()) - 1);
+    return w;
+  }
+  // Window: mean ± t with Bernstein's t for half the budget on each side (b = 1 for Bernoulli
+  // terms).
+  const Interval n = interval_from(BigInt(trials));
+  const Interval mean = Interval(n * p);
+  // Interval arithmetic encloses the range of p(1 − p) over p's enclosure; its upper end bounds
+  // the variance of one term.
+  const Interval var_one = Interval(p * (1 - p));
+  const Interval v = Interval(n * interval_hull(upper_of(var_one), upper_of(var_one)));
+  const double big_l = std::log(2.0 / tail_budget);
+  const double vd = upper_of(v).convert_to<double>();
+  const double t = big_l / 3 + std::sqrt(big_l * big_l / 9 + 2 * vd * big_l) + 1;
+  const double first = std::max(0.0, std::floor(lower_of(mean).convert_to<double>() - t));
+  const double last =
+      std::min(static_cast<double>(trials), std::ceil(upper_of(mean).convert_to<double>() + t));
+  w.first = static_cast<std::int64_t>(first);
+  const auto count = static_cast<std::size_t>(last - first) + 1;
+  w.lo.assign(count, 0.0);
+  w.hi.assign(count, 0.0);
+  // Certified tail of the window actually chosen: X <= first − 1 or X >= last + 1.
+  double low_tail = 0, high_tail = 0;
+  const Interval mean_lo = interval_hull(lower_of(mean), lower_of(mean));
+  const Interval mean_hi = interval_hull(upper_of(mean), upper_of(mean));
+  if (first > 0) low_tail = bernstein(Interval(mean_lo - interval_from(BigInt(w.first - 1))), v, 1);
+  if (last < static_cast<double>(trials))
+    high_tail = bernstein(
+        Interval(interval_from(BigInt(static_cast<std::int64_t>(last) + 1)) - mean_hi), v, 1);
+  {
+    const Interval start = exp(log_binomial_pmf(trials, static_cast<std::uint64_t>(w.first), p));
+    const Ends e = ends(start);
+    w.lo[0] = e.lo;
+    w.hi[0] = e.hi;
+  }
+  const Ends pe = ends(p);
+  w.tail = std::min(1.0, add_up(low_tail, high_tail));
+  const double ratio_hi = div_up(pe.hi, sub_down(1.0, pe.hi));
+  const double ratio_lo = div_down(pe.lo, sub_up(1.0, pe.lo));
+  binomial_steps(w, static_cast<double>(trials), ratio_lo, ratio_hi);
+  return w;
+}
+
+std::pair<std::uint64_t, double> binomial_lower_quantile(std::uint64_t trials, const Interval& p,
+                                                         double budget) {
+  const WindowPmf w = binomial_pmf(trials, p);
+  // Below the window P(X < x) is within the tail; inside it, P(X < k + 1) = P(X < k) + P(X = k).
+  if (w.tail > budget) return {0, 0.0};
+  auto x = static_cast<std::uint64_t>(w.first);
+  double below = x > 0 ? w.tail : 0.0, next = w.tail;
+  for (std::size_t i = 0; i < w.size() && x < trials; ++i) {
+    next = add_up(next, w.hi[i]);
+    if (next > budget) break;
+    ++x;
+    below = next;
+  }
+  return {x, below};
+}
+
+WindowPmf convolve(const WindowPmf& a, const WindowPmf& b) {
+  WindowPmf out;
+  out.first = a.first + b.first;
+  out.lo.assign(a.size() + b.size() - 1, 0.0);
+  out.hi.assign(a.size() + b.size() - 1, 0.0);
+  convolve_into(a, b, out);
+  return out;
+}
+
+}  // namespace corbin

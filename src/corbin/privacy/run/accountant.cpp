@@ -1,0 +1,590 @@
+#include "corbin/privacy/run/accountant.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/pld/envelope.hpp"
+#include "corbin/privacy/pld/loss_grid.hpp"
+
+namespace corbin {
+
+namespace {
+
+/// Lower bounds from at most this many configurations, each composed alike.
+constexpr std::size_t kMaxLowerConfigurations = 4;
+/// Compositions longer than this compose only the kComposedLowers most promising sequences.
+constexpr std::uint64_t kFewCompositions = 64;
+constexpr std::size_t kComposedLowers = 2;
+/// Mixtures of two sequences are composed among this many of the best sequences alone.
+constexpr std::size_t kMixedUses = 3;
+
+/// The mean and standard deviation of the loss under P, over the atoms of finite loss (+∞ mean
+/// where P has mass at +∞): how fast a composition of it grows.
+std::pair<double, double> loss_moments(const LowerPld& a) {
+  if (a.infinite > 0) return {std::numeric_limits<double>::infinity(), 0};
+  double mass = 0, first = 0, second = 0;
+  for (std::size_t i = 0; i < a.p.size(); ++i) {
+    mass += a.p[i];
+    first += a.p[i] * a.y[i];
+    second += a.p[i] * a.y[i] * a.y[i];
+  }
+  if (mass <= 0) return {0, 0};
+  const double mean = first / mass;
+  return {mean, std::sqrt(std::max(0.0, second / mass - mean * mean))};
+}
+/// The envelope levels at whose crossing the largest attained configuration is kept for the
+/// lower bound (a k-fold composition is decided near loss 0, a single use near its δ).
+constexpr double kLowerLevels[] = {1e-1, 1e-2, 1e-5, 1e-9};
+
+std::size_t tag_of(const Configuration& c, std::size_t candidates) {
+  return c.top * candidates + c.candidate;
+}
+Configuration configuration_of(std::size_t tag, std::size_t candidates) {
+  return {tag % candidates, tag / candidates};
+}
+
+/// The attained members that are largest at the chosen points of the envelope(s).
+std::vector<std::size_t> lower_tags(const std::vector<const ProfileEnvelope*>& envelopes) {
+  std::vector<std::size_t> tags;
+  auto keep = [&](std::size_t tag) {
+    if (tag != ProfileEnvelope::kNoTag && std::find(tags.begin(), tags.end(), tag) == tags.end() &&
+        tags.size() < kMaxLowerConfigurations)
+      tags.push_back(tag);
+  };
+  for (const ProfileEnvelope* e : envelopes) keep(e->most_disjoint());  // δ at ε = ∞
+  for (const ProfileEnvelope* e : envelopes) {
+    const LossGrid& g = e->grid();
+    const std::size_t n = g.points();
+    // The first point above loss 0, where a long composition is decided.
+    for (std::size_t k = 0; k < n; ++k)
+      if (g.offset + static_cast<std::int64_t>(k) > 0) {
+        keep(e->attained_by(k));
+        break;
+      }
+    for (double level : kLowerLevels)
+      for (std::size_t k = 0; k < n; ++k)
+        if (e->value(k) < level) {
+          keep(e->attained_by(k > 0 ? k - 1 : 0));
+          break;
+        }
+  }
+  return tags;
+}
+
+/// A lower bound's configuration as used in direction `d` of its PLDs: 0 as described, 1 with
+/// the two datasets the other way round (every part's order flipped). A composed lower bound has
+/// one PLD, direction 0, whose parts already say their order.
+AttainedBy in_direction(AttainedBy by, std::size_t d) {
+  if (d == 1)
+    for (std::size_t i = 0; i < by.reversed.size(); ++i) by.reversed[i] = !by.reversed[i];
+  return by;
+}
+
+UpperPld certainly_disjoint() {
+  UpperPld out;
+  out.mass = {0.0};
+  out.infinite = 1;
+  return out;
+}
+
+}  // namespace
+
+Accountant::Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint,
+                       const PldLimits& limits)
+    : limits_(limits) {
+  if (limits.max_cells < 16)
+    throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
+  upper_[0] = upper_pld(p, q, disjoint, limits);
+  upper_[1] = upper_pld(q, p, disjoint, limits);
+  moments_[0] = moments_[1] = unbounded_moments();  // a window's tail has no loss bound here
+  lower_.push_back(
+      Lower{{lower_pld(p, q, disjoint, limits), lower_pld(q, p, disjoint, limits)}, std::nullopt});
+  mixes_ = true;  // a pair of laws on its own: both orders may be used, as under replace one
+}
+
+Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
+    : limits_(limits), mixes_(s.relation == Neighbour::replace_one) {
+  if (limits.max_cells < 16)
+    throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const AggregateFamily family(s);
+  const std::size_t candidates = family.candidates();
+  const auto attained = [&](const Configuration& c) {
+    AttainedBy by;
+    by.parts.push_back(family.describe(c));
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    return by;
+  };
+  moments_[0] = moments_[1] = unbounded_moments();
+  if (family.disjoint()) {  // every configuration: δ(ε) = 1 for all ε, in both directions
+    upper_[0] = upper_[1] = certainly_disjoint();
+    const NeighbouringPmfs laws = family.laws(Configuration{0, 0});
+    lower_.push_back(
+        Lower{{lower_pld(laws.p, laws.q, true, limits), lower_pld(laws.q, laws.p, true, limits)},
+              attained(Configuration{0, 0})});
+    configurations_ = family_size_ = candidates * (family.other_ldpq() + 1);
+    return;
+  }
+  // The grid, from the configurations at both ends and in the middle of j.
+  std::vector<NeighbouringPmfs> sampled;
+  const std::size_t last = family.other_ldpq();
+  for (std::size_t top : {std::size_t(0), last / 2, last}) {
+    const WindowPmf others = family.others(top);
+    for (std::size_t c = 0; c < candidates; ++c) sampled.push_back(family.laws(others, c));
+  }
+  std::vector<std::pair<const WindowPmf*, const WindowPmf*>> samples;
+  for (const NeighbouringPmfs& x : sampled) {
+    samples.emplace_back(&x.p, &x.q);
+    samples.emplace_back(&x.q, &x.p);
+  }
+  const LossGrid grid = grid_for(samples, limits, 1.0 / 64);
+  sampled.clear();
+  // Replace one: the candidates come in both orders (client 1 at x then x2, and x2 then x), so
+  // one envelope of P against Q covers both directions. Remove one: each direction its own.
+  const bool both = s.relation == Neighbour::remove_one;
+  const auto splitter = std::make_shared<const GridSplitter>(grid);
+  std::vector<std::vector<double>> tails;  // per candidate: e^((λ−1) L) for its loss bound L
+  for (std::size_t c = 0; c < candidates; ++c)
+    tails.push_back(GridSplitter::tail_factors(family.max_loss(c)));
+  // The members, spread over threads (each its own envelopes, merged after: the maxima and the
+  // attained members' ties do not depend on the order).
+  const std::vector<TopRange> ranges = family.tops(limits);
+  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
+      ranges.size(),
+      limits.threads ? limits.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+  std::vector<ProfileEnvelope> forward(threads, ProfileEnvelope(splitter)), backward;
+  if (both) backward.assign(threads, ProfileEnvelope(splitter));
+  std::vector<std::exception_ptr> failed(threads);
+  const unsigned precision = working_precision_bits();
+  auto work = [&](unsigned t) {
+    try {
+      PrecisionScope local(precision);  // the same value: each thread reads it while the others do
+      for (std::size_t i = t; i < ranges.size(); i += threads) {
+        const TopRange& range = ranges[i];
+        double slack = 0;
+        const WindowPmf others =
+            range.single() ? family.others(range.first) : family.relaxed_others(range, slack);
+        for (std::size_t c = 0; c < candidates; ++c) {
+          const NeighbouringPmfs laws = family.laws(others, c);
+          const std::size_t tag = range.single() && family.candidate(c).attained()
+                                      ? tag_of(Configuration{c, range.first}, candidates)
+                                      : ProfileEnvelope::kNoTag;
+          forward[t].add(laws.p, laws.q, laws.disjoint, tag, slack, &tails[c]);
+          if (both) backward[t].add(laws.q, laws.p, laws.disjoint, tag, slack);
+        }
+      }
+    } catch (...) {
+      failed[t] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread& th : pool) th.join();
+  }
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  for (unsigned t = 1; t < threads; ++t) {
+    forward[0].merge(forward[t]);
+    if (both) backward[0].merge(backward[t]);
+  }
+  for (const TopRange& range : ranges) {
+    if (range.single())
+      configurations_ += candidates;
+    else
+      blocks_ += candidates;
+  }
+  family_size_ = candidates * (family.other_ldpq() + 1);
+  upper_[0] = trimmed(forward[0].dominating(), limits);
+  upper_[1] = both ? trimmed(backward[0].dominating(), limits) : upper_[0];
+  if (!both) moments_[0] = moments_[1] = forward[0].log_moments();  // remove one: no loss bound
+  symmetric_ = !both;  // replace one: one envelope covers both directions
+  std::vector<const ProfileEnvelope*> envelopes{&forward[0]};
+  if (both) envelopes.push_back(&backward[0]);
+  auto single = std::make_shared<SingleUse>();
+  single->family = std::make_shared<const AggregateFamily>(family);
+  for (const ProfileEnvelope* e : envelopes) {
+    SingleUse::Envelope x;
+    x.grid = e->grid();
+    for (std::size_t k = 0; k < x.grid.points(); ++k) {
+      x.value.push_back(e->value(k));
+      x.tag.push_back(e->attained_by(k));
+    }
+    single->envelopes.push_back(std::move(x));
+  }
+  singles_.push_back(std::move(single));
+  for (std::size_t tag : lower_tags(envelopes)) {
+    const Configuration c = configuration_of(tag, candidates);
+    const NeighbouringPmfs laws = family.laws(c);
+    lower_.push_back(Lower{{lower_pld(laws.p, laws.q, laws.disjoint, limits),
+                            lower_pld(laws.q, laws.p, laws.disjoint, limits)},
+                           attained(c)});
+  }
+}
+
+Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, bool both_orders,
+                                   const PldLimits& limits) {
+  if (limits.max_cells < 16)
+    throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
+  if (members.empty()) throw invalid_argument("family", "empty", "at least one configuration");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Accountant out;
+  out.limits_ = limits;
+  out.mixes_ = true;  // a configuration's pair may be used either way round from use to use
+  out.moments_[0] = out.moments_[1] = unbounded_moments();
+  std::vector<std::pair<const WindowPmf*, const WindowPmf*>> samples;
+  for (const AttainedLaws& m : members) {
+    samples.emplace_back(&m.laws.p, &m.laws.q);
+    samples.emplace_back(&m.laws.q, &m.laws.p);
+  }
+  const auto splitter = std::make_shared<const GridSplitter>(grid_for(samples, limits));
+  ProfileEnvelope forward(splitter), backward(splitter);
+  bool bounded = true;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const NeighbouringPmfs& l = members[i].laws;
+    const std::vector<double> tail = GridSplitter::tail_factors(members[i].max_loss);
+    bounded = bounded && members[i].max_loss < std::numeric_limits<double>::infinity();
+    forward.add(l.p, l.q, l.disjoint, i, 0, &tail);
+    if (!both_orders) backward.add(l.q, l.p, l.disjoint, i, 0, &tail);
+  }
+  out.upper_[0] = trimmed(forward.dominating(), limits);
+  out.upper_[1] = both_orders ? out.upper_[0] : trimmed(backward.dominating(), limits);
+  if (bounded) {  // every loss bounded: the members' largest moments, each direction
+    out.moments_[0] = forward.log_moments();
+    out.moments_[1] = both_orders ? out.moments_[0] : backward.log_moments();
+  }
+  out.symmetric_ = both_orders;
+  out.configurations_ = out.family_size_ = members.size();
+  std::vector<const ProfileEnvelope*> envelopes{&forward};
+  if (!both_orders) envelopes.push_back(&backward);
+  for (std::size_t tag : lower_tags(envelopes)) {
+    const NeighbouringPmfs& l = members[tag].laws;
+    AttainedBy by;
+    by.parts.push_back(members[tag].words);
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits),
+                                lower_pld(l.q, l.p, l.disjoint, limits)},
+                               by});
+  }
+  return out;
+}
+
+Accountant Accountant::from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
+                                 const LowerPld& lower_forward, const LowerPld& lower_backward,
+                                 const AttainedBy& by, const PldLimits& limits) {
+  Accountant out;
+  out.limits_ = limits;
+  out.mixes_ = true;
+  out.moments_[0] = out.moments_[1] = unbounded_moments();
+  out.upper_[0] = upper_forward;
+  out.upper_[1] = upper_backward;
+  out.lower_.push_back(Lower{{lower_forward, lower_backward}, by});
+  return out;
+}
+
+Accountant Accountant::compose(std::uint64_t k) const {
+  if (k < 1 || k > kMaxCompositions)
+    throw invalid_argument("compositions", std::to_string(k),
+                           "in [1, " + std::to_string(kMaxCompositions) + "]");
+  if (k_ > kMaxCompositions / k)
+    throw invalid_argument("compositions", std::to_string(k_) + "·" + std::to_string(k),
+                           "at most " + std::to_string(kMaxCompositions) + " in all");
+  Accountant out = *this;
+  out.k_ = k_ * k;
+  if (k == 1) return out;
+  out.singles_.clear();
+  out.upper_[0] = power(upper_[0], k, limits_);
+  out.upper_[1] = symmetric_ ? out.upper_[0] : power(upper_[1], k, limits_);
+  for (int d = 0; d < 2; ++d) out.moments_[d] = times(moments_[d], k);
+  // The attained sequences worth composing: each configuration's directions alone, and half the
+  // uses with one (configuration, direction) and half with another (different configurations in
+  // different coordinates; under replace one also different directions). Every one for short
+  // compositions; past kFewCompositions, those whose composed loss is largest by its mean and
+  // spread (a choice of which lower bounds to compute, so any rule is valid).
+  struct Use {
+    std::size_t lower, direction;
+  };
+  struct Option {
+    Use first, second;  ///< the same twice: one sequence throughout
+    double score;
+  };
+  std::vector<Use> uses;
+  for (std::size_t i = 0; i < lower_.size(); ++i)
+    for (std::size_t j = 0; j < lower_[i].pld.size(); ++j) uses.push_back({i, j});
+  const double spread = std::sqrt(2 * std::log(1e5) / static_cast<double>(k));
+  const auto score = [&](const Use& x, const Use& y) {
+    const auto [m0, s0] = loss_moments(lower_[x.lower].pld[x.direction]);
+    const auto [m1, s1] = loss_moments(lower_[y.lower].pld[y.direction]);
+    return (m0 + m1) / 2 + spread * std::sqrt((s0 * s0 + s1 * s1) / 2);
+  };
+  std::vector<Option> options;
+  for (const Use& x : uses) options.push_back({x, x, score(x, x)});
+  // Mixtures of the kMixedUses best uses alone (each mixture costs a composition of its own).
+  std::vector<Option> best = options;
+  std::stable_sort(best.begin(), best.end(), [](const Option& a, const Option& b) { return a.score > b.score; });
+  best.resize(std::min(best.size(), kMixedUses));
+  for (std::size_t a = 0; a < best.size(); ++a)
+    for (std::size_t b = a + 1; b < best.size(); ++b) {
+      const Use& x = best[a].first;
+      const Use& y = best[b].first;
+      // Remove one keeps client 1 in the same dataset throughout: one direction for all.
+      if (!mixes_ && x.direction != y.direction) continue;
+      options.push_back({x, y, score(x, y)});
+    }
+  if (k > kFewCompositions && options.size() > kComposedLowers) {
+    std::stable_sort(options.begin(), options.end(), [](const Option& a, const Option& b) { return a.score > b.score; });
+    options.resize(kComposedLowers);
+  }
+  out.lower_.clear();
+  for (const Option& o : options) {
+    const Lower& first = lower_[o.first.lower];
+    const Lower& second = lower_[o.second.lower];
+    const bool one = o.first.lower == o.second.lower && o.first.direction == o.second.direction;
+    Lower l;
+    if (first.by && second.by) {
+      // The first use's parts k − k/2 times (k if one), then the second's k/2 times: the same
+      // configuration in the other order too is a part of its own, marked reversed (a mixture of
+      // directions is a pair of datasets used both ways).
+      // A use's direction 1 is its pair the other way round: its parts' orders flip.
+      l.by = in_direction(*first.by, o.first.direction);
+      for (std::uint64_t& r : l.by->repeats) r *= one ? k : k - k / 2;
+      if (!one) {
+        const AttainedBy then = in_direction(*second.by, o.second.direction);
+        for (const ConfigurationWords& w : then.parts) l.by->parts.push_back(w);
+        for (const std::uint64_t r : then.repeats) l.by->repeats.push_back(r * (k / 2));
+        for (const bool r : then.reversed) l.by->reversed.push_back(r);
+      }
+    }
+    if (one)
+      l.pld.push_back(power(first.pld[o.first.direction], k, limits_));
+    else
+      l.pld.push_back(corbin::compose(power(first.pld[o.first.direction], k - k / 2, limits_),
+                                      power(second.pld[o.second.direction], k / 2, limits_), limits_));
+    out.lower_.push_back(std::move(l));
+  }
+  return out;
+}
+
+Accountant Accountant::then(const Accountant& next) const {
+  if (k_ > kMaxCompositions - next.k_)
+    throw invalid_argument("compositions", std::to_string(k_) + " + " + std::to_string(next.k_),
+                           "at most " + std::to_string(kMaxCompositions) + " in all");
+  Accountant out;
+  out.limits_ = limits_;
+  out.k_ = k_ + next.k_;
+  out.configurations_ = configurations_ + next.configurations_;
+  out.family_size_ = family_size_ + next.family_size_;
+  out.blocks_ = blocks_ + next.blocks_;
+  for (int d = 0; d < 2; ++d) {
+    out.upper_[d] = corbin::compose(upper_[d], next.upper_[d], limits_);
+    out.moments_[d] = add(moments_[d], next.moments_[d]);
+  }
+  // A lower bound for the sequence: the i-th configuration of each part, used in its turn. A
+  // part without lower bounds (upper_only) leaves the other's: its output dropped is a
+  // post-processing of the whole.
+  out.mixes_ = mixes_ && next.mixes_;
+  out.symmetric_ = symmetric_ && next.symmetric_;
+  if (lower_.empty() || next.lower_.empty()) {
+    out.lower_ = lower_.empty() ? next.lower_ : lower_;
+    return out;
+  }
+  for (std::size_t i = 0; i < std::min(lower_.size(), next.lower_.size()); ++i) {
+    Lower l;
+    for (std::size_t d = 0; d < std::min(lower_[i].pld.size(), next.lower_[i].pld.size()); ++d)
+      l.pld.push_back(corbin::compose(lower_[i].pld[d], next.lower_[i].pld[d], limits_));
+    if (lower_[i].by && next.lower_[i].by) {
+      l.by = lower_[i].by;
+      l.by->parts.insert(l.by->parts.end(), next.lower_[i].by->parts.begin(),
+                         next.lower_[i].by->parts.end());
+      l.by->repeats.insert(l.by->repeats.end(), next.lower_[i].by->repeats.begin(),
+                           next.lower_[i].by->repeats.end());
+      l.by->reversed.insert(l.by->reversed.end(), next.lower_[i].by->reversed.begin(),
+                            next.lower_[i].by->reversed.end());
+    }
+    out.lower_.push_back(std::move(l));
+  }
+  // Each part's own lower bounds too (the other part's output dropped: a post-processing), so
+  // that the whole's is never below either part's, whichever configurations the pairing above
+  // put together.
+  for (const std::vector<Lower>* part : {&lower_, &next.lower_})
+    out.lower_.insert(out.lower_.end(), part->begin(), part->end());
+  return out;
+}
+
+Accountant Accountant::either(const Accountant& other) const {
+  if (k_ != other.k_)
+    throw invalid_argument("compositions", std::to_string(other.k_), "as many as " + std::to_string(k_));
+  Accountant out;
+  out.limits_ = limits_;
+  out.k_ = k_;
+  out.configurations_ = configurations_ + other.configurations_;
+  out.family_size_ = family_size_ + other.family_size_;
+  out.blocks_ = blocks_ + other.blocks_;
+  out.mixes_ = mixes_ && other.mixes_;
+  out.symmetric_ = symmetric_ && other.symmetric_;
+  out.upper_[0] = dominating_either(upper_[0], other.upper_[0], limits_);
+  out.upper_[1] = out.symmetric_ ? out.upper_[0] : dominating_either(upper_[1], other.upper_[1], limits_);
+  // Rényi moments compose adaptively with the largest of each step's, order by order.
+  for (int d = 0; d < 2; ++d) {
+    out.moments_[d] = moments_[d];
+    for (std::size_t o = 0; o < out.moments_[d].size(); ++o)
+      out.moments_[d][o] = std::max(moments_[d][o], other.moments_[d][o]);
+  }
+  out.lower_ = lower_;
+  out.lower_.insert(out.lower_.end(), other.lower_.begin(), other.lower_.end());
+  // Both families stay searchable at the query (a lower bound near δ from either role).
+  out.singles_ = singles_;
+  out.singles_.insert(out.singles_.end(), other.singles_.begin(), other.singles_.end());
+  return out;
+}
+
+Accountant Accountant::upper_only() const {
+  Accountant out = *this;
+  out.lower_.clear();
+  out.singles_.clear();  // the families searched at the query are lower bounds too
+  return out;
+}
+
+Accountant Accountant::with_lower_bounds(const std::vector<AttainedLaws>& attained) const {
+  if (k_ != 1) throw std::logic_error("Accountant::with_lower_bounds: one use only");
+  Accountant out = upper_only();
+  for (const AttainedLaws& a : attained) {
+    AttainedBy by;
+    by.parts.push_back(a.words);
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    const NeighbouringPmfs& l = a.laws;
+    out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits_),
+                                lower_pld(l.q, l.p, l.disjoint, limits_)},
+                               by});
+  }
+  return out;
+}
+
+std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Rational& at) const {
+  std::vector<Lower> out;
+  if (singles_.empty() || k_ != 1) return out;
+  // The attained members largest at the grid points around the answer: where the envelope
+  // crosses δ (an ε query), or at ε (a δ query).
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  for (const std::shared_ptr<const SingleUse>& single : singles_) {
+  std::vector<std::size_t> tags;
+  for (const SingleUse::Envelope& e : single->envelopes) {
+    std::size_t k = 0;
+    if (by_delta) {
+      while (k < e.value.size() && to_rational(e.value[k]) > at) ++k;
+    } else {
+      const double eps = to_double(at), h = std::ldexp(1.0, e.grid.scale);
+      while (k < e.value.size() &&
+             static_cast<double>(e.grid.offset + static_cast<std::int64_t>(k)) * h < eps)
+        ++k;
+    }
+    for (std::size_t i : {k > 0 ? k - 1 : k, k})
+      if (i < e.tag.size() && e.tag[i] != ProfileEnvelope::kNoTag &&
+          std::find(tags.begin(), tags.end(), e.tag[i]) == tags.end())
+        tags.push_back(e.tag[i]);
+  }
+  const AggregateFamily& family = *single->family;
+  for (std::size_t tag : tags) {
+    const Configuration c = configuration_of(tag, family.candidates());
+    const NeighbouringPmfs laws = family.laws(c);
+    AttainedBy by;
+    by.parts.push_back(family.describe(c));
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    out.push_back(Lower{{lower_pld(laws.p, laws.q, laws.disjoint, limits_),
+                         lower_pld(laws.q, laws.p, laws.disjoint, limits_)},
+                        by});
+  }
+  }
+  return out;
+}
+
+std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delta,
+                                                                    const Rational& at) const {
+  double value = 0;
+  std::optional<AttainedBy> by;
+  bool first = true;
+  auto consider = [&](const Lower& l) {
+    for (std::size_t d = 0; d < l.pld.size(); ++d) {
+      const double x = by_delta ? corbin::eps_lower(l.pld[d], at) : corbin::delta_lower(l.pld[d], at);
+      if (first || x > value) {
+        value = x;
+        by = l.by ? std::optional<AttainedBy>(in_direction(*l.by, d)) : std::nullopt;
+        first = false;
+      }
+    }
+  };
+  for (const Lower& l : lower_) consider(l);
+  for (const Lower& l : near_query(by_delta, at)) consider(l);
+  return {value, by};
+}
+
+TwoSided Accountant::epsilon(const Rational& delta) const {
+  const double upper = epsilon_upper(delta);
+  const double lower = best_lower(true, delta).first;
+  return {std::clamp(lower, 0.0, upper), upper};
+}
+
+TwoSided Accountant::delta(const Rational& eps) const {
+  const double upper = delta_upper(eps);
+  const double lower = best_lower(false, eps).first;
+  return {std::clamp(lower, 0.0, upper), upper};
+}
+
+double Accountant::epsilon_upper(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  double out = 0;  // each direction: the smaller of its two bounds
+  for (int d = 0; d < 2; ++d)
+    out =
+        std::max(out, std::min(eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta)));
+  return out;
+}
+
+double Accountant::delta_upper(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  double out = 0;
+  for (int d = 0; d < 2; ++d)
+    out = std::max(
+        out, std::min(corbin::delta_upper(upper_[d], eps), corbin::delta_from_moments(moments_[d], eps)));
+  return std::clamp(out, 0.0, 1.0);
+}
+
+double Accountant::epsilon_lower(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  return best_lower(true, delta).first;  // 0 where there are none
+}
+
+double Accountant::delta_lower(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return std::clamp(best_lower(false, eps).first, 0.0, 1.0);
+}
+
+double Accountant::epsilon_from_moments(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  return std::max(corbin::eps_from_moments(moments_[0], delta), corbin::eps_from_moments(moments_[1], delta));
+}
+
+double Accountant::delta_from_moments(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return std::clamp(std::max(corbin::delta_from_moments(moments_[0], eps), corbin::delta_from_moments(moments_[1], eps)),
+                    0.0, 1.0);
+}
+
+std::optional<AttainedBy> Accountant::attaining_epsilon(const Rational& delta) const {
+  return best_lower(true, delta).second;
+}
+
+std::optional<AttainedBy> Accountant::attaining_delta(const Rational& eps) const {
+  return best_lower(false, eps).second;
+}
+
+}  // namespace corbin

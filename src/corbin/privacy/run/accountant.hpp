@@ -1,0 +1,167 @@
+#pragma once
+// The certified two-sided accountant: Theorem 3's mechanism (one coordinate of the released sum)
+// composed k = m·T times (m coordinates, T rounds), with ε(δ) and δ(ε) bounded on both sides:
+//     eps.lower <= ε(δ) <= eps.upper,   delta.lower <= δ(ε) <= delta.upper,
+// where ε(δ) is the worst case over every pair of neighbouring datasets.
+//
+// What the bounds cover. The neighbouring relation is the setting's (replace one: client 1's
+// inputs differ; remove one: client 1 is absent, Eq. (1)), in both orders (D against D' and D'
+// against D). Every other client's input is the adversary's, anywhere in [c − r, c + r], chosen
+// separately in each coordinate and round, even after seeing earlier outputs; client 1's inputs
+// (and its partner's) likewise. The upper bound composes one pessimistic distribution that
+// dominates every configuration at once (envelope.hpp), after the proved reduction to finitely
+// many configurations (neighbours.hpp); blocks of many clients enter through a relaxation that
+// only raises it (aggregate_law.hpp). Where every loss is bounded, the largest moments of the
+// family give a second upper bound, tighter for long compositions (moments.hpp); the smaller of
+// the two is reported. The lower bound is attained: it is the exact composition
+// (optimistically discretised) of one configuration used in every coordinate and round, named by
+// `attained_by`, so anyone can recompute it. A bound of +∞ means no finite ε reaches δ (for the
+// lower bound: certainly none does).
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "corbin/privacy/worst_case/aggregate_law.hpp"
+#include "corbin/privacy/pld/loss_grid.hpp"
+#include "corbin/privacy/pld/moments.hpp"
+#include "corbin/privacy/pld/pld.hpp"
+
+namespace corbin {
+
+/// Largest number of compositions accepted (the cost grows as log2 k).
+constexpr std::uint64_t kMaxCompositions = std::uint64_t(1) << 40;
+
+struct TwoSided {
+  double lower, upper;  ///< +∞ allowed; 0 <= lower <= upper
+};
+
+/// A configuration that attains a lower bound: every client's input, in words, and the same in
+/// every coordinate and round (a `then` composition names each part).
+struct AttainedBy {
+  std::vector<ConfigurationWords> parts;  ///< one per mechanism composed with `then`, or per mixture
+  std::vector<std::uint64_t> repeats;     ///< how many times each part is used
+  /// Per part: whether its pair of datasets is used the other way round, the neighbour's input in
+  /// the first dataset and client 1's in the second (a lower bound may take either order, and a
+  /// mixture of directions takes both).
+  std::vector<bool> reversed;
+};
+
+/// A pair of neighbouring laws of a mechanism's release (or of a coarsening of it) and the
+/// configuration that gives them: a lower bound anyone can recompute.
+struct AttainedLaws {
+  NeighbouringPmfs laws;
+  ConfigurationWords words;
+  /// An upper bound on every privacy loss of the pair, either way round (+∞: none known); where
+  /// every member has one, the family's Rényi moments give a second upper bound (moments.hpp).
+  double max_loss = std::numeric_limits<double>::infinity();
+};
+
+class Accountant {
+ public:
+  /// One coordinate, one round, of the setting: the worst case over its configurations.
+  explicit Accountant(const AccountSetting& s, const PldLimits& limits = {});
+  /// The mechanism whose neighbouring laws are p and q on one window (tests, other mechanisms).
+  Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits = {});
+
+  /// One use of a mechanism given as a family of configurations, each a pair of neighbouring
+  /// laws with its words: the worst case over the family (every member, chosen freely in each use,
+  /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one
+  /// envelope covers both directions; otherwise each direction gets its own. The builder of a
+  /// mechanism's family owes the proof that it holds every configuration's worst case (a
+  /// reduction such as neighbours.hpp's). At least one member.
+  static Accountant from_family(const std::vector<AttainedLaws>& members, bool both_orders,
+                                const PldLimits& limits = {});
+  /// One use of a mechanism given by its privacy-loss distributions, P against Q and Q against P:
+  /// pessimistic (`upper`) and optimistic (`lower`) as pld.hpp defines them, `by` naming the pair
+  /// of datasets the lower ones are (a closed form's).
+  static Accountant from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
+                              const LowerPld& lower_forward, const LowerPld& lower_backward,
+                              const AttainedBy& by, const PldLimits& limits = {});
+
+  /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
+  Accountant compose(std::uint64_t k) const;
+  std::uint64_t compositions() const { return k_; }
+  /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
+  /// limits are this one's.
+  Accountant then(const Accountant& next) const;
+  /// In each use, this mechanism or `other` (with as many compositions), whichever chance or
+  /// the adversary picks, as a client's role in a round (run_ledger.hpp): the upper bounds hold
+  /// for every sequence of the two; the lower bounds are each one's, used throughout.
+  Accountant either(const Accountant& other) const;
+  /// The same without its lower bounds (half the work where only upper bounds are asked for). In
+  /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
+  /// output is post-processing, so the rest's lower bound still holds).
+  Accountant upper_only() const;
+  /// One use (k = 1) with these upper bounds and the lower bounds that `attained` gives, in
+  /// place of its own: for a mechanism whose upper bound comes from a dominating population
+  /// (dropout_floor.hpp) and whose lower bound from the mechanism as run (dropout_mixture.hpp).
+  /// Without any, the same as upper_only().
+  Accountant with_lower_bounds(const std::vector<AttainedLaws>& attained) const;
+
+  /// Bounds on ε(δ) for δ in (0, 1).
+  TwoSided epsilon(const Rational& delta) const;
+  /// Bounds on δ(ε) for ε >= 0.
+  TwoSided delta(const Rational& eps) const;
+  /// The upper bounds alone, and the lower bounds alone (0 where there are none).
+  double epsilon_upper(const Rational& delta) const;
+  double delta_upper(const Rational& eps) const;
+  double epsilon_lower(const Rational& delta) const;
+  double delta_lower(const Rational& eps) const;
+  /// The moments' (Rényi) bounds alone: a reference beside the PLD's, +∞ (or 1) where the losses
+  /// are unbounded.
+  double epsilon_from_moments(const Rational& delta) const;
+  double delta_from_moments(const Rational& eps) const;
+  /// The configuration attaining epsilon(delta).lower (or delta(eps).lower); none where the
+  /// accountant was built from a pair of laws or has no lower bounds.
+  std::optional<AttainedBy> attaining_epsilon(const Rational& delta) const;
+  std::optional<AttainedBy> attaining_delta(const Rational& eps) const;
+
+  /// The configurations the worst case is over (the reduction's family); of them, those computed
+  /// one by one, and the blocks bounded together (the rest follow by mirror symmetry, where the
+  /// family has it); 0 from laws.
+  std::size_t family_size() const { return family_size_; }
+  std::size_t configurations() const { return configurations_; }
+  std::size_t blocks() const { return blocks_; }
+
+ private:
+  Accountant() = default;
+  /// One configuration's attained compositions: each element is the optimistic PLD of some pair
+  /// of neighbouring datasets (first P against Q, then Q against P, then mixtures of the two
+  /// directions, which replace one allows from coordinate to coordinate).
+  struct Lower {
+    std::vector<LowerPld> pld;
+    std::optional<AttainedBy> by;
+  };
+  /// For one use built from a setting: the family and, at every grid point of each envelope, its
+  /// value and the attained configuration largest there, so that a query's lower bound is taken
+  /// at the configuration that decides it.
+  struct SingleUse {
+    struct Envelope {
+      LossGrid grid;
+      std::vector<double> value;
+      std::vector<std::size_t> tag;
+    };
+    std::shared_ptr<const AggregateFamily> family;
+    std::vector<Envelope> envelopes;
+  };
+  std::vector<Lower> near_query(bool by_delta, const Rational& at) const;
+  /// The largest lower bound on ε(δ) (`by_delta`) or δ(ε), and its configuration.
+  std::pair<double, std::optional<AttainedBy>> best_lower(bool by_delta, const Rational& at) const;
+
+  PldLimits limits_;
+  bool mixes_ = false;      ///< replace one: directions may differ between coordinates
+  bool symmetric_ = false;  ///< upper_[1] is upper_[0] (one envelope covers both directions)
+  std::uint64_t k_ = 1;
+  UpperPld upper_[2];      ///< [0]: P against Q, [1]: Q against P
+  LogMoments moments_[2];  ///< the same directions' moment bounds (moments.hpp)
+  std::vector<Lower> lower_;
+  /// One use's families (one, or each of an `either`'s), for lower bounds chosen at the query.
+  std::vector<std::shared_ptr<const SingleUse>> singles_;
+  std::size_t family_size_ = 0, configurations_ = 0, blocks_ = 0;
+};
+
+}  // namespace corbin

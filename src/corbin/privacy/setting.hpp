@@ -1,0 +1,87 @@
+#pragma once
+// The privacy vocabulary: the words every layer of privacy/ (README.md there draws the layers)
+// and every command use for one question "how private is client 1?".
+//
+//  * The neighbouring relation (Neighbour): which two datasets client 1 must not be told apart
+//    in. `replace_one` changes client 1's input to any other input in [c − r, c + r];
+//    `remove_one` takes client 1 out exactly as Eq. (1) does (the same 1/n, a partner keeps its
+//    output from the pair). Every mechanism accepts replace one. Remove one is accounted where
+//    the law without client 1 is written out: Theorem 3's mechanism (CorBin-FL, AugCorBin-FL,
+//    LDP-FL as γ = 1) in the exact reference, the certified accountant and the run accountant;
+//    a lone room's builder (fl/mechanisms/*: round_accountant) refuses it by name.
+//  * The population (PopulationCounts): how many clients quantize alone (LDPQ) and how many
+//    pairs share a CorBinQ coin, from n and γ as the reference code splits them.
+//  * Client 1 (TargetClient): its role (alone, a pair's leader or follower) and its inputs.
+//  * The geometry (SumGeometry): α, c, r, the bits d and the CorBinQ variant, shared by every
+//    client of one coordinate.
+//  * The accounted round (AccountSetting): all of the above for one coordinate of one round, as
+//    the certified accountant (privacy/run/accountant.hpp) takes it.
+//
+// Every check of these values happens once, here (check_account_setting, check_role_present),
+// at the boundary where a setting is built; the layers below take a checked setting.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "corbin/number/rational.hpp"
+#include "corbin/quantizer/budget.hpp"
+#include "corbin/quantizer/corbinq.hpp"
+
+namespace corbin {
+
+/// The neighbouring relation (see above).
+enum class Neighbour { remove_one, replace_one };
+/// "remove" | "replace", else invalid_argument naming the library's parameter `relation`.
+Neighbour parse_neighbour(const std::string& text);
+const char* to_string(Neighbour n);
+
+/// The quantizer parameters shared by every client of one coordinate.
+struct SumGeometry {
+  Rational alpha, center, radius;
+  unsigned long bits = 5;
+  Variant variant = Variant::corrected;
+};
+
+/// Client 1 (the one whose presence or weight is protected) and its role.
+struct TargetClient {
+  enum class Role { ldpq, leader, follower } role = Role::ldpq;
+  Rational weight;   ///< w1 in the first world
+  Rational partner;  ///< the partner's weight (paired roles only)
+};
+
+/// LDPQ clients and CorBin pairs of the population, client 1 included: the first ⌊γn⌋ clients
+/// on LDPQ, one more if the rest is odd (an unpaired client quantizes alone), the rest in pairs.
+struct PopulationCounts {
+  std::size_t ldpq, pairs;
+};
+PopulationCounts population_counts(unsigned long n, const Rational& gamma);
+/// Raises invalid_argument("role") when no client of the population has client 1's role.
+void check_role_present(const PopulationCounts& counts, TargetClient::Role role,
+                        const Rational& gamma);
+
+/// Largest n the certified law is computed for (its window grows as √n, its set-up as n).
+constexpr unsigned long kMaxAccountClients = 100'000'000;
+
+/// One coordinate of one round of Theorem 3's mechanism, as the certified accountant takes it.
+struct AccountSetting {
+  unsigned long n = 0;
+  Rational gamma{1};
+  Budget budget{Budget::Kind::exp_eps, Rational(3)};
+  Rational center{0}, radius{1};
+  unsigned long bits = 5;
+  Variant variant = Variant::corrected;
+  TargetClient::Role role = TargetClient::Role::ldpq;
+  Neighbour relation = Neighbour::replace_one;
+  /// The LDPQ clients and pairs, client 1 included, where they are not n and γ's
+  /// (population_counts): a dropout round's guaranteed survivors (dropout_floor.hpp).
+  std::optional<PopulationCounts> counts;
+};
+
+/// Validates n in [2, kMaxAccountClients], γ in [0, 1], r > 0, the role present in the population;
+/// with explicit `counts`, at least 2 clients and at most kMaxAccountClients in them.
+void check_account_setting(const AccountSetting& s);
+/// The population's LDPQ clients and pairs, client 1 included.
+PopulationCounts counts_of(const AccountSetting& s);
+
+}  // namespace corbin

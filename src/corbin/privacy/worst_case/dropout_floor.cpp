@@ -1,0 +1,61 @@
+#include "corbin/privacy/worst_case/dropout_floor.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/number/interval.hpp"
+#include "corbin/privacy/worst_case/aggregate_law.hpp"
+#include "corbin/privacy/pld/window_pmf.hpp"
+
+namespace corbin {
+namespace {
+
+/// A precision at which q's enclosure stays inside (0, 1) (q in (0, 1)): 64 bits beyond −log2 of
+/// the smaller of q and 1 − q, so that a dropout probability of 10^-300 is a probability, not an
+/// enclosure touching 0 or 1.
+unsigned separating_bits(const Rational& q) {
+  const Rational r = q < Rational(1, 2) ? q : Rational(1 - q);
+  const auto scale = static_cast<long>(msb(denominator(r))) - static_cast<long>(msb(numerator(r))) + 2;
+  return std::max(working_precision_bits(), static_cast<unsigned>(std::max(0L, scale) + 64));
+}
+
+}  // namespace
+
+DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p,
+                           double budget) {
+  if (n < 2 || n > kMaxAccountClients)
+    throw invalid_argument("n", std::to_string(n),
+                           "in [2, " + std::to_string(kMaxAccountClients) + "]");
+  if (gamma < 0 || gamma > 1) throw invalid_argument("gamma", to_string(gamma), "in [0, 1]");
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  if (!(budget > 0 && budget < 1))
+    throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
+  const PopulationCounts all = population_counts(n, gamma);
+  const std::uint64_t positions = all.ldpq > 0 ? all.ldpq - 1 : 0;
+  const std::uint64_t pairs = all.pairs > 0 ? all.pairs - 1 : 0;
+  const double third = directed::div_down(budget, 3.0);
+  DropoutFloor f;
+  double failure = 0;
+  const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t& floor) {
+    const PrecisionScope precision(separating_bits(q));
+    const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), third);
+    floor = x;
+    failure = directed::add_up(failure, bound);
+  };
+  take(positions, Rational(1 - p), f.ldpq);
+  take(pairs, Rational(2 * p * (1 - p)), f.broken);
+  take(pairs, Rational((1 - p) * (1 - p)), f.complete);
+  f.failure = failure;
+  const std::size_t lone = f.ldpq + f.broken;
+  f.alone = {lone + 1, f.complete};
+  if (all.pairs > 0) f.paired = PopulationCounts{lone, f.complete + 1};
+  return f;
+}
+
+double failure_budget_per_round(const Rational& share, std::uint64_t rounds) {
+  return directed::div_down(directed::pred(to_double(share)), static_cast<double>(std::max<std::uint64_t>(rounds, 1)));
+}
+
+}  // namespace corbin

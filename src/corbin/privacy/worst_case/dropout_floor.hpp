@@ -1,0 +1,48 @@
+#pragma once
+// The survivors a dropout round guarantees, for the run's accountant (run_accountant.hpp) of
+// CorBin-FL and AugCorBin-FL with dropout.
+//
+// Each round every client drops independently with probability p (fl/mechanism: plan_round). A
+// client in an LDPQ position that survives quantizes alone; a drawn pair with both members alive
+// runs CorBinQ, with one alive leaves it alone (LDPQ), with none sends nothing. Who survived is
+// seen by the server, and it is drawn independently of the data, so a round's privacy is that of
+// the population it happened to leave. Fewer noise-adding clients can only be worse: the sum with
+// an extra independent client is the smaller population's sum plus a term whose law does not
+// depend on client 1 (post-processing). So a round whose survivors include at least
+//     x LDPQ clients in LDPQ positions, s lone members of broken pairs, c complete pairs
+// among the others is covered by the population of exactly those, and a round with fewer has
+// probability at most
+//     failure = P(Bin(L, 1 − p) < x) + P(Bin(P, 2p(1 − p)) < s) + P(Bin(P, (1 − p)²) < c),
+// where L and P count the others' LDPQ positions and drawn pairs (client 1 and one slot beside
+// it, its partner's or one LDPQ position, are left out of both, which only lowers the floors).
+// Over R rounds the guarantee is then (ε, δ + R·failure) (a union bound over the rounds).
+//
+// Client 1 itself is alone (in an LDPQ position, or its partner dropped), paired, or dropped (it
+// sends nothing, no worse than sending); the accountant takes the worst sequence of the first two.
+
+#include <cstdint>
+#include <optional>
+
+#include "corbin/number/rational.hpp"
+#include "corbin/privacy/exact/exact_ucdp.hpp"
+
+namespace corbin {
+
+struct DropoutFloor {
+  std::uint64_t ldpq = 0, broken = 0, complete = 0;  ///< x, s, c among the others
+  double failure = 0;  ///< certified upper bound on P(fewer survivors than the floors), <= the budget
+  PopulationCounts alone;                 ///< client 1 alone: 1 + x + s LDPQ clients, c pairs
+  std::optional<PopulationCounts> paired;  ///< client 1 paired: x + s, c + 1; none when it never is
+};
+
+/// The largest floors (x, then s, then c, each given a third of `budget`) whose failure
+/// probability is at most `budget`, for n clients, γ's LDPQ share (0 for CorBin-FL) and dropout
+/// p. Raises invalid_argument: n < 2 or past kMaxAccountClients (n), γ outside [0, 1] (gamma), p
+/// outside (0, 1) (dropout), budget outside (0, 1) (failure budget).
+DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget);
+
+/// Each of `rounds` dropout rounds' failure budget when `share` of δ is set aside for all of them
+/// (the union bound above): share / rounds, rounded down.
+double failure_budget_per_round(const Rational& share, std::uint64_t rounds);
+
+}  // namespace corbin

@@ -1,0 +1,283 @@
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+
+namespace corbin {
+namespace {
+
+using namespace directed;
+
+/// One client's (or one pair's) part of the release: how many outputs it sends, how many of
+/// them are "+", and the probability of that.
+struct Outcome {
+  unsigned outputs, plus;
+  Interval probability;
+};
+using Part = std::vector<Outcome>;
+
+/// A law of the release so far on an index that is linear in (outputs, plus): index =
+/// first + a·N + b·J. At c = 0, (a, b) = (−1, 2) (the count D = 2J − N); otherwise
+/// (S, 1) with S above every J, so that (N, J) is read back as (index / S, index % S).
+struct Coding {
+  std::int64_t a, b;
+  std::int64_t of(const Outcome& o) const { return a * o.outputs + b * o.plus; }
+};
+
+/// `law` followed by an independent part, with directed rounding (lower ends down, upper up).
+WindowPmf add_part(const WindowPmf& law, const Part& part, const Coding& code) {
+  std::int64_t low = code.of(part.front()), high = low;
+  for (const Outcome& o : part) {
+    low = std::min(low, code.of(o));
+    high = std::max(high, code.of(o));
+  }
+  struct Point {
+    std::size_t at;
+    double lo, hi;
+  };
+  std::vector<Point> points;
+  const WindowPmf ends = few_point_pmf([&] {
+    std::vector<Interval> v;
+    for (const Outcome& o : part) v.push_back(o.probability);
+    return v;
+  }());
+  for (std::size_t i = 0; i < part.size(); ++i)
+    points.push_back({static_cast<std::size_t>(code.of(part[i]) - low), ends.lo[i], ends.hi[i]});
+  WindowPmf out;
+  out.first = law.first + low;
+  out.lo.assign(law.size() + static_cast<std::size_t>(high - low), 0.0);
+  out.hi.assign(out.lo.size(), 0.0);
+  for (std::size_t i = 0; i < law.size(); ++i) {
+    if (law.hi[i] == 0) continue;
+    for (const Point& x : points) {
+      out.lo[i + x.at] = add_down(out.lo[i + x.at], mul_down(law.lo[i], x.lo));
+      out.hi[i + x.at] = add_up(out.hi[i + x.at], mul_up(law.hi[i], x.hi));
+    }
+  }
+  for (double& h : out.hi) h = std::min(h, 1.0);
+  for (double& l : out.lo) l = std::max(l, 0.0);
+  return out;
+}
+
+/// A Bernoulli(q) output of a client that survives with probability 1 − p.
+Part alone(const Interval& q, const Interval& alive) {
+  return {{0, 0, Interval(1 - alive)}, {1, 1, Interval(alive * q)}, {1, 0, Interval(alive * (1 - q))}};
+}
+
+/// A law on {0, ..., terms} "+" counts of `terms` outputs, taken with probability `weight`.
+void add_counts(Part& part, const std::vector<Interval>& law, unsigned terms, const Interval& weight) {
+  for (std::size_t i = 0; i < law.size(); ++i)
+    part.push_back({terms, static_cast<unsigned>(i), Interval(weight * law[i])});
+}
+
+/// Client 1's part (with its partner) in one world, by who of them survived: `law` of the "+"
+/// count of its `terms` outputs when every member survives; `qx` when client 1 is alone, `qy` when
+/// its partner is. Each status has its probability, the same in both worlds.
+struct Status {
+  Interval probability;
+  Part part;  ///< conditional on the status
+};
+std::vector<Status> client_statuses(const std::vector<Interval>& law, unsigned terms, bool paired,
+                                    const Interval& qx, const Interval& qy, const Interval& alive) {
+  const Interval dead(1 - alive), certain(1);
+  const Part nothing{{0, 0, certain}};
+  if (terms == 0) return {{certain, nothing}};  // removed: nothing, dropped or not
+  Part full;
+  add_counts(full, law, terms, certain);
+  if (!paired || terms == 1)  // on LDPQ, or removed from its pair (the partner alone: `law`)
+    return {{dead, nothing}, {alive, full}};
+  const Interval one(alive * dead);  // client 1 alone, or its partner alone
+  std::vector<Status> out{{Interval(dead * dead), nothing}, {Interval(alive * alive), full}};
+  for (const Interval& q : {qx, qy}) out.push_back({one, {{1, 1, q}, {1, 0, Interval(1 - q)}}});
+  return out;
+}
+
+/// The statuses mixed into one part (who survived not seen).
+Part mixed(const std::vector<Status>& statuses) {
+  Part out;
+  for (const Status& st : statuses)
+    for (const Outcome& o : st.part)
+      out.push_back({o.outputs, o.plus, Interval(st.probability * o.probability)});
+  return out;
+}
+
+/// The law of the other clients' parts, on `code`.
+WindowPmf others_law(const std::vector<std::pair<Part, std::size_t>>& parts, const Coding& code) {
+  WindowPmf law;
+  law.lo = law.hi = {1.0};
+  for (const auto& [part, count] : parts)
+    for (std::size_t i = 0; i < count; ++i) law = add_part(law, part, code);
+  return law;
+}
+
+/// Remove one off centre: the sum N·c + rα(2J − N) of each (N, J) that either world reaches,
+/// the values that may coincide merged (a coarsening), in increasing order.
+NeighbouringPmfs merged_by_value(const WindowPmf& with, const WindowPmf& neighbour,
+                                 const AccountSetting& s, const Coding& code) {
+  struct Cell {
+    std::int64_t index;
+    Interval value;
+  };
+  const Interval alpha = s.budget.alpha_interval();
+  std::vector<Cell> cells;
+  for (const WindowPmf* w : {&with, &neighbour})
+    for (std::size_t i = 0; i < w->size(); ++i) {
+      if (w->hi[i] == 0) continue;
+      const std::int64_t index = w->first + static_cast<std::int64_t>(i);
+      const long n = static_cast<long>(index / code.a), j = static_cast<long>(index % code.a);
+      const Interval value =
+          s.budget.exact()
+              ? interval_from(Rational(n * s.center + s.radius * s.budget.alpha_exact() * (2 * j - n)))
+              : Interval(n * interval_from(s.center) + interval_from(s.radius) * alpha * (2 * j - n));
+      cells.push_back({index, value});
+    }
+  std::sort(cells.begin(), cells.end(),
+            [](const Cell& x, const Cell& y) { return lower_of(x.value) < lower_of(y.value); });
+  std::vector<std::pair<std::int64_t, std::size_t>> group_of;  // index -> outcome
+  std::size_t groups = 0;
+  Real reach;  // the largest upper end in the current group
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    // Exact values meet only when equal; enclosures when they overlap.
+    if (i == 0 || lower_of(cells[i].value) > reach) {
+      ++groups;
+      reach = upper_of(cells[i].value);
+    } else {
+      reach = std::max(reach, Real(upper_of(cells[i].value)));
+    }
+    group_of.emplace_back(cells[i].index, groups - 1);
+  }
+  std::sort(group_of.begin(), group_of.end());
+  group_of.erase(std::unique(group_of.begin(), group_of.end()), group_of.end());
+  NeighbouringPmfs out;
+  for (auto [from, to] : {std::pair{&with, &out.p}, std::pair{&neighbour, &out.q}}) {
+    to->lo.assign(groups, 0.0);
+    to->hi.assign(groups, 0.0);
+    for (std::size_t i = 0; i < from->size(); ++i) {
+      if (from->hi[i] == 0) continue;
+      const std::int64_t index = from->first + static_cast<std::int64_t>(i);
+      const std::size_t g =
+          std::lower_bound(group_of.begin(), group_of.end(), std::pair{index, std::size_t(0)})->second;
+      to->lo[g] = add_down(to->lo[g], from->lo[i]);
+      to->hi[g] = std::min(1.0, add_up(to->hi[g], from->hi[i]));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool mixture_computable(const AccountSetting& s) {
+  const bool by_count = s.relation == Neighbour::replace_one || s.center == 0;
+  return s.n <= (by_count ? kMaxMixtureClients : kMaxCountedClients);
+}
+
+NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
+                                 const Rational& p) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  const AccountSetting& s = family.setting();
+  if (!mixture_computable(s))
+    throw invalid_argument("n", std::to_string(s.n), "within a dropout round's mixture's limits");
+  const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
+  if (!cand.attained())
+    throw invalid_argument("configuration", "a one-sided limit", "an input some client can hold");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const bool paired = cand.role != TargetClient::Role::ldpq;
+  const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
+  const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
+  // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
+  // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
+  const bool reveal = s.relation == Neighbour::replace_one;
+  const bool counted = reveal ? s.n <= kMaxCountedClients : s.center != 0;
+  const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
+  std::vector<std::pair<Part, std::size_t>> parts;
+  parts.emplace_back(alone(q_high, alive), c.top);
+  parts.emplace_back(alone(q_low, alive), family.other_ldpq() - c.top);
+  if (family.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
+    const Interval both(alive * alive), one(alive * (1 - alive)), none((1 - alive) * (1 - alive));
+    parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
+                       family.other_pairs());
+  }
+  const WindowPmf others = others_law(parts, code);
+  const std::vector<Status> with =
+      client_statuses(cand.with, cand.terms_with, paired, qx, qy, alive);
+  const std::vector<Status> neighbour =
+      client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, alive);
+  NeighbouringPmfs out;
+  if (reveal) {  // one block per status of client 1 and its partner (the same list in both worlds)
+    for (std::size_t i = 0; i < with.size(); ++i) {
+      Part a = with[i].part, b = neighbour[i].part;
+      for (Outcome& o : a) o.probability = Interval(o.probability * with[i].probability);
+      for (Outcome& o : b) o.probability = Interval(o.probability * neighbour[i].probability);
+      append_aligned(add_part(others, a, code), add_part(others, b, code), out);
+    }
+    return out;
+  }
+  const WindowPmf w = add_part(others, mixed(with), code), v = add_part(others, mixed(neighbour), code);
+  if (!counted) {  // at c = 0 the sum is rα·D: D indexes it one to one
+    append_aligned(w, v, out);
+    return out;
+  }
+  return merged_by_value(w, v, s, code);
+}
+
+std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, const Rational& p,
+                                           const PldLimits& limits) {
+  if (!mixture_computable(population)) return {};
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const AggregateFamily family(population);
+  // The values of j tried: all of them for a small population, else nine spread evenly.
+  const std::size_t last = family.other_ldpq();
+  std::vector<std::size_t> tops;
+  constexpr std::size_t kSpread = 8;
+  for (std::size_t i = 0; i <= std::min(last, kSpread); ++i)
+    tops.push_back(last <= kSpread ? i : last * i / kSpread);
+  struct Scored {
+    AttainedLaws attained;
+    double tv, at_budget;  ///< δ_lower at ε = 0 and at ε_p / 2, the larger direction
+  };
+  std::vector<Scored> all;
+  const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
+  for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
+    if (!family.candidate(cand).attained()) continue;
+    for (std::size_t top : tops) {
+      const Configuration c{cand, top};
+      Scored x{{dropout_mixture(family, c, p), family.describe(c)}, 0, 0};
+      x.attained.words.dropout =
+          "every client, client 1 included, drops out with probability " + to_string(p) +
+          (population.relation == Neighbour::replace_one
+               ? "; the server sees who survived and the sum of their outputs"
+               : "; the release is the survivors' sum");
+      for (const auto& [a, b] : {std::pair{&x.attained.laws.p, &x.attained.laws.q},
+                                 std::pair{&x.attained.laws.q, &x.attained.laws.p}}) {
+        const LowerPld l = lower_pld(*a, *b, false, limits);
+        x.tv = std::max(x.tv, delta_lower(l, Rational(0)));
+        x.at_budget = std::max(x.at_budget, delta_lower(l, half_budget));
+      }
+      all.push_back(std::move(x));
+    }
+  }
+  // The best by each score, alternately, until kMaxMixtureConfigurations are kept.
+  std::vector<std::size_t> by_tv(all.size()), by_budget(all.size());
+  std::iota(by_tv.begin(), by_tv.end(), 0);
+  std::iota(by_budget.begin(), by_budget.end(), 0);
+  std::stable_sort(by_tv.begin(), by_tv.end(), [&](auto i, auto j) { return all[i].tv > all[j].tv; });
+  std::stable_sort(by_budget.begin(), by_budget.end(),
+                   [&](auto i, auto j) { return all[i].at_budget > all[j].at_budget; });
+  std::vector<std::size_t> kept;
+  for (std::size_t r = 0; r < all.size() && kept.size() < kMaxMixtureConfigurations; ++r)
+    for (std::size_t i : {by_tv[r], by_budget[r]})
+      if (kept.size() < kMaxMixtureConfigurations && std::find(kept.begin(), kept.end(), i) == kept.end())
+        kept.push_back(i);
+  std::vector<AttainedLaws> out;
+  for (std::size_t i : kept) out.push_back(std::move(all[i].attained));
+  return out;
+}
+
+}  // namespace corbin

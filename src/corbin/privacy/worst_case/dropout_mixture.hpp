@@ -1,0 +1,57 @@
+#pragma once
+// A lower bound on a dropout round that the mechanism as run attains: the mixture over who drops.
+//
+// The round (fl/mechanism: plan_round): the roles are drawn, then every client, client 1
+// included, drops independently with probability p; a dropped client sends nothing, a pair with
+// one survivor leaves it quantizing alone (LDPQ, at its own input), a pair with both runs
+// CorBinQ. Fix one configuration of the full population (aggregate_law.hpp: client 1's
+// candidate with its partner, j of the other LDPQ clients at c + r and the rest at c − r, every
+// other pair at (c, c)); that is a pair of neighbouring datasets, and the laws below are those
+// of the release under it, averaged exactly over every pattern of dropouts.
+//
+// What the release is taken to show. Under replace one the server sees who survived (a client's
+// message arrives or not) and the sum of their outputs; the laws below keep of that client 1's
+// and its partner's survival, the number N of outputs and the count J of "+" (with N known, the
+// sum gives J): a function of the release, so a lower bound on their privacy loss is one on the
+// release's (data processing), and with every other client interchangeable in its group it is
+// the release's own law up to which of them survived. Past kMaxCountedClients N is dropped
+// (D = 2J − N is kept), which only coarsens. Under remove one, where client 1's presence is the
+// secret, only the sum is taken: at c = 0 the count D, otherwise the pair (N, J) with the
+// values N·c + rα(2J − N) that coincide (or, for an enclosed α, whose enclosures meet) merged
+// into one outcome, again a coarsening.
+//
+// This replaces the dropout rounds' lower bound of 0; the upper bound stays the floors'
+// (dropout_floor.hpp), which covers every configuration at once.
+
+#include <cstddef>
+#include <vector>
+
+#include "corbin/privacy/run/accountant.hpp"
+
+namespace corbin {
+
+/// Largest population whose mixture is computed: O(n²) per configuration where the count D
+/// is enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, remove one off
+/// centre, and no further there). Past them a dropout round has no lower bound (0).
+constexpr unsigned long kMaxMixtureClients = 1024;
+constexpr unsigned long kMaxCountedClients = 96;
+/// Configurations kept for a round's lower bound (each composed on its own later).
+constexpr std::size_t kMaxMixtureConfigurations = 4;
+/// Whether the population is within those limits.
+bool mixture_computable(const AccountSetting& population);
+
+/// The neighbouring laws of the survivors' sum under configuration `c` of `family` (its setting
+/// the full population, without `counts`), every client dropping with probability p in (0, 1),
+/// on one common index of the release's values. Raises invalid_argument(dropout) for p outside
+/// (0, 1), invalid_argument(n) past the limits above, and for a candidate that is a one-sided
+/// limit (no input attains it).
+NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
+                                 const Rational& p);
+
+/// The configurations attaining the largest lower bounds of one round of `population` (client
+/// 1 in its `role`) with dropout p, at most kMaxMixtureConfigurations, each with its laws and
+/// its words (`dropout` says who drops); none past the limits above.
+std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, const Rational& p,
+                                           const PldLimits& limits);
+
+}  // namespace corbin

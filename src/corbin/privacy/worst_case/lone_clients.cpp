@@ -1,0 +1,170 @@
+#include "corbin/privacy/worst_case/lone_clients.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+
+#include "corbin/number/error.hpp"
+
+namespace corbin {
+namespace {
+
+BigInt gcd_of(BigInt a, BigInt b) {
+  a = abs(a);
+  b = abs(b);
+  while (b != 0) {
+    BigInt r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+/// The largest step h such that every (value − c) is an integer multiple of it (0 if all are 0).
+Rational lattice_step(const std::vector<ExtremeLaw>& extremes, const Rational& center) {
+  BigInt num(0), den(1);
+  for (const ExtremeLaw& e : extremes)
+    for (const Atom<Rational>& a : e.atoms) {
+      const Rational x = a.value - center;
+      if (x == 0) continue;
+      // gcd(num/den, p/q) = gcd(num·q, p·den)/(den·q), kept reduced.
+      const BigInt p = numerator(x), q = denominator(x);
+      num = gcd_of(num * q, p * den);
+      den = den * q;
+      const BigInt g = gcd_of(num, den);
+      num /= g;
+      den /= g;
+    }
+  return Rational(num, den);
+}
+
+/// A law as a window on the lattice: P(index = (value − c)/h).
+WindowPmf on_lattice(const ExtremeLaw& e, const Rational& center, const Rational& step) {
+  std::map<std::int64_t, Rational> mass;
+  for (const Atom<Rational>& a : e.atoms) {
+    if (a.prob == 0) continue;
+    const Rational i = step == 0 ? Rational(0) : Rational((a.value - center) / step);
+    mass[i.convert_to<std::int64_t>()] += a.prob;
+  }
+  WindowPmf w;
+  w.first = mass.begin()->first;
+  const auto size = static_cast<std::size_t>(mass.rbegin()->first - w.first + 1);
+  std::vector<Interval> probs(size, Interval(0));
+  for (const auto& [i, p] : mass) probs[static_cast<std::size_t>(i - w.first)] = interval_from(p);
+  WindowPmf few = few_point_pmf(probs);
+  few.first = w.first;
+  return few;
+}
+
+WindowPmf point_mass() {
+  WindowPmf w;
+  w.lo = w.hi = {1.0};
+  return w;
+}
+
+/// Every way of placing `clients` clients on `kinds` extremes (counts per extreme).
+void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>& at,
+                std::vector<std::vector<std::size_t>>& out) {
+  if (at.size() + 1 == kinds) {
+    at.push_back(clients);
+    out.push_back(at);
+    at.pop_back();
+    return;
+  }
+  for (std::size_t k = 0; k <= clients; ++k) {
+    at.push_back(k);
+    placements(kinds, clients - k, at, out);
+    at.pop_back();
+  }
+}
+
+}  // namespace
+
+std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                              const Rational& center) {
+  if (extremes.size() < 2) throw invalid_argument("extremes", std::to_string(extremes.size()), "at least 2");
+  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  // (n − 1 + k − 1 choose k − 1) placements of the others, times k(k − 1) pairs for client 1.
+  const std::size_t kinds = extremes.size();
+  double count = 1;
+  for (std::size_t i = 1; i < kinds; ++i) count = count * static_cast<double>(n - 1 + i) / static_cast<double>(i);
+  count *= static_cast<double>(kinds * (kinds - 1));
+  if (count > static_cast<double>(kMaxLoneConfigurations))
+    throw invalid_argument("n", std::to_string(n),
+                           "small enough for at most " + std::to_string(kMaxLoneConfigurations) +
+                               " configurations (" + std::to_string(kinds) + " extreme inputs)");
+  const Rational step = lattice_step(extremes, center);
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  std::vector<WindowPmf> laws;
+  std::int64_t spread = 0;
+  for (const ExtremeLaw& e : extremes) {
+    for (const Atom<Rational>& a : e.atoms)
+      if (step != 0) {
+        const Rational i = abs(Rational((a.value - center) / step));
+        if (i > Rational(kMaxLoneLattice))
+          throw invalid_argument("n", std::to_string(n), "outputs on a lattice of at most 2^20 points");
+        spread = std::max(spread, i.convert_to<std::int64_t>());
+      }
+    laws.push_back(on_lattice(e, center, step));
+  }
+  if (static_cast<double>(spread) * 2 * static_cast<double>(n) > static_cast<double>(kMaxLoneLattice))
+    throw invalid_argument("n", std::to_string(n), "with the sum on a lattice of at most 2^20 points");
+  // Powers of each extreme's law, 0 to n − 1 clients.
+  std::vector<std::vector<WindowPmf>> powers(kinds);
+  for (std::size_t e = 0; e < kinds; ++e) {
+    powers[e].push_back(point_mass());
+    for (unsigned long k = 1; k < n; ++k) powers[e].push_back(convolve(powers[e].back(), laws[e]));
+  }
+  std::vector<std::vector<std::size_t>> ways;
+  std::vector<std::size_t> at;
+  placements(kinds, n - 1, at, ways);
+  // Every loss of a configuration's pair is at most client 1's own largest log-ratio between its
+  // two extremes' laws (the sum is its output plus an independent rest, the same function in both
+  // worlds: data processing); +∞ where one law has an output the other has not.
+  std::vector<std::vector<double>> max_loss(kinds, std::vector<double>(kinds, 0.0));
+  for (std::size_t x = 0; x < kinds; ++x)
+    for (std::size_t y = 0; y < kinds; ++y) {
+      if (x == y) continue;
+      double worst = -std::numeric_limits<double>::infinity();
+      for (const Atom<Rational>& a : extremes[x].atoms) {
+        if (a.prob == 0) continue;
+        Rational other(0);
+        for (const Atom<Rational>& b : extremes[y].atoms)
+          if (b.value == a.value) other += b.prob;
+        if (other == 0) {
+          worst = std::numeric_limits<double>::infinity();
+          break;
+        }
+        const Interval loss = log(interval_from(Rational(a.prob / other)));
+        worst = std::max(worst, std::nextafter(upper_of(loss).convert_to<double>(),
+                                               std::numeric_limits<double>::infinity()));
+      }
+      max_loss[x][y] = worst;
+    }
+  std::vector<AttainedLaws> out;
+  for (const std::vector<std::size_t>& way : ways) {
+    WindowPmf others = point_mass();
+    std::string words;
+    for (std::size_t e = 0; e < kinds; ++e) {
+      if (way[e] > 0) others = convolve(others, powers[e][way[e]]);
+      words += (words.empty() ? "" : ", ") + std::to_string(way[e]) + " at " + extremes[e].input;
+    }
+    for (std::size_t x = 0; x < kinds; ++x)
+      for (std::size_t y = 0; y < kinds; ++y) {
+        if (x == y) continue;
+        AttainedLaws m;
+        append_aligned(convolve(others, laws[x]), convolve(others, laws[y]), m.laws);
+        m.words.client_1 = "client 1 alone at " + extremes[x].input;
+        m.words.replaced_by = "client 1 at " + extremes[y].input;
+        m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words;
+        m.words.others_pairs = "no pairs";
+        m.max_loss = std::max(max_loss[x][y], max_loss[y][x]);
+        out.push_back(std::move(m));
+      }
+  }
+  return out;
+}
+
+}  // namespace corbin

@@ -1,0 +1,42 @@
+#pragma once
+// The worst case of a round of independent lone clients with finite laws (LDP-FL, PBM with one
+// trial, RQM, ...): the released sum of n clients' outputs, client 1's input replaced.
+//
+// The reduction (neighbours.hpp's Lemma 1, for any finite law). H_γ(P‖Q) is jointly convex in
+// (P, Q), and the law of the sum is linear in each client's law (a convolution). Where the room's
+// law is affine in the input between consecutive `extreme` inputs c − r = e_0 < … < e_k = c + r,
+// every input's law is a convex combination of the extremes' laws; so, each client in turn, every
+// other client may sit at an extreme input, and client 1's pair of laws at a pair of extremes
+// (the pair is affine in each of its two inputs). A configuration is thus client 1's two extremes
+// and how many of the other n − 1 clients sit at each extreme: all of them are listed.
+//
+// The outputs' values must lie on a lattice (every value a multiple of one rational step, after
+// the shift by c: the sum then indexes a window of integers); the supports of the released sums
+// in the two worlds are the same count of outputs, so no shift is needed between them.
+
+#include <string>
+#include <vector>
+
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/quantizer/scalar_law.hpp"
+
+namespace corbin {
+
+/// A room's exact law at one of its extreme inputs, and the input in words.
+struct ExtremeLaw {
+  std::vector<Atom<Rational>> atoms;
+  std::string input;
+};
+
+/// Largest number of configurations and of lattice points a family may hold.
+constexpr std::size_t kMaxLoneConfigurations = 20000;
+constexpr std::size_t kMaxLoneLattice = 1 << 20;
+
+/// Every configuration of n >= 2 lone clients over the extremes' laws (at least two), both orders
+/// of client 1's pair (Accountant::from_family with both_orders). Raises invalid_argument naming n
+/// when the configurations or the lattice pass the limits above, or the laws' values share no
+/// lattice of that size.
+std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                              const Rational& center);
+
+}  // namespace corbin
