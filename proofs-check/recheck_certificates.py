@@ -17,10 +17,17 @@ loss included (recheck/pld.py); a group of values this script cannot recompute f
 (a witness beyond its exhaustive searches, a results CSV that is not there, a population beyond
 its enumeration) is listed in every run, counted on the summary line, and fails the run.
 
+Every field whose value no recheck reads is named on an `UNCHECKED` line (the patterns every
+certificate shares once: the finding, the readings' text and evidence; then each certificate's
+own), and counted on the summary line; they do not change the status. coq_checked is held to the
+provenance, each pinned reading and its evidence, and the other certificates; whether Coq compiled
+the proofs is not rerun here (proofs-check/coq/check.sh).
+
 Exit status: 0 every value recomputed and every recomputed item agrees; 1 some item disagrees (a
 line `MISMATCH <cert> <path>: <what>` each, then a summary line); 2 malformed input: a certificate
-or the results CSV is missing, unreadable or not JSON, or lacks a field or has one of the wrong
-type or a value outside its domain (a line `MALFORMED <file> <path>: <what>` each); 3 nothing
+or the results CSV is missing, unreadable or not JSON, or lacks a field (one a recheck reads
+included) or has one of the wrong type (a decimal twin that is not a number) or a value outside
+its domain (a line `MALFORMED <file> <path>: <what>` each); 3 nothing
 disagrees, but some group of values was not recomputed (a line `<cert> <path>: not recomputable
 from the certificate (<why>)` each; 2 and 1 take precedence); 4 an internal error of this script
 (one line). Nothing ends in a traceback.

@@ -8,6 +8,14 @@
 #   a nested 1,000,000-deep array (a depth bomb) -> 2 (MALFORMED naming the limit and the depth)
 #   a witness or setting parameter outside its formula's domain (γ, m, r, δ, z, an input beyond
 #   [c − r, c + r], ...)       -> 2 (MALFORMED naming the parameter's path)
+#   a decimal twin (`K_approx`) null, a string, a list or deleted
+#                              -> 2 (MALFORMED naming the twin's path)
+#   a reading's note deleted where the claim's verdict names it ("holds only under NOTE", "erratum
+#   (NOTE)")               -> 2 (MALFORMED naming readings/i/note, never a KeyError)
+#   the provenance edited (corbin's version, a Coq source's SHA-256), coq_checked flipped alone or
+#   with the provenance's  -> 1 (MISMATCH naming the field that disagrees)
+#   prose edited (the finding, a reading's text)
+#                              -> 0, and an UNCHECKED line naming the field
 #   T3's certified bounds on the composed privacy loss moved past the truth, in order (ε_lower <=
 #   ε_upper): an ε_upper below the true ε, an ε_lower above every configuration's, the
 #   configuration named as attaining ε_lower used the other way round
@@ -15,7 +23,8 @@
 # for every certificate of the audit, each case on its own copy of that one certificate
 # (recheck_certificates.py --only ID), and never a traceback or an internal error (4).
 # Once: a certificate nested exactly kMaxJsonDepth deep passes, one level more and a file over
-# kMaxInputBytes (sparse) are MALFORMED.
+# kMaxInputBytes (sparse) are MALFORMED; one certificate among all of them with coq_checked flipped
+# everywhere in it is a MISMATCH against the others (the same audit run wrote them all).
 # The untampered copy must pass first, and the rechecker's self-test must pass.
 #
 # Usage: bash tamper_test.sh PYTHON CHECKER AUDIT_DIR
@@ -119,7 +128,7 @@ SPEC = {
            "delete": "data/witnesses/0/compared", "empty": "data/witnesses"},
     **{claim: EXPERIMENT for claim in ("E1", "E2", "E3", "E4", "E5")},
 }
-TOP_LEVEL = ("id", "verdict", "finding", "grid", "data", "readings", "check_verdict", "coq_checked")
+TOP_LEVEL = ("id", "verdict", "finding", "grid", "data", "readings", "check_verdict", "coq_checked", "provenance")
 
 # Per claim: parameters set outside the domain of the formula they feed (the rechecker's limits
 # and Thm 3's, Thm 4's, Alg. 1's and 2's domains), each a case that must be MALFORMED naming the
@@ -247,6 +256,64 @@ def deepest_object(node, path="", depth=0):
     return best
 
 
+def first_twin(node, path):
+    """(parent, key, JSON path) of the first decimal twin in document order, or None."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("_approx") and key[:-len("_approx")] in node:
+                return node, key, f"{path}/{key}"
+            found = first_twin(value, f"{path}/{key}")
+            if found:
+                return found
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found = first_twin(value, f"{path}/{i}")
+            if found:
+                return found
+    return None
+
+
+def field_cases(claim, cert):
+    """The fields every certificate has besides its data: decimal twins, the readings' notes, the
+    provenance, coq_checked and the prose (the same tuple shape as cases())."""
+    for what, value in (("null", None), ("a string", "1/2"), ("a list", [0.5]), ("deleted", None)):
+        doc = copy.deepcopy(cert)
+        if first_twin(doc["data"], "data") is None:  # C1, X8: no exact value with a twin
+            break
+        parent, key, path = first_twin(doc["data"], "data")
+        if what == "deleted":
+            del parent[key]
+        else:
+            parent[key] = value
+        yield f"twin {path} {what}", json.dumps(doc), {2}, (f" {path}: ",)
+    for prefix in ("holds only under ", "erratum ("):
+        if cert["verdict"].startswith(prefix):
+            note = cert["verdict"][len(prefix):].removesuffix(")" if prefix == "erratum (" else "")
+            i = next(i for i, r in enumerate(cert["readings"]) if r.get("note") == note)
+            doc = copy.deepcopy(cert)
+            del doc["readings"][i]["note"]
+            yield f"deleted readings/{i}/note", json.dumps(doc), {2}, (f" readings/{i}/note: ", "missing")
+    doc = copy.deepcopy(cert)
+    doc["provenance"]["corbin"] = "0.0.0"
+    yield "provenance/corbin edited", json.dumps(doc), {1}, (" provenance/corbin: ",)
+    doc = copy.deepcopy(cert)
+    name = sorted(doc["provenance"]["coq_sources_sha256"])[0]
+    doc["provenance"]["coq_sources_sha256"][name] = "0" * 64
+    yield f"provenance/coq_sources_sha256/{name} edited", json.dumps(doc), {1}, \
+        (f" provenance/coq_sources_sha256/{name}: ",)
+    doc = copy.deepcopy(cert)
+    doc["coq_checked"] = not cert["coq_checked"]
+    yield "coq_checked flipped", json.dumps(doc), {1}, (" provenance/coq_checked: ",)
+    pinned = [i for i, r in enumerate(cert["readings"]) if "coq" in r]
+    if pinned:  # flipped with the provenance's: the pinned readings still disagree
+        doc["provenance"]["coq_checked"] = doc["coq_checked"]
+        yield "coq_checked flipped with the provenance's", json.dumps(doc), {1}, (f" readings/{pinned[0]}/coq/checked: ",)
+    doc = copy.deepcopy(cert)
+    doc["finding"] = "tampered prose"
+    doc["readings"][0]["text"] = "tampered prose"
+    yield "prose edited", json.dumps(doc), {0}, ("finding", "readings/*/text")
+
+
 def cases(claim, cert):
     """(name, text written to the certificate file, allowed exit statuses, texts the rejecting
     line must contain besides the certificate's name)."""
@@ -354,6 +421,19 @@ def planted_t3(cert):
         yield f"planted {len(count)} digits of other clients at c + r", json.dumps(doc), {1}, (f" {path}: ",)
 
 
+def coq_run_mixed(audit):
+    """Every certificate, one of them (E1: it cites no Coq theorem) with coq_checked flipped in
+    itself and its provenance: only the other certificates can tell."""
+    texts = {}
+    for claim in CLAIMS:
+        with open(os.path.join(audit, "certificates", claim + ".json")) as f:
+            texts[claim] = f.read()
+    doc = json.loads(texts["E1"])
+    doc["coq_checked"] = doc["provenance"]["coq_checked"] = not doc["coq_checked"]
+    texts["E1"] = json.dumps(doc)
+    return texts
+
+
 def once(cert):
     """Cases on one certificate (P1): the nesting limit exactly (an extra field, which the schema
     allows, nested so that the file is DEPTH_LIMIT deep) passes, one more level does not; a file
@@ -385,7 +465,8 @@ jobs = []
 for claim in CLAIMS:
     with open(os.path.join(audit, "certificates", claim + ".json")) as f:
         cert = json.load(f)
-    for name, text, allowed, must in itertools.chain(cases(claim, cert), once(cert) if claim == "P1" else (),
+    for name, text, allowed, must in itertools.chain(cases(claim, cert), field_cases(claim, cert),
+                                                     once(cert) if claim == "P1" else (),
                                                      planted_t3(cert) if claim == "T3" else ()):
         directory = os.path.join(work, f"case{len(jobs)}")
         os.makedirs(os.path.join(directory, "certificates"))
@@ -397,18 +478,30 @@ for claim in CLAIMS:
         if os.path.exists(csv_beside):
             os.makedirs(os.path.join(directory, "fl-full"))
             shutil.copy(csv_beside, os.path.join(directory, "fl-full", "results.csv"))
-        jobs.append((claim, name, directory, allowed, must))
+        jobs.append(([claim], name, directory, allowed, must))
+directory = os.path.join(work, "mixed_runs")
+os.makedirs(os.path.join(directory, "certificates"))
+for claim, text in coq_run_mixed(audit).items():
+    with open(os.path.join(directory, "certificates", claim + ".json"), "w") as f:
+        f.write(text)
+if os.path.exists(csv_beside):
+    os.makedirs(os.path.join(directory, "fl-full"))
+    shutil.copy(csv_beside, os.path.join(directory, "fl-full", "results.csv"))
+jobs.append((list(CLAIMS), "E1's coq_checked flipped among all", directory, {1}, ("(audit) coq_checked: ",)))
 
 failures = []
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-    results = pool.map(lambda job: run(job[2], [job[0]]), jobs)
-    for (claim, name, _, allowed, must), (status, output) in zip(jobs, results):
-        tag = {1: "MISMATCH", 2: "MALFORMED"}.get(status)
-        named = status == 0 or tag is not None and any(
-            line.startswith(tag) and f"{claim}.json" in line and all(text in line for text in must)
-            for line in output.splitlines())
+    results = pool.map(lambda job: run(job[2], job[0]), jobs)
+    for (claims, name, _, allowed, must), (status, output) in zip(jobs, results):
+        # A rejection names the certificate and what `must` says; a pass with `must` names it as
+        # UNCHECKED (a field the recheck does not read, said in its output).
+        tag = {0: "UNCHECKED", 1: "MISMATCH", 2: "MALFORMED"}.get(status)
+        named = (status == 0 and not must) or tag is not None and any(
+            line.startswith(tag) and (len(claims) > 1 or f"{claims[0]}.json" in line)
+            and all(text in line for text in must) for line in output.splitlines())
         if status not in allowed or not named or "Traceback" in output:
-            failures.append(f"{claim} {name}: exit {status}, expected {sorted(allowed)}\n{output.strip()}")
+            failures.append(f"{','.join(claims) if len(claims) == 1 else 'all'} {name}: exit {status}, "
+                            f"expected {sorted(allowed)}\n{output.strip()}")
 for failure in failures:
     print("NOT REJECTED AS EXPECTED:", failure)
 print(f"tamper test: {len(jobs)} tampered certificates, {len(failures)} not rejected as expected")

@@ -2,9 +2,9 @@
 checks it mirrors: one module per claim or per group of claims of one theorem (p1, a2, t1, t2, t3,
 t4, s1, d0, d1, c1, r1, l1, g1, x8, b1, experiments; t3_scale beside t3, as t3_scale.cpp beside
 check_t3.cpp), each with its certificate's schema (DATA) and its recheck, over shared helpers:
-limits, report, schema, untrusted (reading DIR), exact (fractions and decimals), algorithm2 (its
-closed forms and enumeration), utility, pldp, ucdp, pld (T3's accountant), common, witness,
-readings, grids; claims gathers them and driver runs them. proofs-check/recheck_certificates.py
+limits, report, schema, untrusted (reading DIR), ledger (which fields a recheck reads), exact
+(fractions and decimals), algorithm2 (its closed forms and enumeration), utility, pldp, ucdp, pld
+(T3's accountant), common, witness, readings, grids; claims gathers them and driver runs them. proofs-check/recheck_certificates.py
 is the entry point and states the command line.
 
 Nothing here calls the C++ library. Each certificate that proofs-check/check_<id>.cpp writes is

@@ -1,7 +1,7 @@
 """Every claim's certificate: its schema (the fields its check always writes, with their types)
 and its recheck, gathered from the claims' modules."""
 from . import a2, b1, c1, d0, d1, experiments, g1, l1, p1, r1, s1, t1, t2, t3, t4, x8
-from .readings import READING, decision_text
+from .readings import PROVENANCE, READING, decision_text
 from .schema import boolean, list_of, obj, one_of, text, verdict_text
 
 
@@ -25,5 +25,5 @@ CLAIM_RECHECKS = {"P1": p1.recheck_p1, "A2": a2.recheck_a2, "T1a": t1.recheck_t1
 
 def certificate_schema(claim):
     return obj({"id": one_of(claim), "verdict": decision_text, "check_verdict": verdict_text, "finding": text,
-                "grid": one_of("paper", "quick"), "coq_checked": boolean, "readings": list_of(READING),
-                "data": DATA_SCHEMA[claim]})
+                "grid": one_of("paper", "quick"), "coq_checked": boolean, "provenance": PROVENANCE,
+                "readings": list_of(READING), "data": DATA_SCHEMA[claim]})

@@ -6,14 +6,15 @@ from .algorithm2 import alpha_of, checked_joint_law
 from .exact import approx_agrees, binomial_outside, enclosure, inside, rat
 from .limits import CENTER, JOINT_KEYS, RADIUS, kWorkDigits
 from .report import RATIONAL_RE, Malformed, short
-from .schema import BINOMIAL_ITEM, JOINT_ITEM, interval
+from .schema import BINOMIAL_ITEM, JOINT_ITEM, interval, type_name
 
 
 def recheck_items(report, node, path):
     """Every {"kind": "corbinq_joint"} and {"kind": "binomial_outside"} anywhere in the data."""
     if isinstance(node, dict):
-        kind = node.get("kind")
+        kind = dict.get(node, "kind")  # looked at, not yet read: most objects are not items (ledger.py)
         if kind in ("corbinq_joint", "binomial_outside"):  # wherever it sits, an item is well-formed
+            kind = node["kind"]  # read: it chooses the recomputation
             (JOINT_ITEM if kind == "corbinq_joint" else BINOMIAL_ITEM)(node, path)
         if kind == "corbinq_joint":
             law = checked_joint_law(rat(node["alpha"]), rat(node["center"]), rat(node["radius"]), rat(node["w1"]),
@@ -40,12 +41,19 @@ def is_enclosure(value):
 
 
 def recheck_twins(report, node, path):
-    """Every `K_approx` beside an exact `K` (a rational, or an enclosure) is that value as a double."""
+    """Every `K_approx` beside an exact `K` (a rational, or an enclosure) is that value as a double.
+    A twin is a JSON number beside its exact value: one of another type (null, a string, a list) or
+    without its value is malformed (the schema requires each twin its check writes)."""
     if isinstance(node, dict):
         for key, value in node.items():
             base = key[:-len("_approx")] if key.endswith("_approx") else None
-            if base and base in node and type(value) in (int, float):
-                exact = node[base]
+            if base is not None and base not in node:
+                raise Malformed(f"{path}/{base}", f"missing (the exact value of the decimal twin {key})")
+            if base is not None and type(value) not in (int, float):
+                raise Malformed(f"{path}/{key}", f"a number (the double of {base}), not {type_name(value)} "
+                                                 f"{short(value)}")
+            if base is not None:
+                exact = dict.__getitem__(node, base)  # compared with its twin, not recomputed (ledger.py)
                 if isinstance(exact, str) and RATIONAL_RE.fullmatch(exact):
                     report.expect(approx_agrees(value, rat(exact)), f"{path}/{key}",
                                   f"{value!r} is not the double of {short(exact)}")

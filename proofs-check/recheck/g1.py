@@ -1,13 +1,13 @@
 """G1 (the Gaussian baseline's PLDP, check_g1.cpp): its witnesses' exact log density ratios."""
 from .exact import rat
 from .readings import recheck_witnessed
-from .schema import RADIUS_POSITIVE, WITNESS, list_of, obj, rational, rational_where
+from .schema import RADIUS_POSITIVE, WITNESS, list_of, obj, put, rational, rational_where
 
 
 WITNESS_SCHEMAS = {
-    "gaussian_ratio": obj({"eps": rational_where(lambda e: e > 0, "ε > 0"),
-                           "sigma": rational_where(lambda s: s > 0, "σ > 0"), "center": rational,
-                           "radius": RADIUS_POSITIVE, "y": rational, "log_density_ratio": rational}),
+    "gaussian_ratio": obj({**put("eps", spec=rational_where(lambda e: e > 0, "ε > 0")),
+                           **put("sigma", spec=rational_where(lambda s: s > 0, "σ > 0")), "center": rational,
+                           "radius": RADIUS_POSITIVE, **put("y", "log_density_ratio")}),
 }
 
 

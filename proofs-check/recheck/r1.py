@@ -33,12 +33,34 @@ def r1_row_rule(value, path):
 DATA = {
     "R1": obj({"bits": BITS, "rows": list_of(obj({"eps": number, **put("exp_eps", spec=EXP_EPS),
                                                  "ratio": rational_or("unbounded"), **put("largest_marginal_bias")},
-                                                rule=r1_row_rule))}),
+                                                rule=r1_row_rule)),
+              "just_below_threshold": obj({**put("exp_eps", spec=EXP_EPS), "ratio": rational_or("unbounded"),
+                                           **put("largest_marginal_bias")}, rule=approx_when_exact("ratio"))}),
     "X1": obj({"witnesses": list_of(WITNESS)}),
 }
 
 
 R1_CENTER = F(1)  # check_r1.cpp: c = 1 > 0, as Theorem 1 requires
+# check_r1.cpp's row just below the threshold 2^d − 1, and the inputs its bias is taken over
+# (c + r·k/64, k = −64 … 64).
+R1_BELOW_BY, R1_BELOW_STEPS = F(1, 1000), 64
+
+
+def recheck_just_below(report, below, d):
+    """Just below the threshold (e^ε = 2^d − 1 − 1/1000) the reference code is CorBinQ: its exact
+    PLDP supremum, and the largest |P(Q1 = +) − q(w)| with both inputs at w over 129 inputs."""
+    path = "data/just_below_threshold"
+    x = rat(below["exp_eps"])
+    report.equal(f"{path}/exp_eps", x, 2 ** d - 1 - R1_BELOW_BY, below["exp_eps"])
+    alpha = alpha_of(x)
+    ratio = pldp_sup(alpha, d, "reference-code")
+    report.equal(f"{path}/ratio", below["ratio"] if below["ratio"] == UNBOUNDED else rat(below["ratio"]), ratio,
+                 below["ratio"])
+    bias = max(abs(marginals(checked_joint_law(alpha, R1_CENTER, RADIUS, w, w, d, "reference-code"))[0]
+                   - ldpq_q(alpha, R1_CENTER, RADIUS, w))
+               for w in (R1_CENTER + RADIUS * F(k, R1_BELOW_STEPS) for k in range(-R1_BELOW_STEPS, R1_BELOW_STEPS + 1)))
+    report.equal(f"{path}/largest_marginal_bias", rat(below["largest_marginal_bias"]), bias,
+                 below["largest_marginal_bias"])
 
 
 def recheck_r1(cert, report):
@@ -78,6 +100,7 @@ def recheck_r1(cert, report):
                 worst = b
         report.equal(f"{path}/largest_marginal_bias", bias, worst, row["largest_marginal_bias"])
         breaks = breaks or ratio == UNBOUNDED or ratio > x or bias != 0
+    recheck_just_below(report, data["just_below_threshold"], d)
     check_verdict(report, cert, "fails" if breaks else "holds")
 
 

@@ -1,11 +1,13 @@
 """Readings and the claim's verdict (readings.hpp), and the Coq pins they cite: each reading's
 verdict is re-derived from its evidence, then the claim's from the readings."""
+import hashlib
 import os
 import re
 
+from .ledger import not_recording
 from .limits import PROOFS_CHECK_DIR
 from .report import InternalError, Malformed, short
-from .schema import boolean, obj, one_of, text, verdict_text
+from .schema import boolean, obj, one_of, text, typed, verdict_text
 
 
 def decision_text(value, path):
@@ -23,6 +25,13 @@ COQ_PIN = obj({"file": text, "lemma": text, "pinned": text, "statement": text, "
 READING = obj({"key": text, "role": one_of(*ROLES), "text": text, "verdict": decision_text, "evidence": text},
               {"note": text, "coq": COQ_PIN, "computed": verdict_text})
 COQ_DIR = os.path.join(PROOFS_CHECK_DIR, "coq")
+SHA256_HEX = re.compile("[0-9a-f]{64}")
+PROVENANCE = obj({"corbin": text, "coq_checked": boolean,
+                  "coq_sources_sha256": typed(lambda v: isinstance(v, dict) and all(
+                      type(h) is str and SHA256_HEX.fullmatch(h) for h in v.values()),
+                      "an object of SHA-256 digests (64 lowercase hex digits) by file")})
+NOT_CHECKED_HERE = "Coq not checked here"  # audit.cpp attach_readings: an unchecked run's evidence says so
+_SOURCES = None
 PIN_RE = re.compile(r"Theorem\s+(holds|fails)__([A-Za-z0-9]+)__([a-z0-9_]+)\s*:\s*(.+?)\.\s+Proof\.\s*exact\s+"
                     r"([A-Za-z0-9_'.]+?)\s*\.\s*Qed\.", re.S)
 _PINS = None
@@ -54,6 +63,53 @@ def coq_pins():
     return _PINS
 
 
+def coq_sources():
+    """(this checkout's corbin version, {file of _CoqProject: SHA-256 of its bytes}): what a
+    certificate's provenance names when this checkout wrote it (audit.cpp write_audit)."""
+    global _SOURCES
+    if _SOURCES is None:
+        project = os.path.join(PROOFS_CHECK_DIR, os.pardir, "CMakeLists.txt")
+        try:
+            with open(project, encoding="utf-8") as f:
+                version = re.search(r"project\(corbin\s+VERSION\s+([0-9][0-9.]*)", f.read())
+            with open(os.path.join(COQ_DIR, "_CoqProject"), encoding="utf-8") as f:
+                files = [line.strip() for line in f if line.strip().endswith(".v")]
+            hashes = {}
+            for name in files:
+                with open(os.path.join(COQ_DIR, name), "rb") as f:
+                    hashes[name] = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            raise InternalError(f"cannot read this checkout's version or Coq sources: {e}") from None
+        if version is None:
+            raise InternalError(f"no `project(corbin VERSION ...)` in {project}")
+        _SOURCES = version.group(1), hashes
+    return _SOURCES
+
+
+def recheck_provenance(report, cert):
+    """What the verdicts rest on. The provenance names this checkout's corbin and the SHA-256 of
+    each Coq source the pins above are read from (so that a verdict is never held to other proofs
+    than the ones it cites), and says coq_checked as the certificate does, as does each pinned
+    reading's coq.checked (recheck_readings) and its evidence ("Coq not checked here" exactly when
+    not). Whether Coq did compile the proofs in the audit's run is not rechecked here:
+    proofs-check/coq/check.sh does that (the driver says so)."""
+    provenance = cert["provenance"]
+    version, hashes = coq_sources()
+    report.equal("provenance/corbin", provenance["corbin"], version)
+    report.equal("provenance/coq_checked", provenance["coq_checked"], cert["coq_checked"])
+    stated = provenance["coq_sources_sha256"]
+    for name in sorted(set(hashes) | set(stated)):
+        report.equal(f"provenance/coq_sources_sha256/{name}", stated.get(name, "missing"),
+                     hashes.get(name, "not a file of _CoqProject"))
+    for i, r in enumerate(cert["readings"]):
+        if "coq" in r:
+            with not_recording():  # the evidence's words are not checked; only what they say of Coq
+                says_unchecked = NOT_CHECKED_HERE in r["evidence"]
+            report.expect(says_unchecked != cert["coq_checked"], f"readings/{i}/evidence",
+                          f"{'says' if says_unchecked else 'does not say'} \"{NOT_CHECKED_HERE}\", but coq_checked "
+                          f"is {str(cert['coq_checked']).lower()}", field=False)
+
+
 def old_to_reading(computed, empirical):
     if computed in ("holds", "holds with slack"):
         return "holds (at the seeds' spread)" if empirical else "holds (checked on a grid; proof open)"
@@ -70,6 +126,8 @@ def decide(readings):
     weakest = min(printed, key=lambda r: rank.get(r["verdict"], 4))["verdict"]
     if weakest in holds:
         return weakest
+    # The note names the typo or the condition; a reading the verdict rests on without one is
+    # Malformed naming readings/i/note (a Field's missing key), never a KeyError.
     for r in readings:
         if r["role"] == "as evidently intended" and r["verdict"] == "holds (proved)":
             return f"erratum ({r['note']})"
@@ -115,12 +173,17 @@ def recheck_readings(report, cert, refuted):
         else:
             expected = "undecided"
         report.expect(r["verdict"] == expected, f"{path}/verdict", f"{r['verdict']!r} != recomputed {expected!r}")
-    report.expect(cert["verdict"] == decide(cert["readings"]), "verdict",
-                  f"{cert['verdict']!r} != recomputed {decide(cert['readings'])!r}")
+    decided = decide(cert["readings"])
+    report.expect(cert["verdict"] == decided, "verdict", f"{cert['verdict']!r} != recomputed {decided!r}")
+    # The check's own outcome is some reading's `computed` (audit.cpp attach_readings), unless it
+    # decides nothing or names a condition no single reading states (T2c).
+    carried = any(r.get("computed") == cert["check_verdict"] for r in cert["readings"])
+    exempt = cert["check_verdict"] == "undecided" or cert["check_verdict"].startswith("holds only under")
+    report.expect(carried or exempt, "check_verdict", "no reading carries the check's outcome")
+    recheck_provenance(report, cert)
 
 
 def recheck_witnessed(cert, report):
-    """T1u, T3m, D1, X1, G1: the check fails its reading iff a witness for it refutes."""
-    primary = [r for r in cert["readings"] if r.get("computed") == cert["check_verdict"]]
-    report.expect(bool(primary) or cert["check_verdict"] == "undecided", "check_verdict",
-                  "no reading carries the check's outcome")
+    """T1u, T3m, D1, X1, G1: the check fails its reading iff a witness for it refutes; both are
+    rechecked for every certificate (recheck_witnesses, then recheck_readings: the witnesses'
+    verdicts, and the reading that carries the check's outcome), so nothing is left here."""

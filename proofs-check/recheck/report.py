@@ -59,15 +59,22 @@ class CertReport:
         self.mismatches = []
         self.unrecomputable = []
         self.notes = []
+        self.compared = set()  # paths a comparison named (ledger.py: checked)
+        self.compared_whole = set()  # paths whose whole value `equal` compared (an object: every field)
 
-    def expect(self, ok, path, what):
+    def expect(self, ok, path, what, field=True):
+        """One comparison; `field`: it checks the value at `path` (ledger.py), not only something
+        its words say."""
         self.items += 1
+        if field:
+            self.compared.add(path)
         if not ok:
             self.mismatches.append(f"MISMATCH {self.name} {path}: {what}")
         return ok
 
     def equal(self, path, claimed, recomputed, text=None):
         """The certificate's value against the recomputed one, exactly."""
+        self.compared_whole.add(path)
         return self.expect(claimed == recomputed, path,
                            f"{short(text if text is not None else claimed)} != recomputed {short(recomputed)}")
 

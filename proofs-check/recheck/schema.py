@@ -11,6 +11,7 @@ import re
 from decimal import Decimal
 from fractions import Fraction as F
 
+from .ledger import not_recording
 from .limits import CENTER, JOINT_KEYS, RADIUS, VARIANTS, kExactBinomialTrials, kMaxBits, kMaxEps, kMaxExactClients
 from .report import RATIONAL_RE, Malformed, short
 
@@ -19,9 +20,11 @@ INTEGER_RE = re.compile(r"-?[0-9]+")
 DECIMAL_RE = re.compile(r"-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
 
 
-def _type_name(value):
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer",
-            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+def type_name(value):
+    if isinstance(value, dict):  # a Field too (ledger.py)
+        return "an object"
+    return {list: "a list", str: "a string", bool: "a boolean", int: "an integer", float: "a number",
+            type(None): "null"}.get(type(value), type(value).__name__)
 
 
 def typed(test, expected):
@@ -29,7 +32,7 @@ def typed(test, expected):
     saying what was `expected` and what came."""
     def spec(value, path):
         if not test(value):
-            raise Malformed(path, f"{expected}, not {_type_name(value)} {short(value)}")
+            raise Malformed(path, f"{expected}, not {type_name(value)} {short(value)}")
     return spec
 
 
@@ -129,7 +132,7 @@ def verdict_text(value, path):
 def list_of(item, nonempty=True, lengths=None):
     def spec(value, path):
         if type(value) is not list:
-            raise Malformed(path, f"a list, not {_type_name(value)} {short(value)}")
+            raise Malformed(path, f"a list, not {type_name(value)} {short(value)}")
         if nonempty and not value:
             raise Malformed(path, "a non-empty list (its check always writes rows here)")
         if lengths is not None and len(value) not in lengths:
@@ -140,21 +143,31 @@ def list_of(item, nonempty=True, lengths=None):
 
 
 def obj(required, optional=None, rule=None):
-    """An object with these fields (extra fields are allowed) and an optional cross-field rule."""
+    """An object with these fields (extra fields are allowed) and an optional cross-field rule. A
+    field declared with its decimal twin (put, put_interval) has it wherever the field is there:
+    an optional field too."""
     optional = optional or {}
+    declared = {**required, **optional}
+    twinned = [key for key in declared if key + "_approx" in declared]
 
     def spec(value, path):
-        if type(value) is not dict:
-            raise Malformed(path, f"an object, not {_type_name(value)} {short(value)}")
-        for key, item in required.items():
-            if key not in value:
-                raise Malformed(f"{path}/{key}".lstrip("/"), "missing")
-            item(value[key], f"{path}/{key}".lstrip("/"))
-        for key, item in optional.items():
-            if key in value:
+        if not isinstance(value, dict):
+            raise Malformed(path, f"an object, not {type_name(value)} {short(value)}")
+        with not_recording():  # validating a field is not checking its value (ledger.py)
+            for key, item in required.items():
+                if key not in value:
+                    raise Malformed(f"{path}/{key}".lstrip("/"), "missing")
                 item(value[key], f"{path}/{key}".lstrip("/"))
-        if rule is not None:
-            rule(value, path)
+            for key, item in optional.items():
+                if key in value:
+                    item(value[key], f"{path}/{key}".lstrip("/"))
+            for key in twinned:
+                if (key in value) != (key + "_approx" in value):
+                    present, absent = (key, key + "_approx") if key in value else (key + "_approx", key)
+                    role = "decimal twin" if absent != key else "exact value"
+                    raise Malformed(f"{path}/{absent}".lstrip("/"), f"missing (written with {present}, its {role})")
+            if rule is not None:
+                rule(value, path)
     return spec
 
 
@@ -193,7 +206,7 @@ EXACT_CLIENTS = nat_between(2, kMaxExactClients, "n", "Thm 3 needs nγ >= 2 with
 def eps_decimal(value, path):
     """An ε written as a decimal string: 0 < ε <= kMaxEps (budget.hpp Budget::kMaxEps)."""
     if type(value) is not str or not DECIMAL_RE.fullmatch(value):
-        raise Malformed(path, f"a decimal ε, not {_type_name(value)} {short(value)}")
+        raise Malformed(path, f"a decimal ε, not {type_name(value)} {short(value)}")
     if not 0 < Decimal(value) <= kMaxEps:
         raise Malformed(path, f"{short(value)} is outside its domain (0 < ε <= {kMaxEps}, budget.hpp kMaxEps)")
 

@@ -81,8 +81,8 @@ def t3_population_rule(value, path):
         check_input(group["w"], sub(path, f"others/{i}/w"), value)
 
 
-T3_POPULATION = {"n": EXACT_CLIENTS, "gamma": GAMMA, "delta": DELTA, "radius": RADIUS_POSITIVE, "alpha": ALPHA,
-                 "m": MODEL_SIZE, "center": rational,
+T3_POPULATION = {"n": EXACT_CLIENTS, "gamma": GAMMA, **put("delta", spec=DELTA), "radius": RADIUS_POSITIVE,
+                 "alpha": ALPHA, "m": MODEL_SIZE, "center": rational,
                  "others": list_of(obj({"count": nat_between(0, kMaxExactClients, "count", "exact_ucdp.hpp "
                                                                                       "kMaxExactClients"),
                                         "role": one_of("ldpq"), "w": rational}), nonempty=False),
@@ -91,14 +91,15 @@ T3_POPULATION_RULE = all_rules(thm3_domain_rule, t3_population_rule, inputs_in_r
 
 
 WITNESS_SCHEMAS = {
-    "aug_mse_rule": obj({"n": nat_between(2, math.inf, "n", "Thm 3 needs nγ >= 2 with γ <= 1"), "gamma": GAMMA,
-                         "alpha": ALPHA, "radius": RADIUS_POSITIVE, "m": MODEL_SIZE,
+    "aug_mse_rule": obj({"n": nat_between(2, math.inf, "n", "Thm 3 needs nγ >= 2 with γ <= 1"),
+                         **put("gamma", spec=GAMMA), **put("alpha", spec=ALPHA), **put("radius", spec=RADIUS_POSITIVE),
+                         "m": MODEL_SIZE,
                          "minus_ln_delta": integer_where(lambda v: v > 0, "−ln δ > 0, δ in (0, 1)"),
-                         "ldpq_clients": nat, "pairs": nat, "exact_mse": rational, "printed_bound": rational,
-                         "precondition_lhs": rational, "precondition_rhs": rational},
-                        {"center": rational}, rule=thm3_domain_rule),
-    "t3_replace_one": obj({**T3_POPULATION, "client_1_replaced_by": rational, "printed_eps_u": interval,
-                           "exact_exp_eps": rational_where(lambda x: x >= 1, "e^ε >= 1")},
+                         "ldpq_clients": nat, "pairs": nat,
+                         **put("exact_mse", "printed_bound", "precondition_lhs", "precondition_rhs")},
+                        put("center"), rule=thm3_domain_rule),
+    "t3_replace_one": obj({**T3_POPULATION, "client_1_replaced_by": rational, **put_interval("printed_eps_u"),
+                           **put("exact_exp_eps", spec=rational_where(lambda x: x >= 1, "e^ε >= 1"))},
                           rule=all_rules(T3_POPULATION_RULE, inputs_in_range("client_1_replaced_by"))),
     "t3_remove_one": obj({**T3_POPULATION, "disjoint_supports": boolean}, rule=T3_POPULATION_RULE),
 }
@@ -192,6 +193,9 @@ def witness_t3_remove(report, w, path):
     """Remove one (Eq. (UCDP)): n·W̄_g = nc + rα(2k − n), n·W̄′_g = (n − 1)c + rα(2k′ − n + 1); they
     meet iff c = rα(2(k′ − k) + 1) for some 0 <= k <= n, 0 <= k′ <= n − 1: c/(rα) an odd integer."""
     n, c, radius, alpha = w["n"], rat(w["center"]), rat(w["radius"]), rat(w["alpha"])
+    # The population is stated as for replace one; only its size enters here (client 1 and the
+    # others' inputs do not: the supports are disjoint or not whatever they are).
+    report.equal(f"{path}/n", n, 1 + sum(g["count"] for g in w["others"]))
     t = c / (radius * alpha)
     meet = t.denominator == 1 and t.numerator % 2 != 0 and abs(t.numerator) <= 2 * n - 1
     report.equal(f"{path}/disjoint_supports", w["disjoint_supports"], not meet)

@@ -75,6 +75,13 @@ def recheck_t3_paper_scale(rows, report):
                           f"the precondition {'fails' if not pre else 'also holds at n − 1'} at n = {row['n']}")
         lower, upper = (bound_of(row, k) for k in ("eps_lower", "eps_upper"))
         report.expect(lower <= upper, f"{path}/eps_lower", "above eps_upper")
+        # t3_scale.cpp writes (upper − lower)/lower, in doubles, where both are finite and lower > 0.
+        width = (upper - lower) / lower if math.isfinite(upper) and lower > 0 else None
+        if report.expect((width is None) == ("relative_width" not in row), f"{path}/relative_width",
+                         "present, but a bound is infinite or the lower one 0" if width is None else
+                         "missing, though both bounds are finite") and width is not None:
+            report.expect(math.isclose(row["relative_width"], width, rel_tol=1e-12), f"{path}/relative_width",
+                          f"{row['relative_width']!r} != recomputed {width!r} = (eps_upper − eps_lower)/eps_lower")
         if row["rounds"] == 1:
             lo, hi = enclosure(row["printed_eps_u"])
             word = "fails" if hi < lower else "holds at this instance" if lo > upper else "undecided"

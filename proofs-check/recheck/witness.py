@@ -11,7 +11,7 @@ from .exact import dec, floor_frac, rat
 from .limits import VARIANTS, kMaxBits, kWorkDigits
 from .report import Malformed, short
 from .schema import (BITS, EXP_EPS, PROBABILITY, RADIUS_POSITIVE, WITNESS, all_rules, check_input, eps_decimal,
-                     inputs_in_range, list_of, nat, nat_between, obj, one_of, rational, sub)
+                     inputs_in_range, list_of, nat, nat_between, obj, one_of, put, rational, sub)
 from .utility import pair_mse, paper_gap_bound
 
 
@@ -45,21 +45,22 @@ WITNESS_SCHEMAS = {
                              "bits": nat_between(1, kMaxBits, "d", "the competitor picks by Z's last bit; "
                                                                    "corbinq.hpp kMaxBits"),
                              "claim_part": one_of("bound", "optimality", "limit"), "w1": rational, "w2": rational,
-                             "competitor_levels": list_of(rational, lengths=(2,)), "corbinq_mse": rational,
-                             "competitor_mse": rational, "thm1_bound": rational},
+                             "competitor_levels": list_of(rational, lengths=(2,)),
+                             **put("corbinq_mse", "competitor_mse", "thm1_bound")},
                             rule=all_rules(inputs_in_range("w1", "w2"), competitor_levels_rule)),
     "aggregate_mean": obj({**WITNESS_SETTING, "variant": one_of(*VARIANTS),
-                           "pairs": list_of(list_of(rational, lengths=(2,))), "expected_average": rational,
-                           "average_of_inputs": rational}, rule=pairs_in_range),
+                           "pairs": list_of(list_of(rational, lengths=(2,))),
+                           **put("expected_average", "average_of_inputs")}, rule=pairs_in_range),
     "printed_q2": obj({**WITNESS_SETTING, "leader": rational, "follower_a": rational, "follower_b": rational,
-                       "plus_at_a": PROBABILITY, "plus_at_b": PROBABILITY, "mean_at_b": rational},
+                       **put("plus_at_a", "plus_at_b", spec=PROBABILITY), **put("mean_at_b")},
                       rule=inputs_in_range("leader", "follower_a", "follower_b")),
     "reference_top_cell": obj({"exp_eps_at_least": EXP_EPS, "center": rational, "radius": RADIUS_POSITIVE, "bits": BITS,
-                               "plus_at_c_plus_r": PROBABILITY, "ldpq_q_at_c_plus_r": PROBABILITY,
-                               "minus_at_c_minus_r": PROBABILITY},
-                              {"eps": eps_decimal, "minus_at_c_plus_r": PROBABILITY}),
-    "given_z": obj({**WITNESS_SETTING, "z": nat, "w_a": rational, "w_b": rational, "plus_given_z_at_a": PROBABILITY,
-                    "plus_given_z_at_b": PROBABILITY}, rule=all_rules(z_rule, inputs_in_range("w_a", "w_b"))),
+                               **put("plus_at_c_plus_r", "ldpq_q_at_c_plus_r", "minus_at_c_minus_r",
+                                     spec=PROBABILITY)},
+                              {"eps": eps_decimal, **put("minus_at_c_plus_r", spec=PROBABILITY)}),
+    "given_z": obj({**WITNESS_SETTING, "z": nat, "w_a": rational, "w_b": rational,
+                    **put("plus_given_z_at_a", "plus_given_z_at_b", spec=PROBABILITY)},
+                   rule=all_rules(z_rule, inputs_in_range("w_a", "w_b"))),
     **g1.WITNESS_SCHEMAS, **t3.WITNESS_SCHEMAS, "baseline_law": b1.BASELINE_LAW,
 }
 
@@ -151,6 +152,8 @@ def witness_reference_top(report, w, path):
     report.equal(f"{path}/plus_at_c_plus_r", rat(w["plus_at_c_plus_r"]), top, w["plus_at_c_plus_r"])
     report.equal(f"{path}/ldpq_q_at_c_plus_r", rat(w["ldpq_q_at_c_plus_r"]), q, w["ldpq_q_at_c_plus_r"])
     report.equal(f"{path}/minus_at_c_minus_r", rat(w["minus_at_c_minus_r"]), 1 - bottom, w["minus_at_c_minus_r"])
+    if "minus_at_c_plus_r" in w:
+        report.equal(f"{path}/minus_at_c_plus_r", rat(w["minus_at_c_plus_r"]), 1 - top, w["minus_at_c_plus_r"])
     return top != q or (top == 1 and bottom != 1)
 
 
