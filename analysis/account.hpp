@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corbin/privacy/run/infinite_eps.hpp"
 #include "corbin/privacy/run/run_ledger.hpp"
 #include "options.hpp"
 
@@ -19,8 +20,10 @@ namespace corbin::cli {
 struct AccountArgs {
   BudgetOptions budget;
   GeometryOptions geometry;
-  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "worst",
+  std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "drawn",
                         dropout = "0", cells = "2048", target_eps;
+  /// Poisson client sampling at rate q: the round's dropout 1 − q (round.hpp); empty: not given.
+  std::string sampling_rate;
   /// A registered mechanism (fl/registry.hpp) other than Theorem 3's (augcorbin with --gamma, the
   /// default), and the Gaussian's calibration δ.
   std::string mechanism, calibration_delta;
@@ -54,6 +57,8 @@ struct AccountOutcome {
   Rational delta, at_eps;
   RunLedger::Answer answer;
   TwoSided bounds{0, 0};  ///< answer.bounds
+  /// ε(δ) with an infinite upper end: why, and client 1 on LDPQ in every round beside it.
+  std::optional<InfiniteEps> infinite;
   /// --target-eps: the largest ε_p found (every round's budget) whose ε_upper(δ) <= the target,
   /// and the smallest tried above it whose ε_upper is not (none when no ε_p tried meets it).
   std::optional<Rational> largest_eps, refuted_eps;

@@ -8,6 +8,10 @@
 //   relation = "=="
 //   value = "1/4"            # or another quantity: { quantity = "...", params = { ... } }
 //
+// A value that is not a number may carry an exact positive factor, `times = "1/2"`, and name
+// instead of a quantity the entry's own quantity and params at another mechanism (`mechanism =
+// "ldp"`: "at most half LDP-FL's") or another entry's computed left side (`entry = "NAME"`).
+//
 // TOML (toml11) or JSON ({"bound": [{...}, ...]}), chosen by the extension, else by the content.
 // A quantity is one of `corbin sweep`'s, evaluated by the sweep's own code at a single point
 // (evaluate_at), or the accountant's ε(δ) or δ(ε) (accountant_eps, accountant_delta: the value
@@ -18,12 +22,15 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -31,6 +38,7 @@
 #include "commands.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/number/error.hpp"
+#include "options.hpp"
 #include "run_app.hpp"
 #include "spec_reader.hpp"
 #include "sweep.hpp"
@@ -47,7 +55,7 @@ constexpr std::size_t kMaxEntries = 10'000;
 const char* const kRelations[] = {"==", "<=", ">=", "<", ">"};
 const char* const kFields[] = {"name", "quantity", "params", "relation", "value", "precision"};
 /// Working precision an entry or --precision may ask for, in bits (as corbin's --precision).
-constexpr unsigned long kMinPrecision = 32, kMaxPrecision = 1ul << 24;
+constexpr unsigned long kMinPrecision = 32, kMaxPrecision = kMaxPrecisionBits;
 /// SweepArgs' fields by the name a spec gives them (the sweep's options without dashes).
 const std::pair<const char*, std::string SweepArgs::*> kParams[] = {
     {"exp-eps", &SweepArgs::exp_eps}, {"eps", &SweepArgs::eps},       {"alpha", &SweepArgs::alpha},
@@ -75,12 +83,18 @@ std::vector<std::string> param_names(const std::string& quantity) {
   return out;
 }
 
-/// One side of a relation: a quantity at a point, or a number.
+/// One side of a relation: a quantity at a point, or a number; the right side may instead be
+/// another entry's left side, and may be scaled by an exact factor.
 struct Term {
-  std::string quantity;                       ///< empty for a number
-  std::map<std::string, std::string> params;  ///< as written
+  std::string quantity;                       ///< empty for a number (or another entry's value)
+  std::map<std::string, std::string> params;  ///< as written (value.mechanism: the left side's, the mechanism changed)
   Rational number;
-  std::string text;  ///< the value as written (a number), or the quantity's name
+  std::string text;  ///< the value as written (a number), or what it names ("1/2 × ldp's aggregate_mse")
+  Rational times{1};              ///< value.times, exact and positive
+  bool scaled = false;            ///< value.times given
+  std::string mechanism;          ///< value.mechanism: the left side at this mechanism
+  std::string entry;              ///< value.entry: that entry's computed left side
+  std::size_t entry_index = 0;    ///< its index
 };
 
 struct Entry {
@@ -95,19 +109,26 @@ struct Entry {
 struct Decision {
   std::string verdict;     ///< holds, fails, undecided
   std::string decided_by;  ///< the comparison of enclosure ends that settled it, or why none did
-  Enclosed lhs, rhs;
+  Enclosed lhs, rhs;       ///< rhs: the value compared, the factor applied
+  std::optional<Enclosed> rhs_before_factor;  ///< where value.times was given
   std::string note;  ///< an evaluation that could not be certified (undecidable's message)
+  double seconds = 0;  ///< the entry's evaluation, both sides (JUnit's time)
 };
 
-/// Bad input in entry `e`'s `field`: "bound[3] (name): field is value, but must be rule".
-[[noreturn]] void refuse(const json& spec_entry, std::size_t index, const std::string& field, const std::string& value,
-                         const std::string& rule) {
+/// An entry in a message: "bound[3] (name)".
+std::string entry_where(const json& spec_entry, std::size_t index) {
   std::string where = "bound[" + std::to_string(index) + "]";
   if (spec_entry.is_object() && spec_entry.contains("name") && spec_entry["name"].is_string()) {
     const std::string name = spec_entry["name"].get<std::string>();
     where += " (" + visible(name.substr(0, 60)) + (name.size() > 60 ? "…" : "") + ")";
   }
-  throw invalid_argument(where + ": " + field, visible(shortened(value)), rule);
+  return where;
+}
+
+/// Bad input in entry `e`'s `field`: "bound[3] (name): field is value, but must be rule".
+[[noreturn]] void refuse(const json& spec_entry, std::size_t index, const std::string& field, const std::string& value,
+                         const std::string& rule) {
+  throw invalid_argument(entry_where(spec_entry, index) + ": " + field, visible(shortened(value)), rule);
 }
 
 /// The spec's document, from TOML or JSON (spec_reader.hpp); an unreadable file is exit 2 naming it.
@@ -165,6 +186,7 @@ Term read_term(const json& entry, std::size_t index, const std::string& prefix, 
     if (key != "weights" && text.find_first_of(",:") != std::string::npos)
       refuse(entry, index, field, quote(text), "a single value (not a grid)");
     t.params[key] = text;
+    if (key == "exp-eps") warn_if_other_unit(text, entry_where(entry, index) + ": " + field, "params.eps = ");
   }
   return t;
 }
@@ -206,9 +228,45 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
     const json& v = e["value"];
     if (v.is_object()) {
       for (const auto& [key, value] : v.items())
-        if (key != "quantity" && key != "params")
-          refuse(e, i, "value." + key, "given", "absent (a value's fields are quantity, params)");
-      entry.rhs = read_term(e, i, "value.", v);
+        if (key != "quantity" && key != "params" && key != "times" && key != "mechanism" && key != "entry")
+          refuse(e, i, "value." + key, "given", "absent (a value's fields are quantity, params, times, mechanism, entry)");
+      const int forms = int(v.contains("quantity")) + int(v.contains("mechanism")) + int(v.contains("entry"));
+      if (forms != 1)
+        refuse(e, i, "value", forms == 0 ? "without a quantity, mechanism or entry" : "with more than one of them",
+               "exactly one of value.quantity, value.mechanism, value.entry");
+      if (v.contains("params") && !v.contains("quantity"))
+        refuse(e, i, "value.params", "given", "absent with value.mechanism or value.entry (their params are an entry's)");
+      if (v.contains("quantity")) {
+        entry.rhs = read_term(e, i, "value.", v);
+      } else {
+        const std::string field = v.contains("mechanism") ? "value.mechanism" : "value.entry";
+        const json& name = v.contains("mechanism") ? v["mechanism"] : v["entry"];
+        if (!name.is_string() || name.get<std::string>().empty())
+          refuse(e, i, field, name.dump(), "a non-empty string");
+        if (v.contains("mechanism")) {
+          // The entry's own quantity and params, at another mechanism: "at most half LDP-FL's".
+          if (is_account(entry.lhs.quantity))
+            refuse(e, i, field, quote(name.get<std::string>()),
+                   "absent for " + entry.lhs.quantity + " (give value.quantity and value.params)");
+          if (entry.lhs.params.count("mechanism") == 0)
+            refuse(e, i, field, quote(name.get<std::string>()),
+                   "absent for an entry whose params name no mechanism (give value.quantity and value.params)");
+          entry.rhs = entry.lhs;
+          entry.rhs.mechanism = entry.rhs.params["mechanism"] = name.get<std::string>();
+          entry.rhs.text = entry.rhs.mechanism + "'s " + entry.lhs.quantity;
+        } else {
+          entry.rhs.entry = name.get<std::string>();  // resolved once every entry is read
+          entry.rhs.text = "entry " + quote(entry.rhs.entry);
+        }
+      }
+      if (v.contains("times")) {
+        entry.rhs.times = read_number(e, i, "value.times", v["times"]);
+        if (!(entry.rhs.times > 0))
+          refuse(e, i, "value.times", v["times"].is_string() ? quote(v["times"].get<std::string>()) : v["times"].dump(),
+                 "a positive number such as \"1/2\"");
+        entry.rhs.scaled = true;
+        entry.rhs.text = (v["times"].is_string() ? v["times"].get<std::string>() : v["times"].dump()) + " × " + entry.rhs.text;
+      }
     } else {
       entry.rhs.number = read_number(e, i, "value", v);
       entry.rhs.text = v.is_string() ? v.get<std::string>() : v.dump();
@@ -222,10 +280,19 @@ std::vector<Entry> read_entries(const json& doc, const std::string& path) {
       } catch (const invalid_argument&) {
       }
       if (bits < kMinPrecision)
-        refuse(e, i, "precision", p.dump(), "a number of bits in [" + std::to_string(kMinPrecision) + ", 2^24]");
+        refuse(e, i, "precision", p.dump(), "a number of bits in [" + std::to_string(kMinPrecision) + ", 2^16]");
       entry.precision = static_cast<unsigned>(bits);
     }
     out.push_back(std::move(entry));
+  }
+  // value.entry names another entry, anywhere in the spec (its left side is computed first).
+  for (Entry& entry : out) {
+    if (entry.rhs.entry.empty()) continue;
+    const auto it = named.find(entry.rhs.entry);
+    if (it == named.end() || it->second == entry.index)
+      refuse(list[entry.index], entry.index, "value.entry", visible(quote(shortened(entry.rhs.entry))),
+             it == named.end() ? "the name of an entry of the spec" : "another entry's name (not its own)");
+    entry.rhs.entry_index = it->second;
   }
   return out;
 }
@@ -272,11 +339,14 @@ Enclosed evaluate_term(const json& spec_entry, std::size_t index, const std::str
     for (const auto& [key, field] : kParams)
       if (const auto it = t.params.find(key); it != t.params.end()) {
         args.*field = it->second;
-        if (std::string(key) != "mechanism") args.given.insert("--" + std::string(key));
+        // value.mechanism's params are the left side's setting, which the other mechanism reads
+        // as far as it reads them (γ for LDP-FL is not an error there): none is "given".
+        if (std::string(key) != "mechanism" && t.mechanism.empty()) args.given.insert("--" + std::string(key));
       }
     return evaluate_at(args);
   } catch (const invalid_argument& e) {
     std::string parameter = option_for(e.parameter());  // the library's names (exp_eps, w1) too
+    if (!t.mechanism.empty() && parameter == "--mechanism") refuse(spec_entry, index, prefix + "mechanism", e.value(), e.rule());
     if (parameter == "--quantity") {
       std::string rule = e.rule();
       if (rule.rfind("one of ", 0) == 0) rule += ", accountant_eps, accountant_delta";
@@ -300,6 +370,16 @@ int compare(const Enclosed& x, bool x_upper, const Enclosed& y, bool y_upper) {
   const Rational& a = x_upper ? x.upper : x.lower;
   const Rational& b = y_upper ? y.upper : y.lower;
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/// x times an exact factor f > 0: the ends keep their order, +∞ stays +∞, exact stays exact.
+Enclosed scaled(Enclosed x, const Rational& f) {
+  if (x.unbounded) return x;
+  if (x.exact) x.exact = Rational(*x.exact * f);
+  x.lower = Rational(x.lower * f);
+  x.upper = Rational(x.upper * f);
+  x.enclosure = Interval(x.enclosure * interval_from(f));
+  return x;
 }
 
 /// The relation decided on the enclosures [a, b] of the left and [c, d] of the right (points when
@@ -415,32 +495,61 @@ int run_check(const CheckArgs& a) {
   if (!a.junit_path.empty()) io::check_output_file(a.junit_path, "junit");
   unsigned precision = 0;
   if (!a.precision.empty()) {
-    const unsigned long bits = parse_count(a.precision, "--precision", kMaxPrecision);
-    if (bits < kMinPrecision) throw invalid_argument("--precision", a.precision, "at least 32 bits");
-    precision = static_cast<unsigned>(bits);
+    precision = static_cast<unsigned>(parse_count(a.precision, "--precision", kMaxPrecision, kMinPrecision));
   }
   const json doc = read_document(a.spec);
   const std::vector<Entry> entries = read_entries(doc, a.spec);
-  std::vector<Decision> decisions;
-  for (const Entry& e : entries) {
-    const json& spec_entry = doc["bound"][e.index];
-    // Every certified evaluation of the entry starts from at least this precision (the entry's own,
-    // else --precision; none: each quantity's default).
-    const unsigned floor = e.precision ? e.precision : precision;
-    const PrecisionFloor scope(floor);
+  // Every left side first (a value.entry reads another entry's, wherever it is in the spec), then
+  // every right side and the comparison; each entry's time is its own evaluations' (JUnit's time).
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  // Every certified evaluation of an entry starts from at least this precision (the entry's own,
+  // else --precision; none: each quantity's default).
+  const auto floor_of_entry = [&](const Entry& e) { return e.precision ? e.precision : precision; };
+  struct Side {
+    std::optional<Enclosed> value;
+    std::string note;  ///< an evaluation that could not be certified (undecidable's message)
+    double seconds = 0;
+  };
+  const auto evaluate_side = [&](const Entry& e, const std::string& prefix, const Term& t) {
+    Side side;
+    const Clock::time_point start = Clock::now();
+    const PrecisionFloor scope(floor_of_entry(e));
     try {
-      Enclosed lhs = evaluate_term(spec_entry, e.index, "", e.lhs);
-      Enclosed rhs = evaluate_term(spec_entry, e.index, "value.", e.rhs);
-      decisions.push_back(decide(e.relation, std::move(lhs), std::move(rhs)));
+      side.value = evaluate_term(doc["bound"][e.index], e.index, prefix, t);
     } catch (const undecidable& u) {
       // A branch inside the evaluation that the enclosures could not settle: no value to compare.
-      Decision d;
+      side.note = first_line(u.what());
+    }
+    side.seconds = seconds_since(start);
+    return side;
+  };
+  std::vector<Side> lhs;
+  for (const Entry& e : entries) lhs.push_back(evaluate_side(e, "", e.lhs));
+  std::vector<Decision> decisions;
+  for (const Entry& e : entries) {
+    Side rhs = e.rhs.entry.empty() ? evaluate_side(e, "value.", e.rhs) : lhs[e.rhs.entry_index];
+    if (!e.rhs.entry.empty()) {
+      rhs.seconds = 0;  // computed once, counted with the entry it belongs to
+      if (!rhs.note.empty()) rhs.note = "value.entry " + quote(e.rhs.entry) + ": " + rhs.note;
+    }
+    Decision d;
+    const std::string& note = !lhs[e.index].note.empty() ? lhs[e.index].note : rhs.note;
+    if (note.empty()) {
+      Enclosed compared = *rhs.value;
+      if (e.rhs.scaled) compared = scaled(compared, e.rhs.times);
+      d = decide(e.relation, *lhs[e.index].value, std::move(compared));
+      if (e.rhs.scaled) d.rhs_before_factor = *rhs.value;
+    } else {
       d.verdict = "undecided";
       d.decided_by = "the evaluation could not be certified";
-      d.note = first_line(u.what());
+      d.note = note;
       d.lhs.unbounded = d.rhs.unbounded = false;
-      decisions.push_back(std::move(d));
     }
+    d.seconds = lhs[e.index].seconds + rhs.seconds;
+    decisions.push_back(std::move(d));
   }
   std::size_t holds = 0, fails = 0, undecided = 0;
   for (const Decision& d : decisions) (d.verdict == "holds" ? holds : d.verdict == "fails" ? fails : undecided) += 1;
@@ -449,19 +558,40 @@ int run_check(const CheckArgs& a) {
   // Everything is decided: the reports, then the table.
   json report = {{"spec", a.spec}, {"holds", holds}, {"fails", fails}, {"undecided", undecided},
                  {"exit_status", status}, {"entries", json::array()}};
+  // JUnit's times are in seconds, the suite's the sum of its cases' (the spec's reading aside).
+  const auto seconds_text = [](double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", seconds);
+    return std::string(text);
+  };
+  double total_seconds = 0;
+  for (const Decision& d : decisions) total_seconds += d.seconds;
   std::string junit = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"corbin check " +
                       xml_escaped(a.spec) + "\" tests=\"" + std::to_string(entries.size()) + "\" failures=\"" +
-                      std::to_string(fails) + "\" errors=\"0\" skipped=\"" + std::to_string(undecided) + "\">\n";
+                      std::to_string(fails) + "\" errors=\"0\" skipped=\"" + std::to_string(undecided) +
+                      "\" time=\"" + seconds_text(total_seconds) + "\">\n";
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = entries[i];
     const Decision& d = decisions[i];
     json item = {{"index", i}, {"name", e.name}, {"quantity", e.lhs.quantity}, {"params", e.lhs.params},
                  {"relation", e.relation}, {"verdict", d.verdict}, {"decided_by", d.decided_by}};
     if (const unsigned floor = e.precision ? e.precision : precision) item["precision_bits"] = floor;
-    item["value"] = e.rhs.quantity.empty() ? json(e.rhs.text) : json{{"quantity", e.rhs.quantity}, {"params", e.rhs.params}};
+    // The value as written: a number, or what it names (a factor, a quantity at a point, another
+    // mechanism's, another entry's); rhs is the value compared, the factor applied.
+    json value = json::object();
+    if (e.rhs.scaled) value["times"] = to_string(e.rhs.times);
+    if (!e.rhs.entry.empty()) {
+      value["entry"] = e.rhs.entry;
+    } else if (!e.rhs.quantity.empty()) {
+      if (!e.rhs.mechanism.empty()) value["mechanism"] = e.rhs.mechanism;
+      value["quantity"] = e.rhs.quantity;
+      value["params"] = e.rhs.params;
+    }
+    item["value"] = value.empty() ? json(e.rhs.text) : value;
     if (d.note.empty()) {
       item["lhs"] = value_json(d.lhs);
       item["rhs"] = value_json(d.rhs);
+      if (d.rhs_before_factor) item["rhs_before_factor"] = value_json(*d.rhs_before_factor);
     } else {
       item["note"] = d.note;
     }
@@ -469,7 +599,8 @@ int run_check(const CheckArgs& a) {
     const std::string detail = d.note.empty() ? e.lhs.quantity + " = " + value_text(d.lhs) + " " + e.relation + " " +
                                                     value_text(d.rhs) + ": " + d.verdict + " (" + d.decided_by + ")"
                                               : d.note;
-    junit += "<testcase classname=\"corbin.check\" name=\"" + xml_escaped(e.name) + "\">";
+    junit += "<testcase classname=\"corbin.check\" name=\"" + xml_escaped(e.name) + "\" time=\"" +
+             seconds_text(d.seconds) + "\">";
     // The values themselves, on every case (a passing one too): what was computed, its
     // enclosure's ends, the right-hand side, and what decided it.
     if (d.note.empty()) {
@@ -482,6 +613,7 @@ int run_check(const CheckArgs& a) {
       property("computed_upper", d.lhs.unbounded || d.lhs.upper_infinite ? "inf" : decimal_outward(d.lhs.upper, true, 17));
       property("relation", e.relation);
       property("bound", value_text(d.rhs));
+      if (!e.rhs.quantity.empty() || !e.rhs.entry.empty()) property("bound_of", e.rhs.text);
       property("decided_by", d.decided_by);
       junit += "</properties>";
     }
@@ -498,13 +630,20 @@ int run_check(const CheckArgs& a) {
   if (!a.junit_path.empty()) files.push_back({a.junit_path, junit, "junit"});
   io::write_together(files);
 
-  // The table shows the computed left side (exact, or its enclosure) beside the bound it is held to.
+  // The table shows the computed left side (exact, or its enclosure) beside the bound it is held
+  // to: a number as written, else what the value names and the value compared ("1/2 × ldp's
+  // aggregate_mse = 1/20000").
   constexpr std::size_t kColumns = 6;
-  std::vector<std::array<std::string, kColumns>> rows{{"name", "quantity", "computed", "relation", "value", "verdict"}};
-  for (std::size_t i = 0; i < entries.size(); ++i)
+  std::vector<std::array<std::string, kColumns>> rows{{"name", "quantity", "computed", "relation", "bound", "verdict"}};
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Term& rhs = entries[i].rhs;
+    const bool named = !rhs.quantity.empty() || !rhs.entry.empty();
+    std::string bound = visible(rhs.text);
+    if (named) bound += " = " + (decisions[i].note.empty() ? value_text(decisions[i].rhs) : std::string("not certified"));
     rows.push_back({visible(entries[i].name), entries[i].lhs.quantity,
                     decisions[i].note.empty() ? value_text(decisions[i].lhs) : std::string("not certified"),
-                    entries[i].relation, visible(entries[i].rhs.text), decisions[i].verdict});
+                    entries[i].relation, bound, decisions[i].verdict});
+  }
   std::array<std::size_t, kColumns> width{};
   const auto shown = [](const std::string& cell) { return utf8_length(cell); };  // characters, not bytes
   for (const auto& row : rows)
@@ -528,8 +667,8 @@ void add_check(CLI::App& app) {
   cmd->add_option("--json", args->json_path, "write the verdicts and the values that decided them as JSON");
   cmd->add_option("--junit", args->junit_path, "write a JUnit XML report (one testcase per entry)");
   cmd->add_option("--precision", args->precision,
-                  "working precision in bits (at least) for every entry without its own `precision`: raise it "
-                  "to decide an entry left undecided (default: each quantity's own)");
+                  "working precision in bits (at least), in [32, 2^16], for every entry without its own "
+                  "`precision`: raise it to decide an entry left undecided (default: each quantity's own)");
   cmd->callback([args] {
     if (const int status = run_check(*args); status != 0) throw ExitStatus{status};
   });

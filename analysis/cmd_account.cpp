@@ -1,5 +1,5 @@
 // `corbin account`: certified two-sided privacy accounting of Theorem 3's mechanism at any n up
-// to 10^8 clients, composed over m coordinates and T rounds (k = m·T up to 2^40): ε_lower <= ε(δ)
+// to 10^6 clients, composed over m coordinates and T rounds (k = m·T up to 2^40): ε_lower <= ε(δ)
 // <= ε_upper, or with --at-eps, δ_lower <= δ(ε) <= δ_upper (privacy/run/accountant.hpp).
 // Bounds are printed as decimals rounded outward (an upper bound up, a lower bound down), each
 // with its double twin under key + "_approx"; "infinite" where no finite ε reaches δ.
@@ -41,6 +41,7 @@ const FieldName kFields[] = {
     {"neighbours", [](AccountArgs& a) { return &a.neighbours; }, true},
     {"role", [](AccountArgs& a) { return &a.role; }, true},
     {"dropout", [](AccountArgs& a) { return &a.dropout; }, true},
+    {"sampling-rate", [](AccountArgs& a) { return &a.sampling_rate; }, true},
     {"center", [](AccountArgs& a) { return &a.geometry.center; }, true},
     {"radius", [](AccountArgs& a) { return &a.geometry.radius; }, true},
     {"bits", [](AccountArgs& a) { return &a.geometry.bits; }, true},
@@ -63,7 +64,7 @@ std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::opt
   RoundKind k;
   AccountSetting& s = k.setting;
   s.budget = budget ? *budget : a.budget.budget();
-  s.n = parse_count(a.n, "--n", kMaxAccountClients);
+  s.n = parse_count(a.n, "--n", kMaxAccountClients, 2);
   if (!a.calibration_delta.empty())
     throw invalid_argument("--calibration-delta", a.calibration_delta, "absent: only --mechanism gaussian reads it");
   if (a.mechanism == "corbin") {  // CorBin-FL: every client paired (an odd one out alone)
@@ -78,28 +79,31 @@ std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::opt
   s.radius = a.geometry.r();
   s.bits = a.geometry.d();
   s.variant = a.geometry.v();
-  if (a.neighbours == "replace")
-    s.relation = Neighbour::replace_one;
-  else if (a.neighbours == "remove")
-    s.relation = Neighbour::remove_one;
-  else
-    throw invalid_argument("--neighbours", quote(a.neighbours), "replace or remove");
+  s.relation = parse_neighbour(a.neighbours);
   if (a.role == "ldpq")
     k.role = TargetClient::Role::ldpq;
   else if (a.role == "paired")
     k.role = TargetClient::Role::leader;
-  else if (a.role != "worst")
-    throw invalid_argument("--role", quote(a.role), "worst, ldpq or paired");
-  k.coordinates = parse_count(a.m, "--m", kMaxCompositions);
-  if (k.coordinates < 1) throw invalid_argument("--m", a.m, "at least 1");
-  const std::uint64_t rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
-  if (rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
+  else if (a.role == "worst")
+    k.any_role_sequence = true;
+  else if (a.role != "drawn")
+    throw invalid_argument("--role", quote(a.role), "drawn, worst, ldpq or paired");
+  // The ranges the code accepts, as the messages print them (0 rounds or coordinates is refused).
+  k.coordinates = parse_count(a.m, "--m", kMaxCompositions, 1);
+  const std::uint64_t rounds = parse_count(a.rounds, "--rounds", kMaxCompositions, 1);
   if (k.coordinates > kMaxCompositions / rounds)
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) +
                                " (m = " + std::to_string(k.coordinates) + ")");
   k.dropout = parse_rational(a.dropout, "--dropout");
   if (k.dropout < 0 || k.dropout >= 1) throw invalid_argument("--dropout", a.dropout, "in [0, 1)");
+  if (!a.sampling_rate.empty()) {
+    // Each client, client 1 included, takes part with probability q: the dropout 1 − q.
+    if (k.dropout != 0) throw invalid_argument("--sampling-rate", a.sampling_rate, "absent with --dropout (q is dropout 1 − q)");
+    const Rational q = parse_rational(a.sampling_rate, "--sampling-rate");
+    if (q <= 0 || q > 1) throw invalid_argument("--sampling-rate", a.sampling_rate, "in (0, 1]");
+    k.dropout = Rational(1) - q;
+  }
   check_round_kind(k);
   return {k, rounds};
 }
@@ -131,11 +135,18 @@ std::vector<AccountArgs> kinds_of(const AccountArgs& a, bool budgets) {
         if (!budgets)
           throw invalid_argument(name, quote(a.phases[i]), "without a budget under --target-eps (every round gets ε_p)");
         if (budget) throw invalid_argument(name, "two budgets", "at most one of exp-eps, eps, alpha");
-        next.budget.exp_eps = next.budget.eps = next.budget.alpha = "";
+        // A phase's budget replaces the rounds' before it, in whichever form either is given.
+        if (eq + 1 == item.size()) throw invalid_argument(name, quote(item), "a budget with its value (" + key + "=3, say)");
+        next.budget.clear_budget();
         budget = true;
       }
       *field = item.substr(eq + 1);
     }
+    // A phase's sampling rate replaces the dropout before it, and its dropout the sampling rate:
+    // two ways to say one thing.
+    const auto has = [&](const char* key) { return std::find(seen.begin(), seen.end(), key) != seen.end(); };
+    if (has("sampling-rate") && !has("dropout")) next.dropout = "0";
+    if (has("dropout") && !has("sampling-rate")) next.sampling_rate.clear();
     out.push_back(std::move(next));
   }
   return out;
@@ -151,7 +162,9 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   const std::string name = "--mechanism " + a.mechanism;
   if (!a.gamma.empty()) throw invalid_argument("--gamma", a.gamma, "absent for " + name + " (augcorbin's share)");
   if (a.dropout != "0") throw invalid_argument("--dropout", a.dropout, "0 for " + name + " (augcorbin and corbin only)");
-  if (a.role != "worst") throw invalid_argument("--role", a.role, "worst for " + name + " (its clients are alone)");
+  if (!a.sampling_rate.empty())
+    throw invalid_argument("--sampling-rate", a.sampling_rate, "absent for " + name + " (augcorbin and corbin only)");
+  if (a.role != "drawn") throw invalid_argument("--role", a.role, "absent for " + name + " (its clients are alone)");
   if (a.neighbours != "replace") throw invalid_argument("--neighbours", a.neighbours, "replace for " + name);
   if (a.geometry.bits != "5") throw invalid_argument("--bits", a.geometry.bits, "absent for " + name + " (no shared bits)");
   if (a.geometry.variant != "corrected")
@@ -160,23 +173,21 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   s.budget = a.budget.budget();
   s.center = a.geometry.c();
   s.radius = a.geometry.r();
-  if (a.mechanism == "gaussian") {
+  // The δ a room's calibration reads (the Gaussian's σ), as the room declares (Mechanism::reads).
+  if (room.reads(fl::SettingParameter::delta)) {
     if (a.calibration_delta.empty())
-      throw invalid_argument("--calibration-delta", "missing", "the δ the Gaussian's σ is calibrated at, for " + name);
+      throw invalid_argument("--calibration-delta", "missing", "the δ " + name + " is calibrated at");
     s.delta = parse_rational(a.calibration_delta, "--calibration-delta");
     if (s.delta <= 0 || s.delta >= 1) throw invalid_argument("--calibration-delta", a.calibration_delta, "in (0, 1)");
   } else if (!a.calibration_delta.empty()) {
-    throw invalid_argument("--calibration-delta", a.calibration_delta, "absent: only --mechanism gaussian reads it");
+    throw invalid_argument("--calibration-delta", a.calibration_delta, "absent for " + name + ", which does not read it");
   }
   AccountPhase phase;
   phase.mechanism = a.mechanism;
   phase.budget = s.budget;
-  phase.n = parse_count(a.n, "--n", kMaxAccountClients);
-  if (phase.n < 2) throw invalid_argument("--n", a.n, "at least 2");
-  phase.m = parse_count(a.m, "--m", kMaxCompositions);
-  if (phase.m < 1) throw invalid_argument("--m", a.m, "at least 1");
-  phase.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions);
-  if (phase.rounds < 1) throw invalid_argument("--rounds", a.rounds, "at least 1");
+  phase.n = parse_count(a.n, "--n", kMaxAccountClients, 2);
+  phase.m = parse_count(a.m, "--m", kMaxCompositions, 1);
+  phase.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions, 1);
   if (phase.m > kMaxCompositions / phase.rounds)
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
@@ -252,9 +263,9 @@ AccountOutcome compute_account(const AccountArgs& a) {
                                                                          : default_precision_bits(d));
   if (!a.target_eps.empty()) {
     // The largest ε_p, the budget of every round, whose certified ε_upper(δ) meets the target:
-    // bisection on ε_p (dyadic rationals, to a relative 2^−20), each trial a whole ledger. What
-    // is printed is certified at the ε_p found; "largest" is up to the step and the bracket's
-    // width (ε_upper need not be exactly monotone in ε_p).
+    // a search on ε_p (dyadic rationals, to a relative 2^−20, largest_eps), each trial a whole
+    // ledger. What is printed is certified at the ε_p found; "largest" is up to the step and the
+    // bracket's width (ε_upper need not be exactly monotone in ε_p).
     if (o.at) throw invalid_argument("--target-eps", a.target_eps, "given with --delta (not --at-eps)");
     if (a.budget.given())
       throw invalid_argument("--target-eps", a.target_eps, "given without --alpha, --exp-eps or --eps (it solves for ε_p)");
@@ -266,14 +277,20 @@ AccountOutcome compute_account(const AccountArgs& a) {
     if (!best.largest)
       throw invalid_argument("--target-eps", a.target_eps,
                              "reachable: ε_p = 2^-20 already gives ε_upper " + std::to_string(best.eps_upper));
+    if (!best.refuted)  // the cap is no largest ε_p: every budget the search tries meets the target
+      throw invalid_argument("--target-eps", a.target_eps,
+                             "reached within the search's cap: ε_p = " + std::to_string(kLargestBudgetCap) +
+                                 " gives ε_upper " + std::to_string(best.eps_upper) + " only");
     o.largest_eps = best.largest;
     o.refuted_eps = best.refuted;
+    for (AccountPhase& p : o.phases) p.budget = Budget::make(Budget::Kind::eps, *best.largest);  // not the stand-in
     o.ledger = trial.with_budget(Budget::make(Budget::Kind::eps, *best.largest));
   } else {
     o.ledger = ledger_of(kinds, std::nullopt, limits, &o.phases);
   }
   o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
   o.bounds = o.answer.bounds;
+  if (!o.at) o.infinite = explain_infinite_eps(o.ledger, o.delta, o.answer);
   return o;
 }
 
@@ -378,7 +395,8 @@ void run_account(const AccountCli& cli) {
       x["gamma"] = to_string(k.setting.gamma);
       x["m"] = k.coordinates;
       x["dropout"] = to_string(k.dropout);
-      x["role"] = !k.role ? "worst" : *k.role == TargetClient::Role::ldpq ? "ldpq" : "paired";
+      x["role"] = k.role ? (*k.role == TargetClient::Role::ldpq ? "ldpq" : "paired")
+                  : k.any_role_sequence ? "worst" : "drawn";
       x["neighbours"] = k.setting.relation == Neighbour::replace_one ? "replace" : "remove";
       phases.push_back(x);
     }
@@ -399,6 +417,17 @@ void run_account(const AccountCli& cli) {
     put_bound(out, "eps_upper", o.bounds.upper, true);
     if (!std::isinf(o.bounds.upper) && o.bounds.lower > 0)
       out["relative_width"] = o.bounds.upper / o.bounds.lower - 1;
+    if (o.infinite) {
+      // Said where the ∞ is printed, with what a client on LDPQ in every round gets.
+      out["infinite_because"] = o.infinite->reason;
+      Json ldpq = nullptr;
+      if (o.infinite->ldpq) {
+        ldpq = Json::object();
+        put_bound(ldpq, "eps_lower", o.infinite->ldpq->lower, false);
+        put_bound(ldpq, "eps_upper", o.infinite->ldpq->upper, true);
+      }
+      out["ldpq_role"] = ldpq;
+    }
   }
   // References beside the certified bracket (upper bounds too, of the same worst case).
   Json ref = Json::object();
@@ -430,10 +459,13 @@ void run_account(const AccountCli& cli) {
   worst["covers"] = std::string("every pair of datasets that differ in client 1 (its inputs, or its presence under "
                                 "remove), in both orders, every other input anywhere in [c - r, c + r], chosen per "
                                 "coordinate and round") +
-                    (a.role == "worst" ? "; client 1 in every role its round's population has, any sequence" : "");
+                    (a.role == "drawn"   ? "; client 1's role as the server draws it each round (a mixture over role "
+                                           "sequences, run/round.hpp)"
+                     : a.role == "worst" ? "; client 1 in every role its round's population has, any sequence"
+                                         : "");
   if (o.answer.attained) {
     worst["lower_bound_attained_by"] = audit::attained_json(*o.answer.attained);
-    worst["worst_role"] = role_name(o.answer.attained->parts.front());
+    worst["worst_role"] = role_name(*o.answer.attained);
   }
   out["worst_case"] = worst;
   emit(std::cout, out, cli.json);
@@ -447,7 +479,11 @@ void add_account(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "account", "certified two-sided ε(δ) or δ(ε) of Theorem 3's mechanism over a run's rounds (m·T compositions)");
   args->budget.add(*cmd);
-  cmd->add_option("--n", args->n, "clients n in [2, 10^8]")->required();
+  // The accountant's own limit on the budget (check_account_budget), said where it is given.
+  cmd->get_option("--alpha")->description("α(ε) = (e^ε+1)/(e^ε−1), rational > 1 with e^ε at most 10^279 (exact)");
+  cmd->get_option("--exp-eps")->description("e^ε, rational in (1, 10^279] (exact)");
+  cmd->get_option("--eps")->description("ε in (0, 642] (e^ε at most 10^279; transcendental α: certified intervals)");
+  cmd->add_option("--n", args->n, "clients n in [2, 10^6]")->required();
   cmd->add_option("--gamma", args->gamma,
                   "fraction γ in [0, 1] of clients on LDPQ (1: all); Theorem 3's mechanism only");
   cmd->add_option("--mechanism", args->mechanism,
@@ -455,9 +491,13 @@ void add_account(CLI::App& app) {
                   "ldp, pbm1, rqm2, rqm3, gaussian: the released sum of n alone clients)");
   cmd->add_option("--calibration-delta", args->calibration_delta,
                   "δ in (0, 1) the Gaussian's σ is calibrated at (--mechanism gaussian)");
-  cmd->add_option("--m", args->m, "coordinates m >= 1 (default 1)");
-  cmd->add_option("--rounds", args->rounds, "rounds T >= 1 (default 1)");
-  cmd->add_option("--dropout", args->dropout, "each client's dropout probability in [0, 1) (default 0)");
+  cmd->add_option("--m", args->m, "coordinates m in [1, 2^40] (default 1; m·T at most 2^40)");
+  cmd->add_option("--rounds", args->rounds, "rounds T in [1, 2^40] (default 1; m·T at most 2^40)");
+  auto* dropout = cmd->add_option("--dropout", args->dropout, "each client's dropout probability in [0, 1) (default 0)");
+  cmd->add_option("--sampling-rate", args->sampling_rate,
+                  "Poisson client sampling: each client, client 1 included, takes part in a round with "
+                  "probability q in (0, 1] (the same rounds as --dropout 1 − q)")
+      ->excludes(dropout);
   cmd->add_option("--delta", args->delta, "δ in (0, 1): print eps_lower, eps_upper");
   cmd->add_option("--at-eps", args->at_eps, "ε > 0: print delta_lower, delta_upper instead");
   cmd->add_option("--target-eps", args->target_eps,
@@ -466,17 +506,18 @@ void add_account(CLI::App& app) {
   cmd->add_option("--neighbours", args->neighbours,
                   "replace | remove (client 1 changed or removed; default replace)");
   cmd->add_option("--role", args->role,
-                  "client 1's role: worst (every role the population has, any sequence) | ldpq | paired "
-                  "(default worst)");
+                  "client 1's role: drawn (as the server draws it each round, independently of the data) | "
+                  "worst (every role the population has, any sequence, even one an adversary picks) | ldpq | "
+                  "paired (default drawn)");
   cmd->add_option("--phase", args->phases,
                   "then more rounds of another kind: key=value,... changing the options above "
-                  "(keys: rounds, n, gamma, m, dropout, role, neighbours, exp-eps, eps, alpha, center, "
+                  "(keys: rounds, n, gamma, m, dropout, sampling-rate, role, neighbours, exp-eps, eps, alpha, center, "
                   "radius, bits, variant, mechanism, calibration-delta); repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--center", args->geometry.center, "center c (default 0)");
   cmd->add_option("--radius", args->geometry.radius, "radius r > 0 (default 1)");
-  cmd->add_option("--bits", args->geometry.bits, "shared bits d (default 5)");
+  cmd->add_option("--bits", args->geometry.bits, "shared bits d in [0, 2^15] (default 5)");
   cmd->add_option("--variant", args->geometry.variant, "CorBinQ variant (default corrected)");
   cmd->add_option("--cells", args->cells,
                   "grid points per distribution (default 2048; cost ~ cells²)");

@@ -49,8 +49,9 @@ void run_calibrate(const CalibrateArgs& a) {
   }
   // LDPQ at the same ε as a PLDP budget, with r = Δ/2 (the paper's Δ = 2r): its largest MSE,
   // at w = c, is (rα)² with α = (e^ε + 1)/(e^ε − 1).
-  // Past Budget::kMaxEps, α = 1 + 2/(e^ε − 1) cannot be enclosed (e^ε leaves MPFR's range).
-  if (eps <= Budget::kMaxEps) {
+  // Past Budget::kMaxAlphaEps no α is made from ε (its 1.44ε bits; beyond kMaxEps e^ε leaves
+  // MPFR's range): the noise's scale alone is printed.
+  if (eps <= Budget::kMaxAlphaEps) {
     const Interval alpha = Budget::make(Budget::Kind::eps, eps).alpha_interval();
     const Interval level = Interval(interval_from(Rational(sensitivity / 2)) * alpha);
     put(out, "ldpq_mse_max_same_eps", Interval(level * level));

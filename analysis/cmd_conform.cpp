@@ -27,6 +27,7 @@
 #include "corbin/conform/trial.hpp"
 #include "corbin/io/child_process.hpp"
 #include "corbin/io/files.hpp"
+#include "corbin/io/json_reader.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "run_app.hpp"
@@ -108,8 +109,9 @@ auto within(const std::string& where, F&& f) {
   try {
     return f();
   } catch (const invalid_argument& e) {
-    if (e.parameter() == "--grid") throw;
-    throw invalid_argument("--grid", where + "." + e.parameter() + " = " + e.value(), e.rule());
+    if (e.parameter().rfind("--grid", 0) == 0) throw;
+    // The entry's field is the parameter, so that its value is echoed (cut) as any other.
+    throw invalid_argument("--grid " + where + "." + e.parameter(), e.value(), e.rule());
   }
 }
 
@@ -119,13 +121,8 @@ auto within(const std::string& where, F&& f) {
 std::vector<cf::Setting> grid_file(const std::string& path, const cf::Mechanism& m,
                                    const std::string& variant) {
   const std::string text = io::read_regular_file(path, 16u << 20, "--grid");
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw invalid_argument("--grid", quote(path),
-                           std::string("a JSON grid file (") + first_line(e.what()) + ")");
-  }
+  // Nesting bounded, a key given twice and an integer beyond 64 bits refused, each named.
+  const Json doc = io::parse_ordered_json(text, "--grid", path);
   if (!doc.is_object() || (!doc.contains("groups") && !doc.contains("settings")))
     throw invalid_argument("--grid", quote(path),
                            "a JSON object with \"groups\" and/or \"settings\" (docs/conform.md)");
@@ -739,8 +736,7 @@ void run_conform(const ConformArgs& a) {
       return cf::make_plan(settings, variant, claimed, o);
     } catch (const invalid_argument& e) {
       if (e.parameter().rfind("--", 0) == 0) throw;
-      throw invalid_argument("--grid", quote(a.grid) + ": " + e.parameter() + " = " + e.value(),
-                             e.rule());
+      throw invalid_argument("--grid " + quote(a.grid) + ": " + e.parameter(), e.value(), e.rule());
     }
   }();
   const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();

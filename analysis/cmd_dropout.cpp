@@ -115,7 +115,7 @@ void add_dropout(CLI::App& app) {
   cmd->add_option("--delta", args->delta, "δ in (0, 1)")->required();
   cmd->add_option("--delta1", args->delta1, "δ1 in (0, δ)")->required();
   cmd->add_option("--radius", args->radius, "radius r > 0 (default 1)");
-  cmd->add_option("--bits", args->bits, "shared bits d for the exact law (default 5)");
+  cmd->add_option("--bits", args->bits, "shared bits d in [0, 2^15] for the exact law (default 5)");
   cmd->add_flag("--json", args->json, "one JSON object on stdout");
   cmd->callback([args] { run_dropout(*args); });
 }

@@ -49,6 +49,7 @@
 #include "corbin/fl/split.hpp"
 #include "corbin/io/files.hpp"
 #include "corbin/io/spawn.hpp"
+#include "corbin/privacy/run/infinite_eps.hpp"
 #include "corbin/number/error.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -67,14 +68,28 @@ struct FlArgs {
               lambda = "1", seed = "0", per_client = "0", patience = "5", threads = "0", eval_limit = "0", batch = "64";
   std::string target_eps;  ///< empty: no budget stop
   std::string beta;        ///< empty: not given (--split dirichlet requires it)
-  bool resume = false, no_figures = false;
+  bool resume = false, force = false, no_figures = false;
+};
+
+/// How the rounds are computed where that changes their floats: libtorch's intra-op threads (the
+/// effective count: a reduction split over 2 threads adds in another order than over 1, and the
+/// trained weights differ in their last bits, ~1e-10 relative in the MSEs after a round), the
+/// device, and one client at a time or the stack (its convolutions too).
+struct Computation {
+  int threads = 1;
+  std::string device;
+  bool stacked = false;
+  std::string stacked_conv;
 };
 
 /// The options that determine a run's rounds, in canonical form (numbers as exact "p/q", so
 /// that `--exp-eps 3.0` resumes a run started with `3`): a resumed run must repeat them
 /// (--rounds may grow). The data are named by their folder, resolved (`./data/`, `data` and a link
 /// to it are one folder), and by their contents' SHA-256, so data rewritten in place is refused.
-fl::RunSettings settings_of(const FlArgs& a, const fl::MnistFiles& files) {
+/// The computation is among them, so that a resumed run is the uninterrupted one bit for bit
+/// (making the training's floats independent of the thread count would cost libtorch's parallel
+/// reductions; refusing a change costs nothing).
+fl::RunSettings settings_of(const FlArgs& a, const fl::MnistFiles& files, const Computation& computation) {
   fl::RunSettings s;
   std::filesystem::path folder = std::filesystem::weakly_canonical(std::filesystem::absolute(a.data));
   if (!folder.has_filename()) folder = folder.parent_path();  // "data/" resolves to ".../data/"
@@ -104,7 +119,62 @@ fl::RunSettings settings_of(const FlArgs& a, const fl::MnistFiles& files) {
     s.emplace_back("split", a.split);
     s.emplace_back("beta", exact(a.beta, "--beta"));
   }
+  s.emplace_back("threads", std::to_string(computation.threads));
+  s.emplace_back("device", computation.device);
+  s.emplace_back("training", computation.stacked ? "stacked" : "one-at-a-time");
+  if (computation.stacked) s.emplace_back("stacked_conv", computation.stacked_conv);
   return s;
+}
+
+/// The files of a run in `dir` that mark it as one, as a run writes them (its log and summary as
+/// regular files, its checkpoints as directories and the link to the last), those present; empty
+/// where `dir` holds no run (absent, empty, or other files only).
+std::vector<std::string> run_files(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return found;
+  for (const char* name : {"rounds.jsonl", "summary.json"})
+    if (fs::is_regular_file(fs::symlink_status(dir / name, ec))) found.emplace_back(name);
+  // DIR/checkpoint (a link to checkpoint.<round>), and any checkpoint.* a kill left behind.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const fs::file_status status = entry.symlink_status(ec);
+    if (entry.path().filename().string().rfind("checkpoint", 0) == 0 &&
+        (fs::is_directory(status) || fs::is_symlink(status))) {
+      found.emplace_back("checkpoint");
+      break;
+    }
+  }
+  return found;
+}
+
+/// A run is never written over by accident: into a directory that holds one, a run starts only
+/// with --resume (which continues it) or --force (which replaces it). Checked before the data is
+/// read or anything is written, so a refused run leaves the directory as it was.
+void check_out_is_free(const FlArgs& a) {
+  if (a.resume && a.force)
+    throw invalid_argument("--force", "given with --resume", "absent there (--resume continues the run in --out, --force replaces it)");
+  if (a.resume || a.force) return;
+  const std::vector<std::string> found = run_files(a.out);
+  if (found.empty()) return;
+  std::string files;
+  for (const std::string& f : found) files += (files.empty() ? "" : ", ") + f;
+  throw invalid_argument("--out", quote(a.out) + " (it holds a run: " + files + ")",
+                         "a directory without a run: --resume continues it, --force replaces it, or name another");
+}
+
+/// --force: the earlier run's files go before the new run writes any, so that a kill early in the
+/// new run cannot leave the old checkpoint or summary beside the new log.
+void remove_earlier_run(const std::filesystem::path& out) {
+  std::vector<std::filesystem::path> earlier;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("checkpoint", 0) == 0 || name == "rounds.jsonl" || name == "summary.json" || name == "figures.log" ||
+        name == "accuracy.png" || name == "loss.png" || name == "privacy.png" || name == "mse.png")
+      earlier.push_back(entry.path());
+  }
+  for (const auto& path : earlier) io::remove_tree(path, "--out");
+  io::sync_directory(out, "--out");
 }
 
 /// Mean over the clients of what each sent plus received in the round, and by purpose.
@@ -177,8 +247,11 @@ void round_line(unsigned long rounds, const fl::RoundReport& report, const Json&
   s << std::fixed << "corbin fl: round " << report.round << " of 0-" << rounds - 1 << ": test accuracy "
     << std::setprecision(4) << report.test.accuracy << ", test loss " << report.test.loss << ", validation accuracy "
     << report.validation.accuracy;
+  const auto shown = [](const Json& eps) { return eps.is_string() ? eps.get<std::string>() : four_digits(eps.get<double>()); };
   const Json& eps = row["eps_upper_model"];
-  if (!eps.is_null()) s << ", eps_upper (model) " << (eps.is_string() ? eps.get<std::string>() : four_digits(eps.get<double>()));
+  if (!eps.is_null()) s << ", eps_upper (model) " << shown(eps);
+  const Json& ldpq = row["eps_upper_model_ldpq_role"];
+  if (!ldpq.is_null()) s << " (a client on LDPQ every round: " << shown(ldpq) << ")";
   s << ", " << std::setprecision(2) << report.seconds << " s";
   std::cerr << s.str() << "\n" << std::flush;
 }
@@ -188,15 +261,18 @@ void round_line(unsigned long rounds, const fl::RoundReport& report, const Json&
 /// infinite.
 class RoundWarnings {
  public:
-  void see(unsigned long round, double loss, const Json& eps_upper_model, bool tty) {
+  /// `infinite_because`: why the model's bound is infinite (set where it is), said with the warning.
+  void see(unsigned long round, double loss, const Json& eps_upper_model, const std::string& infinite_because,
+           bool tty) {
     if (!std::isfinite(loss) || (round > 0 && loss > previous_ && previous_ > before_ && loss > 2 * lowest_)) {
       if (!diverged_) say(tty, "round " + std::to_string(round) + ": the test loss is diverging (" + four_digits(loss) +
                                    ", lowest so far " + four_digits(lowest_) + "); a smaller --lambda damps the update");
       diverged_ = true;
     }
     if (eps_upper_model.is_string() && !infinite_) {
-      say(tty, "round " + std::to_string(round) + ": the model's certified eps_upper is infinite from here on "
-                   "(no finite eps at this delta; rounds.jsonl says \"infinite\")");
+      say(tty, "round " + std::to_string(round) + ": the model's certified eps_upper is infinite from here on (" +
+                   infinite_because + "; rounds.jsonl says \"infinite\", and eps_upper_model_ldpq_role gives a "
+                   "client on LDPQ every round)");
       infinite_ = true;
     }
     if (std::isfinite(loss)) lowest_ = std::min(lowest_, loss);
@@ -216,6 +292,35 @@ class RoundWarnings {
 /// A certified bound as JSON: the double itself (exact, and printed so that it reads back to the
 /// same double), or "infinite" where no finite ε is certified.
 Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
+
+/// Why the model's certified ε is infinite after a round (privacy/run/infinite_eps.hpp's words),
+/// from the LDPQ role's bound there (none: the population has no LDPQ position). `corbin fl`'s
+/// accountant gives upper bounds only, so the reason says what is not certified.
+std::string infinite_because(const Json& ldpq_model) {
+  const std::optional<bool> ldpq_finite = ldpq_model.is_null() ? std::nullopt : std::optional<bool>(!ldpq_model.is_string());
+  return infinite_eps_reason(Neighbour::replace_one, ldpq_finite, false);
+}
+
+/// summary.json's "privacy": the certified ε_upper(δ) after the last round logged (0 before any:
+/// nothing released), per coordinate and over the model, with the reason where it is infinite and
+/// a client on LDPQ every round beside it; for a run not accounted, why not.
+Json privacy_json(const fl::RunAccounting& accounting, const fl::MechanismConfig& mech, const std::vector<Json>& rows) {
+  if (!accounting.accountant)
+    return Json{{"accounted", false}, {"why_not", accounting.why_not.empty() ? "no privacy to account" : accounting.why_not}};
+  Json out = {{"accounted", true}, {"delta", to_string(mech.delta)}, {"rounds", rows.size()}};
+  const Json none = nullptr;
+  const Json& last = rows.empty() ? none : rows.back();
+  const auto value = [&](const char* key) { return rows.empty() ? Json(0.0) : last.value(key, Json(nullptr)); };
+  out["eps_upper_coordinate"] = value("eps_upper_coordinate");
+  out["eps_upper_model"] = value("eps_upper_model");
+  const bool infinite = out["eps_upper_model"].is_string();
+  out["infinite_because"] = infinite ? Json(infinite_because(last.value("eps_upper_model_ldpq_role", Json(nullptr))))
+                                     : Json(nullptr);
+  out["ldpq_role"] = infinite ? Json{{"eps_upper_coordinate", last.value("eps_upper_coordinate_ldpq_role", Json(nullptr))},
+                                     {"eps_upper_model", last.value("eps_upper_model_ldpq_role", Json(nullptr))}}
+                              : Json(nullptr);
+  return out;
+}
 
 /// --beta for the split: β > 0 (a double) with --split dirichlet, refused with --split iid.
 double split_beta(const FlArgs& a, fl::SplitKind kind) {
@@ -334,6 +439,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
   // only to floating-point rounding, unlike the mechanism's randomness, which is exact.
   if (device.is_cuda()) at::globalContext().setBenchmarkCuDNN(true);
 
+  if (d.rank == 0) check_out_is_free(a);  // rank 0 alone owns --out; checked before the data are read
   const fl::MnistFiles files = fl::load_mnist_dir(a.data);
   if (files.train.images.rows != files.train.images.cols)
     throw invalid_argument("--data",
@@ -422,11 +528,20 @@ void run_fl(const FlArgs& a, Distributed& d) {
     throw invalid_argument("--resume", quote(a.out), "a directory holding a checkpoint of a run");
   const std::filesystem::path out = io::prepare_output_directory(a.out, "--out");
   const io::DirectoryLock lock(out, "--out");
+  if (a.force) remove_earlier_run(out);
   fl::Checkpoint state;
-  state.settings = settings_of(a, files);
+  state.settings = settings_of(a, files, {torch::get_num_threads(), a.device, stacked, a.stacked_conv});
   if (a.resume) {
     state = fl::load_checkpoint(out, state.settings, parameters);
     restore_log(out / "rounds.jsonl", state);
+    // Exit 0: the run asked for is there (a loop that resumes until done ends), and nothing is
+    // undone or recomputed; only the files derived from the log are written again.
+    if (state.server.next_round >= rounds)
+      std::cerr << "corbin fl: nothing to run: " << quote(out.string()) << " has " << state.server.next_round
+                << " rounds done"
+                << (state.server.next_round > rounds ? ", past --rounds " + std::to_string(rounds) + " (rounds are never undone)"
+                                                     : ", all that --rounds asks")
+                << "; summary.json" << (a.no_figures ? "" : " and the figures") << " written again from its log\n";
   } else {
     state.server.global = fl::flatten(*net);
     state.server.best = state.server.global;
@@ -444,6 +559,8 @@ void run_fl(const FlArgs& a, Distributed& d) {
 #endif
   const bool tty = isatty(2);
   RoundWarnings warnings;
+  std::optional<RunAccountant> ldpq_role;
+  bool ldpq_role_built = false;
   const auto start = std::chrono::steady_clock::now();
   double seconds_sum = 0;
   const unsigned long first_round = state.server.next_round;
@@ -456,6 +573,21 @@ void run_fl(const FlArgs& a, Distributed& d) {
     row["eps"] = private_mechanism ? Json(midpoint_of(mech.budget.eps_interval()).convert_to<double>()) : Json(nullptr);
     row["eps_upper_coordinate"] = report.spent ? bound_json(report.spent->coordinate) : Json(nullptr);
     row["eps_upper_model"] = report.spent ? bound_json(report.spent->model) : Json(nullptr);
+    // Beside an infinite bound, a client on LDPQ in every round (built the first time it is needed).
+    Json ldpq_coordinate = nullptr, ldpq_model = nullptr;
+    if (report.spent && std::isinf(report.spent->model)) {
+      if (!ldpq_role_built) {
+        ldpq_role = fl::ldpq_role_accountant(accounting, mech.delta, rounds);
+        ldpq_role_built = true;
+      }
+      if (ldpq_role) {
+        const RunAccountant::Bounds b = ldpq_role->after(report.round + 1);
+        ldpq_coordinate = bound_json(b.coordinate);
+        ldpq_model = bound_json(b.model);
+      }
+    }
+    row["eps_upper_coordinate_ldpq_role"] = ldpq_coordinate;
+    row["eps_upper_model_ldpq_role"] = ldpq_model;
     row["bits"] = mech.bits;
     row["gamma"] = to_double(mech.gamma);
     row["lambda"] = to_double(lambda);
@@ -501,7 +633,8 @@ void run_fl(const FlArgs& a, Distributed& d) {
       progress(report.round, rounds, report.test.accuracy, seconds_sum / static_cast<double>(report.round + 1 - first_round));
     else
       round_line(rounds, report, row);
-    warnings.see(report.round, report.test.loss, row["eps_upper_model"], tty);
+    warnings.see(report.round, report.test.loss, row["eps_upper_model"],
+                 row["eps_upper_model"].is_string() ? infinite_because(ldpq_model) : std::string(), tty);
     return line;
   };
   fl::RunEnd end;
@@ -552,6 +685,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
   summary["reloads"] = state.server.reloads;
   summary["stopped_by_target_eps"] = end.stopped_by_target;
   summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
+  summary["privacy"] = privacy_json(accounting, mech, all);
   summary["dropout_accounting"] = dropout_accounting;
   summary["split"] = split_summary;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -635,6 +769,9 @@ void add_fl(CLI::App& app) {
                   "rounds without a validation gain before the best model is reloaded (default 5)");
   cmd->add_option("--eval-limit", args->eval_limit, "evaluate on at most N test and N validation images (0: all)");
   cmd->add_flag("--resume", args->resume, "continue the run in --out from its checkpoint (same settings)");
+  cmd->add_flag("--force", args->force,
+                "replace the run in --out (without it, a directory holding a run is refused: a run is never "
+                "overwritten by accident)");
   cmd->add_flag("--no-figures", args->no_figures, "skip the PNGs (accuracy.png, loss.png, privacy.png, mse.png)");
   cmd->add_option("--python", args->python, "Python with matplotlib for the figures (default /usr/bin/python3)");
   cmd->add_option("--device", args->device, "cpu | cuda");

@@ -72,7 +72,7 @@ void add_sweep(CLI::App& app) {
   cmd->add_option("--eps", args->eps, "grid of ε (a,b,c, a:b:k or a:b:k:log)");
   cmd->add_option("--exp-eps", args->exp_eps, "grid of e^ε (exact)");
   cmd->add_option("--alpha", args->alpha, "grid of α (exact)");
-  cmd->add_option("--bits", args->bits, "grid of d (default 5)");
+  cmd->add_option("--bits", args->bits, "grid of d, each in [0, 2^15] (default 5)");
   cmd->add_option("--w", args->w,
                   "grid of the leader's weight, or a mechanism's lone client's (default 0)");
   cmd->add_option("--w2", args->w2, "grid of the follower's weight (default 0)");
@@ -84,7 +84,7 @@ void add_sweep(CLI::App& app) {
                   "aggregate_mse at these inputs, one set of n clients' (a,b,c or a:b:k; n is their count), "
                   "over the clients' coins and the server's random pairing order; default: the worst case");
   cmd->add_option("--gamma", args->gamma, "grid of γ (UCDP; one value for aggregate_mse, AugCorBin-FL's share; default 1/2)");
-  cmd->add_option("--delta", args->delta, "grid of δ (default 1e-5; one value with --mechanism)");
+  cmd->add_option("--delta", args->delta, "grid of δ (default 1e-5; one value with --mechanism, where a room reads it: the Gaussian)");
   cmd->add_option("--m", args->m, "grid of m (default 1)");
   cmd->add_option("--sensitivity", args->sensitivity,
                   "sensitivity for the noise quantities (default 2r, the inputs' range)");

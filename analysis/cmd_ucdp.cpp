@@ -138,7 +138,7 @@ void add_ucdp(CLI::App& app) {
   cmd->add_option("--delta", args->delta, "δ in (0, 1)")->required();
   cmd->add_option("--radius", args->geometry.radius, "radius r > 0 (default 1)");
   cmd->add_option("--center", args->geometry.center, "center c (default 0; --exact only)");
-  cmd->add_option("--bits", args->geometry.bits, "shared bits d (default 5; --exact only)");
+  cmd->add_option("--bits", args->geometry.bits, "shared bits d in [0, 256] (default 5; --exact only)");
   cmd->add_option("--variant", args->geometry.variant, "CorBinQ variant (--exact only)");
   cmd->add_flag("--exact", args->exact,
                 "exact worst-case ε at δ of the released sum, m = 1 (rational α)");

@@ -453,8 +453,13 @@ def run_all(args, runs):
                 state["done"] += 1
             return
         # A run stopped part-way (the deadline, a lost machine) continues from its checkpoint;
-        # `corbin fl --resume` refuses one written with other settings, which then fails here.
-        run_cmd = cmd + ["--resume"] if os.path.isdir(os.path.join(run_dir, "checkpoint")) else cmd
+        # `corbin fl --resume` refuses one written with other settings, which then fails here. A
+        # stopped run without one starts again: --force, as corbin fl never writes over a run's
+        # files unasked.
+        if os.path.isdir(os.path.join(run_dir, "checkpoint")):
+            run_cmd = cmd + ["--resume"]
+        else:
+            run_cmd = cmd + (["--force"] if os.path.isdir(run_dir) else [])
         with lock:
             left = None if args.deadline is None else args.deadline - (time.time() - started)
             expected = statistics.mean(durations) if durations else 0

@@ -1,6 +1,8 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <iostream>
+#include <set>
 
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/ldpq.hpp"
@@ -9,13 +11,27 @@ namespace corbin::cli {
 
 void BudgetOptions::add(CLI::App& app) {
   alpha_option_ = app.add_option("--alpha", alpha, "α(ε) = (e^ε+1)/(e^ε−1), rational > 1 (exact)");
-  exp_eps_option_ = app.add_option("--exp-eps", exp_eps, "e^ε, rational > 1 (exact)");
-  eps_option_ = app.add_option("--eps", eps, "ε > 0 (transcendental α: certified intervals)");
+  exp_eps_option_ = app.add_option("--exp-eps", exp_eps, "e^ε, rational > 1 (exact)")
+                       ->each([](const std::string& typed) { warn_if_other_unit(typed, "--exp-eps", "--eps "); });
+  eps_option_ = app.add_option("--eps", eps,
+                               "ε > 0 (transcendental α: certified intervals), at most 10^4 where α is used, "
+                               "10^8 where ε alone is");
   alpha_option_->excludes(exp_eps_option_)->excludes(eps_option_);
   exp_eps_option_->excludes(eps_option_);
   precision_option_ =
       app.add_option("--precision", precision,
-                     "working precision in bits for --eps (default: bits + 128, at least 128)");
+                     "working precision in bits for --eps, in [32, 2^16] (default: bits + 128, at least 128)");
+}
+
+void warn_if_other_unit(const std::string& typed, const std::string& given_as, const std::string& eps_as) {
+  std::string line;
+  try {
+    line = Budget::make(Budget::Kind::exp_eps, parse_rational(typed, given_as)).unit_warning(given_as, typed, eps_as);
+  } catch (const invalid_argument&) {
+    return;  // not a budget: refused by name where it is read
+  }
+  static std::set<std::string> said;  // each line once, however often its value is read
+  if (!line.empty() && said.insert(line).second) std::cerr << "corbin: warning: " << line << "\n";
 }
 
 namespace {
@@ -41,21 +57,27 @@ Budget BudgetOptions::budget() const {
                          "given by one of --alpha, --exp-eps, --eps");
 }
 
+void BudgetOptions::clear_budget() {
+  alpha.clear();
+  exp_eps.clear();
+  eps.clear();
+  alpha_option_ = exp_eps_option_ = eps_option_ = nullptr;
+}
+
 void BudgetOptions::validate_precision() const {
   if (was_given(precision_option_)) (void)precision_bits(0);
 }
 
 unsigned BudgetOptions::precision_bits(unsigned long bits) const {
   if (precision.empty() && !was_given(precision_option_)) return budget().precision_bits(bits);
-  const unsigned long p = parse_count(precision, "--precision", 1ul << 24);
-  if (p < 32) throw invalid_argument("--precision", precision, "at least 32 bits");
+  const unsigned long p = parse_count(precision, "--precision", kMaxPrecisionBits, 32);
   return static_cast<unsigned>(p);
 }
 
 void GeometryOptions::add(CLI::App& app, bool pair) {
   app.add_option("--center", center, "center c (default 0)");
   app.add_option("--radius", radius, "radius r > 0 (default 1)");
-  app.add_option("--bits", bits, "shared bits per parameter d >= 0 (default 5)");
+  app.add_option("--bits", bits, "shared bits per parameter d in [0, 2^15] (default 5)");
   app.add_option("--variant", variant,
                  "corrected | as-printed | reference-code (default corrected)");
   if (pair) {

@@ -26,6 +26,9 @@ struct BudgetOptions {
   unsigned precision_bits(unsigned long bits) const;
   /// Refuses a bad --precision where one was given (nothing is needed otherwise).
   void validate_precision() const;
+  /// Forgets the budget, its values and that its options were given, so that another replaces it
+  /// (a `corbin account --phase` that sets one); --precision stays.
+  void clear_budget();
 
  private:
   CLI::Option *alpha_option_ = nullptr, *exp_eps_option_ = nullptr, *eps_option_ = nullptr,
@@ -50,5 +53,10 @@ unsigned long parse_count(const std::string& text, const char* option, unsigned 
 
 /// "a,b,c" -> {"a", "b", "c"} (empty items kept: each caller refuses them by name).
 std::vector<std::string> split_list(const std::string& text);
+
+/// Where an e^ε as written (`typed`, given as `given_as`) looks like an ε in the wrong unit
+/// (Budget::unit_warning), one line on stderr, once per line: a warning, the budget stands. A
+/// value that is not a budget says nothing here (the command refuses it by name).
+void warn_if_other_unit(const std::string& typed, const std::string& given_as, const std::string& eps_as);
 
 }  // namespace corbin::cli

@@ -99,8 +99,11 @@ void put_budget(Json& object, const Budget& budget) {
   if (budget.exact()) {
     put(object, "alpha", budget.alpha_exact());
     put(object, "exp_eps", budget.exp_eps_exact());
-  } else {
+  } else if (budget.value <= Budget::kMaxAlphaEps) {
     put(object, "alpha", budget.alpha_interval());
+  } else {  // no α is made from ε past kMaxAlphaEps (a noise room's ε goes further)
+    object["alpha"] = nullptr;
+    object["alpha_approx"] = nullptr;
   }
   put(object, "eps", budget.eps_interval());
   object["budget_exact"] = budget.exact();  // "exact" is left to subcommands' exact results

@@ -83,7 +83,7 @@ inline std::pair<int, std::string> describe_exception(std::exception_ptr error) 
   try {
     std::rethrow_exception(error);
   } catch (const corbin::invalid_argument& e) {
-    return {2, option_for(e.parameter()) + " is " + e.value() + ", but must be " + e.rule()};
+    return {2, option_for(e.parameter()) + " is " + shortened(e.value()) + ", but must be " + e.rule()};
   } catch (const corbin::undecidable& e) {
     std::string text = e.what();
     const std::string library = "raise the working precision", cli = "raise --precision";
@@ -92,7 +92,7 @@ inline std::pair<int, std::string> describe_exception(std::exception_ptr error) 
   } catch (const std::filesystem::filesystem_error& e) {
     return {2, e.path1().string() + ": " + e.code().message()};
   } catch (const nlohmann::json::exception& e) {
-    return {2, "a JSON file: " + first_line(e.what())};
+    return {2, "a JSON file: " + shortened(first_line(e.what()))};
   } catch (const std::bad_alloc&) {
     return {4, "out of memory"};
   } catch (const std::exception& e) {

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "corbin/io/files.hpp"
-#include "corbin/io/text_limits.hpp"
+#include "corbin/io/json_reader.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/version.hpp"
 
@@ -169,11 +169,11 @@ ShardFile parse_shard_file(std::string_view bytes, const std::string& where) {
   if (bytes.size() > kMaxShardBytes)
     throw invalid_argument(where, std::to_string(bytes.size()) + " bytes",
                            "a shard file of at most " + std::to_string(kMaxShardBytes) + " bytes");
-  // Nesting is bounded before the parser recurses (a result nested 200 000 deep is 400 KB).
-  io::check_json_shape(bytes, "the shard file", where);
+  // Nesting is bounded before the parser recurses (a result nested 200 000 deep is 400 KB), and
+  // a key given twice is refused: the hash is of what was read, which would pass with either value.
+  const Json j = io::parse_ordered_json(bytes, "the shard file", where);
   ShardFile file;
   try {
-    const Json j = Json::parse(bytes.begin(), bytes.end());
     if (!j.is_object() || !j.contains("format") || j.at("format") != kFormat)
       throw invalid_argument(where,
                              "not a shard file (no \"format\": \"" + std::string(kFormat) + "\")",

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -165,27 +166,52 @@ struct Point {
   const fl::Mechanism* mechanism = nullptr;
 };
 
+/// Whether some room of the plan reads `parameter` of its setting (Mechanism::reads: each room
+/// declares what it reads, so that e.g. δ is the Gaussian's alone).
+bool some_room_reads(const Plan& p, fl::SettingParameter parameter) {
+  return std::any_of(p.mechanisms.begin(), p.mechanisms.end(),
+                     [&](const fl::Mechanism* m) { return m->reads(parameter); });
+}
+
+/// The setting parameter an option of a mechanism's quantity sets, if it is one that some rooms
+/// do not read.
+std::optional<fl::SettingParameter> setting_parameter(const std::string& option) {
+  if (option == "--bits") return fl::SettingParameter::bits;
+  if (option == "--variant") return fl::SettingParameter::variant;
+  if (option == "--gamma") return fl::SettingParameter::gamma;
+  if (option == "--delta") return fl::SettingParameter::delta;
+  return std::nullopt;
+}
+
 /// Whether the plan's quantity reads `option` (one the user gave).
 bool plan_uses(const Plan& p, const SweepArgs& a, const std::string& option) {
   const std::string& q = p.q;
-  const bool setting = p.per_mechanism && !p.wire;  // a mechanism's setting: c, r, d, variant, δ
-  // CorBinQ's d and variant, AugCorBin-FL's γ: read only where some room has such clients.
-  const bool augmented = std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
-    return m->pairing() == fl::Pairing::augmented;
-  });
-  if (option == "--bits") return p.pair || p.per_bits || (setting && p.bits_axis);
+  const bool setting = p.per_mechanism && !p.wire;  // a mechanism's setting: c, r, d, variant, γ, δ
+  // CorBinQ's d and variant, AugCorBin-FL's γ, the Gaussian's δ: read where some room reads them.
+  const auto read = [&](fl::SettingParameter parameter) { return setting && some_room_reads(p, parameter); };
+  if (option == "--bits") return p.pair || p.per_bits || read(fl::SettingParameter::bits);
   if (option == "--w") return p.pair || q == "law" || q == "law_mse";
   if (option == "--w2") return p.pair;
   if (option == "--center") return p.pair || p.per_bits || setting;
   if (option == "--radius") return p.pair || p.per_bits || setting || p.ucdp || (p.noise && a.sensitivity.empty());
-  if (option == "--variant") return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || (setting && p.bits_axis);
+  if (option == "--variant")
+    return p.pair || (q == "pldp_ratio" && !p.by_mechanism) || read(fl::SettingParameter::variant);
   if (option == "--n") return p.ucdp || (p.aggregate && a.weights.empty());  // n is the inputs' count
-  if (option == "--gamma") return p.ucdp || (p.aggregate && augmented);
+  if (option == "--gamma") return p.ucdp || (p.aggregate && read(fl::SettingParameter::gamma));
   if (option == "--weights") return p.aggregate;
   if (option == "--m") return p.ucdp;
-  if (option == "--delta") return p.ucdp || q == "gaussian_sigma" || setting;
+  if (option == "--delta") return p.ucdp || q == "gaussian_sigma" || read(fl::SettingParameter::delta);
   if (option == "--sensitivity") return p.noise;
   return true;  // the quantity, the mechanism and the budget are checked in make_plan
+}
+
+/// The rule an unread option breaks: a room's setting parameter that none of the rooms asked
+/// reads is named with the rooms, any other with the quantity.
+std::string unused_rule(const Plan& p, const SweepArgs& a, const std::string& option, const std::string& quantity) {
+  if (p.per_mechanism && !p.wire && setting_parameter(option))
+    return "absent for --mechanism " + a.mechanism + ", which " +
+           (p.mechanisms.size() == 1 ? "does" : "do") + " not read it";
+  return "absent for " + quantity + ", which does not use it";
 }
 
 /// Parses and validates every option before anything is computed (bad input names its option).
@@ -248,13 +274,11 @@ Plan make_plan(const SweepArgs& a) {
   // A mechanism's w axis (its lone client's input), and its bits axis: CorBinQ's d, which only the
   // rooms whose clients pair take (the others get an empty cell, and one row, not copies).
   p.w_axis = q == "law" || q == "law_mse";
-  p.bits_axis = !wire && std::any_of(p.mechanisms.begin(), p.mechanisms.end(), [](const fl::Mechanism* m) {
-    return m->pairing() != fl::Pairing::alone;
-  });
+  p.bits_axis = !wire && some_room_reads(p, fl::SettingParameter::bits);
   // Every option given must be one this quantity reads: an ignored option (`--n` for law_mse,
   // `--radius` where the sensitivity is given) would answer another question than the one asked.
   for (const std::string& option : a.given)
-    if (!plan_uses(p, a, option)) throw invalid_argument(option, "given", "absent for " + q + ", which does not use it");
+    if (!plan_uses(p, a, option)) throw invalid_argument(option, "given", unused_rule(p, a, option, q));
   if (per_mechanism && p.deltas.size() != 1)
     throw invalid_argument("--delta", quote(a.delta), "one value for " + q + " (the setting's δ: the Gaussian's calibration)");
   if (aggregate && p.gammas.size() != 1)
@@ -408,11 +432,60 @@ Enclosed evaluate_at(const SweepArgs& args) {
   return value;
 }
 
+namespace {
+
+/// One parameter the quantity read that is no axis of the grid: a column of its own, right before
+/// the value columns, so that every row records the setting it was computed at (r, γ, δ, the
+/// variant, …, exact; the axes are columns already). A room's own parameter is empty in the rows of the
+/// rooms that do not read it, as the bits column is.
+struct ParameterColumn {
+  std::string name, cell;
+  std::optional<fl::SettingParameter> room_reads;  ///< per mechanism: empty where the room does not read it
+};
+
+std::vector<ParameterColumn> parameter_columns(const Plan& p, const SweepArgs& a) {
+  // Exact ("1/3", not 0.33333333333333333): a row's setting given back to the sweep or the module
+  // reproduces the row (⌊γn⌋ at γ = 1/3, n = 3 is 1; at the decimal it would be 0).
+  const auto exact = [](const Rational& x) { return to_string(x); };
+  // The axes among these: γ and δ for Theorem 3's ε_u, δ for the Gaussian's σ.
+  const bool gamma_axis = p.ucdp, delta_axis = p.ucdp || p.q == "gaussian_sigma";
+  std::string weights = a.weights;  // as given (a list or a range), one cell: commas as spaces
+  std::replace(weights.begin(), weights.end(), ',', ' ');
+  const std::vector<ParameterColumn> all = {
+      {"center", exact(p.c), std::nullopt},
+      {"radius", exact(p.r), std::nullopt},
+      {"variant", to_string(p.variant), fl::SettingParameter::variant},
+      {"gamma", gamma_axis ? "" : exact(p.gammas.front()), fl::SettingParameter::gamma},
+      {"delta", delta_axis ? "" : exact(p.deltas.front()), fl::SettingParameter::delta},
+      {"sensitivity", exact(p.sensitivity), std::nullopt},
+      {"weights", weights, std::nullopt}};
+  std::vector<ParameterColumn> out;
+  for (ParameterColumn column : all) {
+    if ((column.name == "gamma" && gamma_axis) || (column.name == "delta" && delta_axis)) continue;
+    if (column.name == "weights" && p.weights.empty()) continue;  // the worst case: n is the axis
+    if (!plan_uses(p, a, "--" + column.name)) continue;
+    if (!p.per_mechanism) column.room_reads.reset();  // one question, one setting
+    out.push_back(std::move(column));
+  }
+  return out;
+}
+
+/// The parameter cells of a row of room `m` (null: not a mechanism's quantity), each after a comma.
+std::string parameter_cells(const std::vector<ParameterColumn>& columns, const fl::Mechanism* m) {
+  std::string cells;
+  for (const ParameterColumn& c : columns)
+    cells += "," + (m != nullptr && c.room_reads && !m->reads(*c.room_reads) ? std::string() : c.cell);
+  return cells;
+}
+
+}  // namespace
+
 SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_t)>& want,
                          const std::function<void(std::size_t, const std::string&)>& emit, bool progress) {
   const Plan p = make_plan(a);
   const std::string& q = p.q;
   const bool w_axis = p.w_axis, bits_axis = p.bits_axis, per_mechanism = p.per_mechanism;
+  const std::vector<ParameterColumn> parameters = parameter_columns(p, a);
   std::ostringstream header;
   if (per_mechanism) {
     header << "mechanism";
@@ -428,6 +501,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
     if (p.ucdp) header << ",n,gamma,delta,m";
     if (q == "gaussian_sigma") header << ",delta";
   }
+  for (const ParameterColumn& c : parameters) header << "," << c.name;
   header << "," << q << "," << q << "_exact," << q << "_lower," << q << "_upper";
   if (per_mechanism && q == "pldp_ratio") header << ",bound,bound_exact,bound_lower,bound_upper";
   header << "\n";
@@ -441,7 +515,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
   for (const fl::Mechanism* m : p.mechanisms) {
     // A room that takes no budget answers once for the whole budget axis (an empty cell), one
     // whose clients do not pair once for the bits axis.
-    const bool budget_cells = p.budgeted && m->takes_budget(), paired = bits_axis && m->pairing() != fl::Pairing::alone;
+    const bool budget_cells = p.budgeted && m->takes_budget(), paired = bits_axis && m->reads(fl::SettingParameter::bits);
     for (std::size_t i = 0; i < (budget_cells ? p.budget_values.size() : 1); ++i) {
       Point x;
       x.mechanism = m;
@@ -455,15 +529,16 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
         std::string prefix = m->name();
         if (p.budgeted) prefix += "," + (budget_cells ? to_decimal(Real(p.budget_values[i]), 17) : std::string());
         if (bits_axis) prefix += "," + (paired ? std::to_string(x.d) : std::string());
+        const std::string recorded = parameter_cells(parameters, m);
         for (const unsigned long n : p.aggregate ? p.n_values : std::vector<unsigned long>{})
           at_point([&] {
             x.n = n;
-            return prefix + "," + std::to_string(n) + "," + cells(evaluate(p, x)) + "\n";
+            return prefix + "," + std::to_string(n) + recorded + "," + cells(evaluate(p, x)) + "\n";
           });
         if (!w_axis && !p.aggregate)
           at_point([&] {
             std::optional<Enclosed> claimed;
-            std::string row = prefix + "," + cells(evaluate(p, x, &claimed));
+            std::string row = prefix + recorded + "," + cells(evaluate(p, x, &claimed));
             if (q == "pldp_ratio") row += "," + (claimed ? cells(*claimed) : std::string(",,,"));
             return row + "\n";
           });
@@ -476,10 +551,10 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
               s.delta = x.delta;
               PrecisionScope scope(x.budget.precision_bits(s.bits));
               for (const fl::Atom& atom : fl::answered_law(*m, s, w, "law"))
-                rows += at + "," + to_decimal(Real(atom.value), 17) + "," + cells(atom.prob) + "\n";
+                rows += at + "," + to_decimal(Real(atom.value), 17) + recorded + "," + cells(atom.prob) + "\n";
             } else {
               x.w1 = w;
-              rows = at + "," + cells(evaluate(p, x)) + "\n";
+              rows = at + recorded + "," + cells(evaluate(p, x)) + "\n";
             }
             return rows;
           });
@@ -490,8 +565,9 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
     Point x;
     x.budget_value = value;
     x.budget = Budget::make(p.kind, value);
+    const std::string recorded = parameter_cells(parameters, nullptr);
     const auto emit_row = [&](const std::string& prefix) {
-      at_point([&] { return to_decimal(Real(value), 17) + prefix + "," + cells(evaluate(p, x)) + "\n"; });
+      at_point([&] { return to_decimal(Real(value), 17) + prefix + recorded + "," + cells(evaluate(p, x)) + "\n"; });
     };
     if (p.pair || p.per_bits) {
       for (const unsigned long d : p.d_values) {
@@ -531,7 +607,7 @@ SweepHeader sweep_points(const SweepArgs& a, const std::function<bool(std::size_
     }
   }
   if (progress) std::cerr << "\rcorbin sweep: " << p.total << "/" << p.total << " rows\n";
-  return {header.str(), point};
+  return {header.str(), point, parameters.size()};
 }
 
 namespace {
@@ -565,6 +641,10 @@ std::string several_quantities(const SweepArgs& a, const std::vector<std::string
   std::vector<std::string> axes;  // each row's leading cells, the first quantity's
   std::string header, header_axes;
   std::vector<std::vector<std::string>> values;  // per row, the quantities' cells joined
+  // The parameters any of them read (the union, in the order first met), each row's cells by name:
+  // quantities on the same axes may read different parameters (pldp_ratio the variant, sup_gap not).
+  std::vector<std::string> parameter_names;
+  std::vector<std::map<std::string, std::string>> parameter_cells;
   for (std::size_t k = 0; k < qs.size(); ++k) {
     SweepArgs one = a;
     one.quantity = qs[k];
@@ -577,30 +657,38 @@ std::string several_quantities(const SweepArgs& a, const std::vector<std::string
     const std::size_t value_columns = p.per_mechanism && p.q == "pldp_ratio" ? 8 : 4;
     // A CSV line's fields: the sweep's cells are numbers and names, never quoted.
     const std::vector<std::string> head = split_list(h.header.substr(0, h.header.size() - 1));
-    const std::size_t lead = head.size() - value_columns;
-    const std::string head_axes = joined_fields(head, 0, lead);
+    const std::size_t lead = head.size() - value_columns, axes_end = lead - h.parameters;
+    const std::string head_axes = joined_fields(head, 0, axes_end);
     if (k == 0) {
-      header = head_axes;
       header_axes = head_axes;
       values.resize(rows.size());
+      parameter_cells.resize(rows.size());
     } else if (head_axes != header_axes || rows.size() != axes.size()) {
       throw invalid_argument("--quantity", quote(a.quantity),
                              "quantities on the same axes (" + qs[0] + ": " + header_axes + "; " + qs[k] + ": " +
                                  head_axes + ")");
     }
+    for (std::size_t c = axes_end; c < lead; ++c)
+      if (std::find(parameter_names.begin(), parameter_names.end(), head[c]) == parameter_names.end())
+        parameter_names.push_back(head[c]);
     header += "," + joined_fields(head, lead, head.size());
     for (std::size_t r = 0; r < rows.size(); ++r) {
       const std::vector<std::string> f = split_list(rows[r]);
-      const std::string row_axes = joined_fields(f, 0, lead);
+      const std::string row_axes = joined_fields(f, 0, axes_end);
       if (k == 0)
         axes.push_back(row_axes);
       else if (row_axes != axes[r])
         throw invalid_argument("--quantity", quote(a.quantity), "quantities on the same axes (row " +
                                                                     std::to_string(r + 1) + ": " + axes[r] + " against " +
                                                                     row_axes + ")");
+      for (std::size_t c = axes_end; c < lead; ++c) parameter_cells[r].emplace(head[c], f[c]);
       values[r].push_back(joined_fields(f, lead, f.size()));
     }
   }
+  header = header_axes + (parameter_names.empty() ? "" : "," + joined_fields(parameter_names, 0, parameter_names.size())) +
+           header;
+  for (std::size_t r = 0; r < axes.size(); ++r)
+    for (const std::string& name : parameter_names) axes[r] += "," + parameter_cells[r][name];
   std::string csv = header + "\n";
   for (std::size_t r = 0; r < axes.size(); ++r) {
     csv += axes[r];

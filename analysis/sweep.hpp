@@ -48,10 +48,14 @@ struct Enclosed {
 /// invalid_argument naming the option, as write_sweep does.
 Enclosed evaluate_at(const SweepArgs& args);
 
-/// The sweep's CSV header line and its number of grid points.
+/// The sweep's CSV header line and its number of grid points. The header names the axes, then
+/// the parameters the quantity read that are no axis (`parameters` columns: center, radius,
+/// variant, gamma, delta, sensitivity, weights, as far as it reads them, each row holding the
+/// value it was computed at, exactly: "1/20"), then the value columns.
 struct SweepHeader {
   std::string header;
   std::size_t points = 0;
+  std::size_t parameters = 0;
 };
 
 /// The sweep point by point, in the CSV's order (points numbered from 0): for each point k with

@@ -11,6 +11,7 @@ Usage: /usr/bin/python3 notebooks/fl_figures.py RUN_DIR
 import json
 import os
 import sys
+import textwrap
 
 import matplotlib.pyplot as plt
 
@@ -60,24 +61,52 @@ def plot_loss(rows, ax):
     ax.grid(alpha=0.3, which="both")
 
 
-def plot_privacy(rows, ax, target=None):
+# The privacy figure's curves: the certified ε_upper after each round, and beside an infinite
+# one, a client on LDPQ in every round (rounds.jsonl writes it only there).
+PRIVACY_SERIES = (("eps_upper_model", "ε_upper, the model (m parameters)"),
+                  ("eps_upper_coordinate", "ε_upper, one coordinate"),
+                  ("eps_upper_model_ldpq_role", "ε_upper, the model, a client on LDPQ every round"))
+
+
+def finite_rows(rows, key):
+    return [r for r in rows if isinstance(r.get(key), (int, float)) and not isinstance(r.get(key), bool)]
+
+
+def privacy_caption(rows):
+    """What the privacy figure says in words where the run's own bound is not finite: never that no
+    finite ε is certified while a finite curve is drawn (the curves drawn are named), and nothing
+    where the model's bound is finite in some round (its curve says it)."""
+    if finite_rows(rows, "eps_upper_model"):
+        return None
+    drawn = [label for key, label in PRIVACY_SERIES[1:] if finite_rows(rows, key)]
+    if not drawn:
+        return "no finite ε certified in any round"
+    return "the model: no finite ε certified in any round (drawn: " + "; ".join(drawn) + ")"
+
+
+def plot_privacy(rows, ax, target=None, infinite_because=None):
     """The accountant's certified ε_upper after each round, for the model's m parameters and for
-    one coordinate; rounds where no finite ε is certified are marked on the top edge."""
-    for key, label in (("eps_upper_model", "ε_upper, the model (m parameters)"),
-                       ("eps_upper_coordinate", "ε_upper, one coordinate")):
-        finite = [r for r in rows if isinstance(r.get(key), (int, float))]
+    one coordinate, and a client on LDPQ every round where the model's is infinite; rounds where
+    no finite ε is certified are marked on the top edge, and the caption (privacy_caption) and
+    `infinite_because` (summary.json's reason) say so in words."""
+    for key, label in PRIVACY_SERIES:
+        finite = finite_rows(rows, key)
         if finite:
-            ax.plot([r["round"] for r in finite], [r[key] for r in finite], marker="o", ms=3, label=label)
+            ax.plot([r["round"] for r in finite], [r[key] for r in finite], marker="o", ms=3, label=label,
+                    ls="--" if key.endswith("_ldpq_role") else "-")
         infinite = [r["round"] for r in rows if r.get(key) == "infinite"]
         if infinite:
             ax.scatter(infinite, [1] * len(infinite), marker="^", color="r", transform=ax.get_xaxis_transform(),
                        clip_on=False, label=label + ": infinite", zorder=3)
     if target is not None:
         ax.axhline(target, color="k", ls=":", label="--target-eps {:g}".format(target))
-    if any(isinstance(r.get("eps_upper_model"), (int, float)) for r in rows) or target is not None:
+    if any(finite_rows(rows, key) for key, _ in PRIVACY_SERIES) or target is not None:
         ax.set_yscale("log")
-    else:
-        ax.text(0.5, 0.5, "no finite ε certified in any round", transform=ax.transAxes, ha="center")
+    caption = privacy_caption(rows)
+    if caption:
+        text = "\n".join(textwrap.fill(t, 72) for t in (caption, infinite_because) if t)
+        ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", fontsize=7,
+                bbox=dict(facecolor="white", alpha=0.8, edgecolor="0.7"))
     ax.set_xlabel("round (from 0, as in rounds.jsonl)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("certified ε at the run's δ")
@@ -146,7 +175,8 @@ def main(run_dir):
     privacy = os.path.join(run_dir, "privacy.png")
     if any(r.get("eps_upper_model") is not None for r in rows):
         fig, ax = plt.subplots(figsize=(6, 4))
-        plot_privacy(rows, ax, summary.get("target_eps"))
+        accounted = summary.get("privacy") or {}
+        plot_privacy(rows, ax, summary.get("target_eps"), accounted.get("infinite_because"))
         ax.set_title(title + ": privacy spent (certified, worst client)")
         fig.tight_layout()
         save_figure(fig, privacy, dpi=110)

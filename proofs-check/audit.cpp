@@ -72,8 +72,8 @@ std::string experiment8_csv(const Grid& grid) {
   std::ostringstream csv;
   csv << "eps,w1,w2,mse_corbinq_d5,mse_optimal,mse_ldpq\n";
   const Rational c(0), r(1, 2);
-  const long steps = grid.quick ? 8 : 20;
-  for (double eps : {0.5, 1.0, 3.0}) {
+  const long steps = experiment8_steps(grid.quick);
+  for (double eps : kExperiment8Eps) {
     const Rational x = exp_eps_near(eps), alpha = alpha_of(x);
     for (long i = -steps; i <= steps; ++i)
       for (long j = -steps; j <= steps; ++j) {
@@ -178,6 +178,35 @@ Json readings_json(const ClaimResult& r) {
   return list;
 }
 
+Json claim_certificate(const ClaimResult& r, const Grid& grid, const CoqEvidence& coq) {
+  // What the verdicts rest on: this corbin, and the Coq sources read (checked in this run or not).
+  Json provenance = Json::object();
+  provenance["corbin"] = kVersion;
+  provenance["coq_checked"] = coq.checked;
+  provenance["coq_sources_sha256"] = coq.source_sha256;
+  Json cert = Json::object();
+  cert["id"] = r.id;
+  cert["verdict"] = r.decision.text();
+  cert["check_verdict"] = r.verdict_text();
+  cert["finding"] = r.finding;
+  cert["coq_checked"] = coq.checked;
+  cert["provenance"] = provenance;
+  cert["readings"] = readings_json(r);
+  cert["grid"] = grid.quick ? "quick" : "paper";
+  cert["data"] = r.certificate;
+  return cert;
+}
+
+std::string claim_report(const ClaimResult& r) {
+  std::string text = r.id + ": " + r.decision.text() + " — " + r.finding + "\n";
+  for (const ReadingResult& rr : r.readings) {
+    text += "  reading " + rr.spec.key + " (" + to_string(rr.spec.role) + "): " + rr.decision.text();
+    if (!rr.computed.empty()) text += "; computed here: " + rr.computed;
+    text += "\n";
+  }
+  return text;
+}
+
 void write_figure_data(const Grid& grid, const std::string& dir) {
   fs::create_directories(dir);
   write_file(fs::path(dir) / "privacy_utility.csv", privacy_utility_csv(grid, 50));
@@ -273,7 +302,8 @@ std::string audit_markdown(const std::vector<ClaimResult>& results, const Grid& 
     }
     md << "\n**Method.** " << r.method << "\n\n"
        << "**Result.** " << r.result << "\n\n";
-    for (const std::string& f : r.figures) md << "![" << r.id << "](figures/" << f << ")\n\n";
+    for (const Figure& f : r.figures)
+      md << "![" << r.id << "](figures/" << f.file << ")\n\n*Figure.* " << f.caption << "\n\n";
     if (const std::string review = second_reading(r.id); !review.empty())
       md << "**Second reading.** " << review << "\n\n";
     md << "**Recheck.** " << r.recheck << " Certificate: `certificates/" << r.id << ".json`; "
@@ -314,24 +344,9 @@ std::vector<ClaimResult> run_checks(const Grid& grid, const std::vector<std::siz
 void write_audit(const AuditOptions& options, const Grid& grid, const CoqEvidence& coq,
                  std::vector<ClaimResult>& results) {
   const fs::path out = prepare_audit_directories(options);
-  // What the verdicts rest on: this corbin, and the Coq sources read (checked in this run or not).
-  Json provenance = Json::object();
-  provenance["corbin"] = kVersion;
-  provenance["coq_checked"] = coq.checked;
-  provenance["coq_sources_sha256"] = coq.source_sha256;
   for (ClaimResult& r : results) {
     attach_readings(r, coq);
-    Json cert = Json::object();
-    cert["id"] = r.id;
-    cert["verdict"] = r.decision.text();
-    cert["check_verdict"] = r.verdict_text();
-    cert["finding"] = r.finding;
-    cert["coq_checked"] = coq.checked;
-    cert["provenance"] = provenance;
-    cert["readings"] = readings_json(r);
-    cert["grid"] = grid.quick ? "quick" : "paper";
-    cert["data"] = r.certificate;
-    write_file(out / "certificates" / (r.id + ".json"), cert.dump(1) + "\n");
+    write_file(out / "certificates" / (r.id + ".json"), claim_certificate(r, grid, coq).dump(1) + "\n");
   }
   write_figure_data(grid, (out / "figures" / "data").string());
   std::string note = "Figures are in `figures/`.";

@@ -24,6 +24,16 @@ struct AuditOptions {
   std::string fl_results = CORBIN_FL_RESULTS;  ///< the experiments' results (Grid::fl_results)
 };
 
+/// The certificate `corbin audit` writes for one claim (certificates/<ID>.json), from a result
+/// whose readings are attached: the claim's verdict, the check's own outcome, the readings, the
+/// provenance and the check's data. The per-claim programs write the same.
+Json claim_certificate(const ClaimResult& result, const Grid& grid, const CoqEvidence& coq);
+
+/// What a per-claim program prints (check_main.cpp): "ID: verdict — finding", the claim's verdict
+/// as the audit gives it, then one line per reading with its verdict and, where this check's
+/// computation decided it, what the computation found ("computed here: fails").
+std::string claim_report(const ClaimResult& result);
+
 /// The claim's readings with their evidence (the Coq pins, the check's own computation) and the
 /// claim's verdict. Raises runtime_error when a proof and the check's computation contradict
 /// each other (a proved reading the check finds violated).

@@ -32,7 +32,9 @@ Json check_result_json(const ClaimResult& r) {
   j["method"] = r.method;
   j["result"] = r.result;
   j["recheck"] = r.recheck;
-  j["figures"] = r.figures;
+  Json figures = Json::array();
+  for (const Figure& f : r.figures) figures.push_back({{"file", f.file}, {"caption", f.caption}});
+  j["figures"] = figures;
   j["reading"] = r.reading;
   Json also = Json::array();
   for (const auto& [key, verdict] : r.also)
@@ -52,7 +54,8 @@ ClaimResult check_result_from_json(const Json& j) {
   r.method = j.at("method").get<std::string>();
   r.result = j.at("result").get<std::string>();
   r.recheck = j.at("recheck").get<std::string>();
-  r.figures = j.at("figures").get<std::vector<std::string>>();
+  for (const Json& f : j.at("figures"))
+    r.figures.push_back({f.at("file").get<std::string>(), f.at("caption").get<std::string>()});
   r.reading = j.at("reading").get<std::string>();
   for (const Json& a : j.at("also"))
     r.also.emplace_back(a.at("reading").get<std::string>(),

@@ -57,8 +57,7 @@ ClaimResult gap_check(const Grid& grid,
   out.finding = tally.fails ? "the bound is exceeded (see the certificate's counterexample)"
                       : "the exact supremum is 2r²α²/2^d when 2^d >= α; the bound holds with a factor >= " +
                             std::to_string(to_double(min_slack)).substr(0, 5) + " to spare";
-  out.result = out.finding + ". Figure: gap supremum and bound against d.";
-  out.figures = {"t1b_gap_vs_d.png"};
+  out.result = out.finding + ". Figure: the bound at the witness, and the gap supremum against d.";
   out.recheck = "`corbin gap --sup --exp-eps 3 --bits 5` (sup_gap 1/4, bound 8).";
   return out;
 }
@@ -70,6 +69,22 @@ ClaimResult check_t1b(const Grid& grid) {
   out.reading = "levels";
   const Json witness = free_levels_witness("printed", "bound", 7);
   out.certificate["witnesses"] = Json::array({witness, free_levels_witness("range_intended", "bound", 7)});
+  // The figure's left panel: the printed reading's witness at every d from 1 (the competitor
+  // picks by Z's last bit) to 16, so that it shows where the bound starts to fail.
+  Json against_d = Json::array();
+  unsigned long first_refuting = 0;
+  for (unsigned long d = 1; d <= 16; ++d) {
+    against_d.push_back(free_levels_witness("printed", "bound", d));
+    if (first_refuting == 0 && against_d.back()["refutes"].get<bool>()) first_refuting = d;
+  }
+  out.certificate["witness_against_d"] = against_d;
+  out.figures = {{"t1b_gap_vs_d.png",
+                  "Left: Eq. (th:1:opt) at the printed reading's witness (c = r = 1, e^ε = 3, α = 2, w = w′ = 2, "
+                  "d = 1 to 16): CorBinQ's exact MSE against the right-hand side, the MSE of a pair in 𝒬 with levels "
+                  "−1 and 5 (0) plus r²α²/2^(d−6); the bound fails from d = " + std::to_string(first_refuting) +
+                      " on. Right: with levels c ± rα (c = 0, r = 1, e^ε on the grid), the exact supremum over "
+                      "inputs of CorBinQ's MSE above the d → ∞ optimum (solid) against r²α²/2^(d−6) (dashed): "
+                      "below it at every d."}};
   out.also = {{"printed", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided},
               {"range_intended", witness["refutes"].get<bool>() ? Verdict::fails : Verdict::undecided}};
   // The recheck shows the failing readings first (the verdict's), then the restricted one.

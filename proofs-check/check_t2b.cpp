@@ -108,9 +108,12 @@ ClaimResult aggregate_bound_check(const Grid& grid,
   }
   put(out.certificate, "smallest_bound_over_sup", min_slack);
   out.verdict = grid_ok ? tally.verdict() : Verdict::undecided;
+  // The ratio bound/worst case is T2b_ratio(α) >= 1 + √2/2 ≈ 1.7071 with equality at e^ε = 1 + √2
+  // (Thm23.v, T2b_tight): the least factor over every ε, which the grid's least only approaches.
   out.finding = tally.fails ? "the worst-case MSE exceeds the bound"
-                      : "worst case sup M/(2n) with sup M = r²α² (α <= 2) or 4r²(α − 1) (α > 2); the bound is at least " +
-                            std::to_string(to_double(min_slack)).substr(0, 5) + "× that";
+                      : "worst case sup M/(2n) with sup M = r²α² (α <= 2) or 4r²(α − 1) (α > 2); the bound is at least "
+                        "1 + √2/2 ≈ 1.707 times that, with equality at e^ε = 1 + √2 (Thm23.T2b_tight), and at least " +
+                            decimals(min_slack, 3, false) + " times on this grid's ε";
   out.finding += proof_note;
   out.result = out.finding +
                ". Appendix C checked step by step on the grid (certificate: appendix_c_steps): the variance "
@@ -158,10 +161,11 @@ ClaimResult check_t2b(const Grid& grid) {
   printed["rows"] = rows;
   out.certificate["as_printed"] = printed;
   out.also = {{"printed", Verdict::undecided}};
+  // Rounded so that what the sentence says stays true: the bound 881/1600 = 0.550625 up (it is
+  // exceeded: 0.551, not 0.550), the MSE's extremes down.
   out.finding += "; with line 14 as printed (c = 2, r = 1, e^ε = 41, inputs 3 and 117/40, n = 2) the exact MSE "
-                 "oscillates with d, from " + std::to_string(to_double(least)).substr(0, 5) + " (d = 8) to " +
-                 std::to_string(to_double(most)).substr(0, 5) + " (d = 10) against the bound's " +
-                 std::to_string(to_double(bound)).substr(0, 5) +
+                 "oscillates with d, from " + decimals(least, 3, false) + " (d = 8) to " +
+                 decimals(most, 3, false) + " (d = 10) against the bound's " + decimals(bound, 3, true) +
                  " (period 6 in d: the printed limit does not exist; argued, not machine-checked)";
   out.result = out.finding + ". With line 14 corrected, Appendix C checked step by step on the grid (certificate: "
                "appendix_c_steps): the variance bound, the covariance formula and its maximum −r²(α − 1)² (at "

@@ -93,8 +93,8 @@ ClaimResult check_t4m(const Grid&) {
   out.also.emplace_back("theta_pos", met_b && above ? Verdict::fails : Verdict::undecided);
   out.finding = std::string() + "at n = 3992, p = 1/2, δ = 11/1000, δ1 = 1/100, α = 11 every precondition holds, θ < 0 and the printed "
                 "bound is negative; with θ > 0 too (n = 20000, p = 9/10, δ = 1/10, δ1 = 10⁻⁶) the MSE is at least " +
-                std::to_string(to_double(lower)).substr(0, 6) + " > the bound " +
-                std::to_string(to_double(Rational(to_rational(upper_of(tb.mse_bound))))).substr(0, 6) +
+                decimals(lower, 4, false) + " > the bound " +
+                decimals(to_rational(upper_of(tb.mse_bound)), 4, true) +
                 ": the proof divides by n·nθ where N² belongs, and centres N/n at p(1 − p) instead of 1 − p";
   out.result = out.finding + ". Read as every sufficiently large n, it holds with δ1 fixed before n and fails when δ1 may be "
                              "chosen after n, θ > 0 or not (Thm4Large.v; readings large_n_*).";

@@ -35,6 +35,11 @@ struct Grid {
   static Grid quick_grid();
 };
 
+/// Experiment 8's figure (audit.cpp's experiment8.csv, X8's caption): its ε values, and its
+/// inputs' steps per half-range r (finer on the paper's grid).
+inline constexpr double kExperiment8Eps[] = {0.5, 1.0, 3.0};
+inline long experiment8_steps(bool quick) { return quick ? 8 : 20; }
+
 /// e^ε as a rational close to exp(eps) from above with a small denominator, so that every
 /// point of the paper's ε grid gets an exact α. The certificate records both.
 Rational exp_eps_near(double eps);
@@ -42,11 +47,22 @@ Rational exp_eps_near(double eps);
 /// α = (e^ε + 1)/(e^ε − 1), exactly (the library's Budget formula).
 Rational alpha_of(const Rational& exp_eps);
 
+/// x to `places` decimals, rounded down (`up` false) or up, exactly: a number a finding prints
+/// beside a comparison is rounded the way that keeps the printed comparison true ("0.886 exceeds
+/// the bound's 0.551" rounds the bound up, the value down).
+std::string decimals(const Rational& x, int places, bool up);
+
 /// What a check's computation found for the one reading it computes (the claim's verdict is a
 /// Decision, readings.hpp).
 enum class Verdict { holds, holds_with_slack, holds_only_under, fails, undecided };
 const char* to_string(Verdict v);
 using corbin::to_string;  // Rational -> "p/q", next to the Verdict overload
+
+/// A figure of the report: its file under figures/ and its caption, which names every parameter
+/// it is drawn at (a claim's figure is drawn at its witness, where the claim fails).
+struct Figure {
+  std::string file, caption;
+};
 
 struct ClaimResult {
   std::string id;
@@ -54,7 +70,7 @@ struct ClaimResult {
   std::string condition;  ///< for holds_only_under
   std::string finding;    ///< one line
   std::string statement, method, result, recheck;  ///< audit.md section (markdown)
-  std::vector<std::string> figures;  ///< file names under figures/
+  std::vector<Figure> figures;
   Json certificate = Json::object();
   std::string verdict_text() const;  ///< the check's outcome: "holds only under <condition>" etc.
   /// The reading (readings.hpp key) the check's computation decides; empty: its numbers support

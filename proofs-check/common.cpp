@@ -72,6 +72,19 @@ Json joint_recheck(const Rational& alpha, const Rational& c, const Rational& r, 
   return j;
 }
 
+std::string decimals(const Rational& x, int places, bool up) {
+  BigInt scale(1);
+  for (int i = 0; i < places; ++i) scale *= 10;
+  const Rational scaled = x * Rational(scale);
+  BigInt m = floor_of(scaled);
+  if (up && Rational(m) != scaled) m += 1;
+  const bool negative = m < 0;
+  std::string digits = (negative ? BigInt(-m) : m).str();
+  if (digits.size() <= static_cast<std::size_t>(places)) digits.insert(0, places + 1 - digits.size(), '0');
+  const std::string whole = digits.substr(0, digits.size() - places);
+  return (negative ? "-" : "") + whole + (places > 0 ? "." + digits.substr(digits.size() - places) : "");
+}
+
 const std::vector<NamedCheck>& all_checks() {
   static const std::vector<NamedCheck> checks = {
       {"P1", check_p1},   {"A2", check_a2},   {"T1a", check_t1a}, {"T1b", check_t1b},

@@ -147,6 +147,9 @@ Json attained_json(const AttainedBy& by) {
     part["other_ldpq"] = w.others_ldpq;
     part["other_pairs"] = w.others_pairs;
     if (!w.dropout.empty()) part["dropout"] = w.dropout;
+    if (!w.when.empty()) part["when"] = w.when;
+    if (by.adaptive)  // an adaptive strategy's configurations (choice_plan.hpp)
+      part["chosen"] = "adaptively, by the privacy loss of the outputs before (uses: those it may be played in)";
     part["uses"] = std::to_string(by.repeats[i]);
     parts.push_back(part);
   }

@@ -99,15 +99,38 @@ TEST_CASE("corbin account rejects bad input with exit 2 and the option's name", 
   CHECK(bad.err.find("--neighbours") != std::string::npos);
 }
 
-TEST_CASE("corbin account takes the worst role by default and names it", "[cli][unit]") {
-  // γ = 1/2: client 1 may be on LDPQ or paired; a paired client under replace one has no finite
-  // ε (its pair's joint law has an unbounded ratio), so the worst role is the pair's, named.
-  const Json worst = run_json({"--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--rounds", "100",
+TEST_CASE("corbin account takes client 1's role as drawn by default, or the worst role, and names it",
+          "[cli][unit]") {
+  // γ = 1/2: client 1 is alone with probability 1/2, else paired; a paired client under replace
+  // one has no finite ε (its pair's joint law has an unbounded ratio), and drawn into a pair in
+  // about half of 100 rounds it is exposed with probability far above δ: no finite ε either way.
+  const Json drawn = run_json({"--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--rounds", "100",
                                "--delta", "1e-5"});
+  CHECK(drawn["role"] == "drawn");
+  CHECK(drawn["eps_upper"] == "infinite");
+  CHECK(drawn["worst_case"]["covers"].get<std::string>().find("as the server draws it") != std::string::npos);
+  const Json worst = run_json({"--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--rounds", "100",
+                               "--delta", "1e-5", "--role", "worst"});
   CHECK(worst["role"] == "worst");
   CHECK(worst["eps_upper"] == "infinite");
   CHECK(worst["worst_case"]["worst_role"] == "paired");
   CHECK(worst["worst_case"]["lower_bound_attained_by"][0].contains("partner"));
+  // One round at n = 5, γ = 1/2, e^ε = 2, d = 2 (3 of 5 clients alone): the drawn round's lower
+  // bound mixes one configuration of each role with client 1 at the same inputs, each part saying
+  // which draw it serves; the drawn bracket lies below the worst role's upper end.
+  const std::vector<std::string> five = {"--n", "5", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--delta", "1/10"};
+  const Json mixed = run_json(five);
+  std::vector<std::string> any = five;
+  any.insert(any.end(), {"--role", "worst"});
+  const Json either = run_json(any);
+  REQUIRE(mixed["worst_case"].contains("lower_bound_attained_by"));
+  const Json& parts = mixed["worst_case"]["lower_bound_attained_by"];
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[0]["when"] == "client 1 alone (probability 3/5)");
+  CHECK(parts[1]["when"] == "client 1 paired (probability 2/5)");
+  CHECK(mixed["worst_case"]["worst_role"] == "drawn");
+  CHECK(mixed["eps_lower_approx"].get<double>() > 0);
+  CHECK(mixed["eps_upper_approx"].get<double>() <= either["eps_upper_approx"].get<double>());
   // γ = 1: every client on LDPQ, so the worst role is that one and the bracket is LDPQ's.
   const Json all = run_json({"--n", "100", "--gamma", "1", "--exp-eps", "3", "--rounds", "100",
                              "--delta", "1e-5"});
@@ -197,6 +220,7 @@ TEST_CASE("corbin account names every use of the configuration attaining its low
   // the query): n = 5, γ = 1/2, e^ε = 2, d = 2, one round, at ε = 1/2.
   const std::vector<std::string> at = {"--n", "5", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--at-eps", "1/2"};
   std::vector<std::string> worst = at, paired = at;
+  worst.insert(worst.end(), {"--role", "worst"});
   paired.insert(paired.end(), {"--role", "paired"});
   const double w = run_json(worst)["delta_lower_approx"].get<double>();
   const double p = run_json(paired)["delta_lower_approx"].get<double>();
@@ -249,4 +273,58 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "corbin", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "ldp", "--target-eps", "8"}, "--target-eps"}};
   refuses(base, cases);
+}
+
+TEST_CASE("corbin account says why ε is infinite and gives the LDPQ role's beside it", "[cli][unit]") {
+  // The issue's run: 500 rounds at n = 100, γ = 1/2. A paired client's pair has an unbounded
+  // likelihood ratio under replace-one (S1), so no finite ε; a client on LDPQ every round has one.
+  const std::vector<std::string> run = {"--n", "100", "--gamma", "1/2", "--exp-eps", "3", "--rounds", "500",
+                                        "--delta", "1e-5"};
+  const Json worst = run_json(run);
+  REQUIRE(worst["eps_upper"] == "infinite");
+  const std::string why = worst["infinite_because"].get<std::string>();
+  CHECK(why.find("client 1 as a pair's member") != std::string::npos);
+  CHECK(why.find("replace-one") != std::string::npos);
+  CHECK(why.find("S1") != std::string::npos);
+  std::vector<std::string> as_ldpq = run;
+  as_ldpq.insert(as_ldpq.end(), {"--role", "ldpq"});
+  const Json ldpq = run_json(as_ldpq);
+  REQUIRE(ldpq["eps_upper"] != "infinite");
+  CHECK(worst["ldpq_role"]["eps_upper"] == ldpq["eps_upper"]);
+  CHECK(worst["ldpq_role"]["eps_lower"] == ldpq["eps_lower"]);
+  CHECK(ldpq["eps_upper_approx"].get<double>() > 0);
+  CHECK_FALSE(ldpq.contains("infinite_because"));  // a finite answer needs no reason
+  // The text output says it where the ∞ is printed.
+  std::vector<std::string> text = {kCli, "account"};
+  text.insert(text.end(), run.begin(), run.end());
+  const Outcome shown = run_process(text);
+  CHECK(shown.status == 0);
+  CHECK(shown.out.find("infinite_because") != std::string::npos);
+  CHECK(shown.out.find("ldpq_role") != std::string::npos);
+  // CorBin-FL (γ = 0) at even n has no LDPQ position: the reason, and no LDPQ role to show.
+  const Json corbin = run_json({"--mechanism", "corbin", "--n", "100", "--exp-eps", "3", "--delta", "1e-5"});
+  REQUIRE(corbin["eps_upper"] == "infinite");
+  CHECK(corbin["infinite_because"].get<std::string>().find("S1") != std::string::npos);
+  CHECK(corbin["ldpq_role"].is_null());
+  // Remove-one on centre: the sums of n and n − 1 clients never meet, whatever the role.
+  const Json removed = run_json({"--n", "50", "--gamma", "1/2", "--exp-eps", "3", "--delta", "1e-5", "--neighbours",
+                                 "remove", "--role", "ldpq"});
+  REQUIRE(removed["eps_upper"] == "infinite");
+  CHECK(removed["infinite_because"].get<std::string>().find("remove-one") != std::string::npos);
+}
+
+TEST_CASE("corbin account: a phase's budget replaces the one before it, in any form", "[cli][unit]") {
+  // Was: "--phase 1 (--alpha) is empty", the phase's exp-eps refused because --alpha was given.
+  const Json mixed = run_json({"--n", "100", "--gamma", "1", "--alpha", "2", "--delta", "1e-5", "--phase",
+                               "rounds=1,exp-eps=3"});
+  REQUIRE(mixed["phases"].size() == 2);
+  CHECK(mixed["phases"][0]["budget"] == "--alpha 2");
+  CHECK(mixed["phases"][1]["budget"] == "--exp-eps 3");
+  // α = 2 is e^ε = 3: two rounds of one mechanism, bracketed as two rounds at once are (the two
+  // brackets of one value overlap).
+  const Json same = run_json({"--n", "100", "--gamma", "1", "--exp-eps", "3", "--rounds", "2", "--delta", "1e-5"});
+  CHECK(mixed["eps_lower_approx"].get<double>() <= same["eps_upper_approx"].get<double>());
+  CHECK(same["eps_lower_approx"].get<double>() <= mixed["eps_upper_approx"].get<double>());
+  refuses({kCli, "account", "--n", "100", "--gamma", "1", "--alpha", "2", "--delta", "1e-5"},
+          {{{"--phase", "rounds=1,exp-eps="}, "--phase 1 is 'exp-eps=', but must be a budget with its value"}});
 }

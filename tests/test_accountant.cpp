@@ -14,6 +14,7 @@
 #include "corbin/privacy/exact/exact_ucdp.hpp"
 #include "corbin/privacy/exact/privacy_loss.hpp"
 #include "corbin/privacy/run/run_accountant.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
 
 using namespace corbin;
 
@@ -359,59 +360,97 @@ TEST_CASE("the accountant's inputs are checked and named", "[accountant][unit]")
   names([&] { AggregateFamily{none}; }, "role");
 }
 
+namespace {
+
+RoundKind kind_of(const AccountSetting& s, std::uint64_t m) {
+  RoundKind k;
+  k.setting = s;
+  k.coordinates = m;
+  return k;
+}
+
+}  // namespace
+
 TEST_CASE(
-    "a run with one role is that role's accountant composed R times, per coordinate and per model "
-    "round",
+    "a run with one role is that role's accountant composed R times, per coordinate and per model",
     "[accountant][unit]") {
   // γ = 1: every client quantizes alone every round, so the run is A^R exactly.
   const AccountSetting s =
       setting(40, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
   const Rational delta(1, 100000);
   constexpr std::uint64_t kM = 1000;
-  RunAccountant run(s, kM, delta);
-  CHECK_FALSE(run.both_roles());
-  const Accountant one(s), round = one.compose(kM);
+  RunAccountant run(kind_of(s, kM), delta, 3);
+  CHECK_FALSE(run.drawn());
+  const Accountant one(s);
   double before = 0;
   for (std::uint64_t r = 1; r <= 3; ++r) {
     const RunAccountant::Bounds b = run.after(r);
-    CHECK(b.coordinate == one.compose(r).epsilon(delta).upper);
-    CHECK(b.model == round.compose(r).epsilon(delta).upper);
-    // Another certified composition of the same k: the two brackets overlap.
-    CHECK(one.compose(kM * r).epsilon(delta).lower <= b.model);
+    // The ledger's answer for the same run (corbin account's), per coordinate and over the model.
+    RunLedger coordinate, model;
+    coordinate.step(kind_of(s, 1), r);
+    model.step(kind_of(s, kM), r);
+    CHECK(b.coordinate == coordinate.epsilon(delta).bounds.upper);
+    CHECK(b.model == model.epsilon(delta).bounds.upper);
+    CHECK(b.model <= one.upper_only().compose(kM * r).epsilon(delta).upper);
+    // Another certified composition of the same k (a round, then its rounds): the brackets overlap.
+    CHECK(one.compose(kM).compose(r).epsilon(delta).lower <= b.model);
     CHECK(b.model > b.coordinate);
     CHECK(b.model > before);
     before = b.model;
   }
 }
 
-TEST_CASE("a run with both roles is bounded over every sequence of roles", "[accountant][unit]") {
-  // n = 200, γ = 1/2: 100 LDPQ clients and 50 pairs; both roles finite at δ = 1e-5.
+TEST_CASE("a run with both roles is the mixture over the server's draws of roles", "[accountant][unit]") {
+  // n = 200, γ = 1/2: 100 LDPQ clients and 50 pairs, client 1 alone with probability 1/2; both
+  // roles finite at δ = 1e-5.
   const AccountSetting alone =
       setting(200, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
   AccountSetting paired = alone;
   paired.role = TargetClient::Role::leader;
+  CHECK(alone_probability(alone) == Rational(1, 2));
   const Rational delta(1, 100000);
   constexpr std::uint64_t kM = 4;
-  RunAccountant run(alone, kM, delta);
-  REQUIRE(run.both_roles());
+  RunAccountant run(kind_of(alone, kM), delta, 3);
+  REQUIRE(run.drawn());
   const Accountant a = Accountant(alone).compose(kM), b = Accountant(paired).compose(kM);
-  constexpr std::uint64_t kRounds = 3;
+  const Rational w(1, 2);
+  // One round: δ(ε) of a labelled mixture is the mixture of the two δ(ε), for every ε.
+  const Accountant round = a.mixture(w, b, "alone", "paired");
+  for (const Rational eps : {Rational(1, 10), Rational(1, 2), Rational(1)}) {
+    INFO("ε = " << to_string(eps));
+    const double mixed = 0.5 * a.delta(eps).upper + 0.5 * b.delta(eps).upper;
+    CHECK(round.delta(eps).upper >= 0.5 * a.delta(eps).lower + 0.5 * b.delta(eps).lower);
+    // Linear but for the common grid the two are put on (0.034 % at ε = 1/10 here).
+    CHECK(round.delta(eps).upper <= mixed * (1 + 1e-3));
+    CHECK(round.delta(eps).lower <= round.delta(eps).upper);
+    CHECK(round.delta(eps).lower >= 0.25 * (a.delta(eps).lower + b.delta(eps).lower));
+  }
   std::vector<RunAccountant::Bounds> seen;
-  for (std::uint64_t r = 1; r <= kRounds; ++r) {
+  for (std::uint64_t r = 1; r <= 3; ++r) {
     seen.push_back(run.after(r));
     REQUIRE(std::isfinite(seen.back().model));
-    // Each sequence with `lone` rounds alone, built independently (by powers): its certified lower
-    // bound can never exceed the run's upper bound.
+    RunLedger ledger;
+    ledger.step(kind_of(alone, kM), r);
+    CHECK(seen.back().model == ledger.epsilon(delta).bounds.upper);
+    CHECK(seen.back().model <= round.compose(r).epsilon_upper(delta));
+    // Against every role sequence, each with its probability: the mixture's upper end covers the
+    // mixture of the sequences' lower ends at its own ε (δ there is the mixture of theirs).
+    const Rational at = to_rational(seen.back().model);
+    double covered = 0;
     for (std::uint64_t lone = 0; lone <= r; ++lone) {
-      INFO("rounds " << r << ", alone in " << lone);
       const Accountant x = lone == 0   ? b.compose(r)
                            : lone == r ? a.compose(r)
                                        : a.compose(lone).then(b.compose(r - lone));
-      CHECK(x.epsilon(delta).lower <= seen.back().model);
+      covered += to_double(Rational(choose(r, lone)) / Rational(BigInt(1) << r)) * x.delta(at).lower;
     }
+    CHECK(covered <= to_double(delta) * (1 + 1e-9));
+    // A pair dominating both roles every round (any sequence, even an adversary's) is never tighter.
+    RoundKind worst = kind_of(alone, kM);
+    worst.any_role_sequence = true;
+    CHECK(RunAccountant(worst, delta, 3).after(r).model >= seen.back().model);
     if (r > 1) CHECK(seen[r - 1].model > seen[r - 2].model);
   }
-  // Asked for fewer rounds, the frontier is rebuilt and gives the same bounds.
+  // Asked for fewer rounds, the same bounds.
   const RunAccountant::Bounds again = run.after(2);
   CHECK(again.coordinate == seen[1].coordinate);
   CHECK(again.model == seen[1].model);
@@ -420,11 +459,12 @@ TEST_CASE("a run with both roles is bounded over every sequence of roles", "[acc
 TEST_CASE("a paired client of a small population is exposed: the run's bound is infinite",
           "[accountant][unit]") {
   // n = 50, γ = 1/2: with its partner at c − r, client 1's pair sums to one "+" at c + r, but can
-  // give none at c − r; the other 25 LDPQ clients all say "−" with probability (2/3)^25 > 10^-5.
+  // give none at c − r; the other 25 LDPQ clients all say "−" with probability (2/3)^25: drawn
+  // into a pair with probability 1/2, (2/3)^25 / 2 > 10^-5 is certainly lost.
   const AccountSetting s =
       setting(50, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
   const Rational delta(1, 100000);
-  RunAccountant run(s, 10, delta);
+  RunAccountant run(kind_of(s, 10), delta, 2);
   CHECK(std::isfinite(Accountant(s).epsilon(delta).upper));
   const RunAccountant::Bounds b = run.after(1);
   CHECK(std::isinf(b.coordinate));
@@ -499,20 +539,20 @@ TEST_CASE("an accountant over explicit survivors is the population of the same c
   counted.counts = PopulationCounts{21, 0};
   const AccountSetting same =
       setting(21, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
-  RunAccountant a(counted, std::nullopt, 100, delta), b(same, 100, delta);
+  RunAccountant a(kind_of(counted, 100), delta, 2), b(kind_of(same, 100), delta, 2);
   const RunAccountant::Bounds x = a.after(2), y = b.after(2);
   CHECK(x.coordinate == y.coordinate);
   CHECK(x.model == y.model);
   // Fewer survivors, less noise: a larger bound (the floors' direction).
   AccountSetting fewer = counted;
   fewer.counts = PopulationCounts{6, 0};
-  RunAccountant c(fewer, std::nullopt, 100, delta);
+  RunAccountant c(kind_of(fewer, 100), delta, 2);
   CHECK(c.after(2).coordinate > x.coordinate);
   // A lone client with nobody else is randomized response with odds 3 at c ± r: ε(δ) is
   // ln(3 − 4δ), just below ln 3, and the certified bound sits within the grid's width of it.
   AccountSetting lone = counted;
   lone.counts = PopulationCounts{1, 0};
-  const double alone = RunAccountant(lone, std::nullopt, 1, delta).after(1).coordinate;
+  const double alone = RunAccountant(kind_of(lone, 1), delta, 1).after(1).coordinate;
   CHECK(alone >= std::log(3 - 4e-5) * (1 - 1e-12));
   CHECK(alone <= std::log(3.0) * 1.01);
 }
@@ -530,7 +570,9 @@ TEST_CASE("dropout floors' and explicit counts' inputs are checked and named",
   names([&] { AggregateFamily{s}; }, "counts");
   s.counts = PopulationCounts{0, 3};
   names([&] { AggregateFamily{s}; }, "role");
-  names([&] { RunAccountant(std::nullopt, std::nullopt, 1, Rational(1, 2)); }, "role");
+  names([&] { RunAccountant(kind_of(s, 0), Rational(1, 2), 1); }, "m");
+  names([&] { RunAccountant(kind_of(setting(50, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one), 1),
+                            Rational(1), 1); }, "delta");
 }
 
 TEST_CASE("either(a, b) dominates both, and every sequence of the two", "[accountant][unit]") {

@@ -6,7 +6,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <array>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -531,4 +533,148 @@ TEST_CASE("corbin check: the aggregate MSE is exact where the room's is, so a bo
   INFO(o.out);
   CHECK(o.status == 0);
   CHECK(o.out.find("3 hold, 0 fail, 0 undecided") != std::string::npos);
+}
+
+TEST_CASE("corbin check: a bound may be a factor times another mechanism's or another entry's value, exactly",
+          "[check]") {
+  const fs::path dir = scratch();
+  // e^ε = 3 (α = 2), r = 1/20, n = 100: LDP-FL's worst case (rα)²/n = 1/10^4, CorBin-FL's half of
+  // it, AugCorBin-FL's (γ = 1/2: 50 alone, 25 pairs) 3/(4·10^4) (test_cli's derivation).
+  const std::string setting = "exp-eps = \"3\", n = \"100\", radius = \"1/20\"";
+  const std::string ldp = "mechanism = \"ldp\", " + setting, corbin = "mechanism = \"corbin\", " + setting;
+  const std::string aug = "mechanism = \"augcorbin\", gamma = \"1/2\", " + setting;
+  const std::string half_ldp = "{ times = \"1/2\", mechanism = \"ldp\" }";
+  const fs::path spec = write(
+      dir, "factor.toml",
+      entry("CorBin-FL at most half LDP-FL's", "aggregate_mse", corbin, "<=", half_ldp) +
+          entry("CorBin-FL exactly half LDP-FL's", "aggregate_mse", corbin, "==", half_ldp) +
+          // γ is AugCorBin-FL's: LDP-FL at the same setting does not read it, and is not refused for it.
+          entry("AugCorBin-FL at most half LDP-FL's", "aggregate_mse", aug, "<=", half_ldp) +
+          entry("AugCorBin-FL at 3/4 of the LDP-FL entry", "aggregate_mse", aug, "==",
+                "{ times = \"3/4\", entry = \"LDP-FL\" }") +
+          entry("LDP-FL", "aggregate_mse", ldp, "==", "\"1/10000\"") +
+          // Theorem 1: the tight constant is the paper's bound over 32 (at d = 5, 1/4 = 8/32).
+          entry("sup_gap is 1/32 of the paper's bound", "sup_gap", "exp-eps = \"3\", bits = \"5\"", "==",
+                "{ times = \"1/32\", quantity = \"paper_gap_bound\", params = { exp-eps = \"3\", bits = \"5\" } }") +
+          // Certified: at ε = 1 (α ≈ 2.16) CorBin-FL's worst case is below half LDP-FL's (ratio α²/(2(α − 1))).
+          entry("CorBin-FL below half LDP-FL's at eps = 1", "aggregate_mse",
+                "mechanism = \"corbin\", eps = \"1\", n = \"100\", radius = \"1/20\"", "<", half_ldp));
+  const Outcome o = check(spec, dir);
+  INFO(o.out << o.err);
+  CHECK(o.status == 1);  // AugCorBin-FL is not within half
+  const auto report = nlohmann::json::parse(read(dir / "out.json"));
+  const auto& entries = report["entries"];
+  REQUIRE(entries.size() == 7);
+  const std::vector<std::string> verdicts = {"holds", "holds", "fails", "holds", "holds", "holds", "holds"};
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    INFO(entries[i]["name"]);
+    CHECK(entries[i]["verdict"] == verdicts[i]);
+  }
+  // The value compared is the factor times the other mechanism's, exactly; the value before it too.
+  CHECK(entries[0]["rhs"]["exact"] == "1/20000");
+  CHECK(entries[0]["rhs_before_factor"]["exact"] == "1/10000");
+  CHECK(entries[0]["value"]["times"] == "1/2");
+  CHECK(entries[0]["value"]["mechanism"] == "ldp");
+  CHECK(entries[0]["decided_by"] == "lhs.upper <= rhs.lower");
+  CHECK(entries[2]["lhs"]["exact"] == "3/40000");
+  CHECK(entries[3]["rhs"]["exact"] == "3/40000");
+  CHECK(entries[3]["value"]["entry"] == "LDP-FL");
+  CHECK(entries[5]["rhs"]["exact"] == "1/4");
+  CHECK(entries[6]["rhs"].contains("lower"));
+  // The table shows the value compared beside what it names.
+  CHECK(o.out.find("1/2 × ldp's aggregate_mse = 1/20000") != std::string::npos);
+  CHECK(o.out.find("3/4 × entry 'LDP-FL' = 3/40000") != std::string::npos);
+  CHECK(o.out.find("6 hold, 1 fail, 0 undecided") != std::string::npos);
+  // JUnit: each case's time in seconds, and the suite's, their sum to the rounding of each.
+  const std::string xml = read(dir / "out.xml");
+  const std::regex time_re("<testcase [^>]*time=\"([0-9]+\\.[0-9]{6})\"");
+  double cases = 0;
+  long timed = 0;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), time_re); it != std::sregex_iterator(); ++it, ++timed)
+    cases += std::stod((*it)[1]);
+  CHECK(timed == 7);
+  std::smatch suite;
+  REQUIRE(std::regex_search(xml, suite, std::regex("<testsuite [^>]*time=\"([0-9]+\\.[0-9]{6})\"")));
+  CHECK(std::abs(std::stod(suite[1]) - cases) <= 8 * 0.5e-6);
+  CHECK(xml.find("<property name=\"bound\" value=\"1/20000\"/><property name=\"bound_of\" "
+                 "value=\"1/2 × ldp&apos;s aggregate_mse\"/>") != std::string::npos);
+
+  // Bad factors and references: one line naming the field, exit 2, nothing written.
+  const std::string q = "aggregate_mse";
+  for (const auto& [quantity, params, value, named] : std::vector<std::array<std::string, 4>>{
+           {q, corbin, "{ times = \"0\", mechanism = \"ldp\" }", "value.times is '0'"},
+           {q, corbin, "{ times = \"-1/2\", mechanism = \"ldp\" }", "value.times"},
+           {q, corbin, "{ times = 0.5, mechanism = \"ldp\" }", "value.times"},
+           {q, corbin, "{ times = \"1/2\" }", "bound[0] (bad): value is"},
+           {q, corbin, "{ mechanism = \"ldp\", entry = \"bad\" }", "bound[0] (bad): value is"},
+           {q, corbin, "{ mechanism = \"ldp\", params = { n = \"2\" } }", "value.params"},
+           {q, corbin, "{ mechanism = \"nope\" }", "value.mechanism is 'nope'"},
+           {q, corbin, "{ entry = \"nope\" }", "value.entry is 'nope'"},
+           {q, corbin, "{ entry = \"bad\" }", "value.entry is 'bad'"},
+           {"sup_gap", "exp-eps = \"3\"", "{ mechanism = \"ldp\" }", "value.mechanism"},
+           {"accountant_eps", "exp-eps = \"3\", n = \"50\", gamma = \"1\", delta = \"1e-5\", neighbours = \"replace\"",
+            "{ times = \"2\", mechanism = \"ldp\" }", "value.mechanism"}}) {
+    INFO(value);
+    fs::remove(dir / "out.json");
+    const Outcome b = check(write(dir, "bad.toml", entry("bad", quantity, params, "<=", value)), dir);
+    CHECK(b.status == 2);
+    CHECK(b.err_lines() == 1);
+    CHECK(b.err.find(named) != std::string::npos);
+    CHECK(!fs::exists(dir / "out.json"));
+  }
+}
+
+TEST_CASE("corbin check: a JSON spec's key given twice, an integer beyond 64 bits and a number no double "
+          "holds are refused naming the field, on one short line",
+          "[check][hostile]") {
+  const fs::path dir = scratch();
+  const auto refused = [&](const std::string& name, const std::string& text, const std::string& message) {
+    const Outcome o = check(write(dir, name, text), dir);
+    INFO(o.err);
+    CHECK(o.status == 2);
+    CHECK(o.err.find(message) != std::string::npos);
+    CHECK(o.err_lines() == 1);
+    CHECK(o.err.size() < 300);
+    CHECK(!fs::exists(dir / "out.json"));
+  };
+  const auto spec = [](const std::string& params, const std::string& value) {
+    return "{\"bound\": [{\"name\": \"a\", \"quantity\": \"sup_gap\", \"params\": {" + params +
+           "}, \"relation\": \"==\", \"value\": " + value + "}]}";
+  };
+  // Was: the last "bits" kept silently (d = 6: sup_gap 1/8, the entry failed); TOML refuses it.
+  refused("dup.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\", \"bits\": \"6\"", "\"1/4\""),
+          "dup.json' at bound[0].params.bits is given twice, but must be each key once");
+  refused("dup_top.json", "{\"bound\": [], " + spec("\"exp-eps\": \"3\"", "\"1/4\"").substr(1),
+          "dup_top.json' at bound is given twice");
+  // Was: "value is 1.8446744073709552e+19, but must be ... (a float is a double ...)".
+  refused("big.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\"", "18446744073709551616"),
+          "at bound[0].value is 18446744073709551616, but must be an integer in [−2^63, 2^64 − 1]");
+  // Was: the parser's message with all 5000 digits and no field.
+  refused("digits.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\"", std::string(5000, '9')),
+          "at bound[0].value is 99999");
+  refused("digits.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\"", std::string(5000, '9')), "(5000 characters)");
+  // A quoted long value is cut once: its length is the value's (was "(85 characters)").
+  refused("long.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\"", "\"" + std::string(100000, '1') + "x\""),
+          "(100001 characters), but must be a number such as 1/4");
+  // The same keys once each: the entry holds.
+  const Outcome o = check(write(dir, "once.json", spec("\"exp-eps\": \"3\", \"bits\": \"5\"", "\"1/4\"")), dir);
+  INFO(o.err);
+  CHECK(o.status == 0);
+}
+
+TEST_CASE("corbin check: an e^ε that looks like an ε is warned about, once, and still evaluated", "[check]") {
+  const fs::path dir = scratch();
+  // 1.0986 = ln 3 written where e^ε is read: ε = ln 1.0986 = 0.09404, twelve times smaller.
+  const fs::path spec = write(dir, "small.toml",
+                              entry("ln 3 as e^eps", "sup_gap", "exp-eps = \"1.0986\", bits = \"5\"", ">=", "\"0\"") +
+                                  entry("three", "sup_gap", "exp-eps = \"3\", bits = \"5\"", "==", "\"1/4\""));
+  Outcome o = check(spec, dir);
+  INFO(o.err);
+  CHECK(o.status == 0);
+  CHECK(o.err == "corbin: warning: bound[0] (ln 3 as e^eps): params.exp-eps 1.0986 is e^ε, so ε = 0.09404; for "
+                 "ε = 1.0986 give params.eps = 1.0986\n");
+  // At 3/2 and above no warning (e^ε = 1.5 is ε = 0.405).
+  o = check(write(dir, "edge.toml", entry("edge", "sup_gap", "exp-eps = \"3/2\", bits = \"5\"", ">=", "\"0\"")), dir);
+  CHECK(o.status == 0);
+  CHECK(o.err.empty());
 }

@@ -110,8 +110,8 @@ TEST_CASE("corbin sweep writes one CSV row per grid point, exact where the budge
   const Result r = run("sweep --quantity mse --exp-eps 3,5 --bits 2,5 --w 1/4 --w2 -1/8,0");
   REQUIRE(r.status == 0);
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 2 * 2);
-  CHECK(r.out.rfind("exp-eps,bits,w,w2,mse,mse_exact,mse_lower,mse_upper\n", 0) == 0);
-  CHECK(r.out.find("3,2,0.25,-0.125,1.234375,79/64,") != std::string::npos);  // = corbin joint
+  CHECK(r.out.rfind("exp-eps,bits,w,w2,center,radius,variant,mse,mse_exact,mse_lower,mse_upper\n", 0) == 0);
+  CHECK(r.out.find("3,2,0.25,-0.125,0,1,corrected,1.234375,79/64,") != std::string::npos);  // = corbin joint
   const Result s = run("sweep --quantity sup_gap --eps 0.1:7:4 --bits 5");
   REQUIRE(s.status == 0);
   CHECK(std::count(s.out.begin(), s.out.end(), '\n') == 5);
@@ -132,9 +132,11 @@ TEST_CASE("corbin sweep --quantity aggregate_mse: the worst case of the average 
   std::istringstream lines(r.out);
   std::string line;
   std::getline(lines, line);
-  CHECK(line == "mechanism,exp-eps,bits,n,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,aggregate_mse_upper");
+  CHECK(line == "mechanism,exp-eps,bits,n,center,radius,variant,gamma,aggregate_mse,aggregate_mse_exact,"
+                "aggregate_mse_lower,aggregate_mse_upper");
   const std::vector<std::pair<std::string, double>> expected = {
-      {"ldp,3,,100,", 1e-4}, {"corbin,3,5,100,", 5e-5}, {"augcorbin,3,5,100,", 7.5e-5}, {"vanilla,,,100,", 0}};
+      {"ldp,3,,100,0,1/20,,,", 1e-4}, {"corbin,3,5,100,0,1/20,corrected,,", 5e-5},
+      {"augcorbin,3,5,100,0,1/20,corrected,1/2,", 7.5e-5}, {"vanilla,,,100,0,1/20,,,", 0}};
   for (const auto& [prefix, value] : expected) {
     REQUIRE(std::getline(lines, line));
     INFO(line);
@@ -146,12 +148,12 @@ TEST_CASE("corbin sweep --quantity aggregate_mse: the worst case of the average 
     CHECK(upper - lower <= 1e-18);
   }
   REQUIRE(std::getline(lines, line));
-  CHECK(line == "cq,,,100,,,,");
+  CHECK(line == "cq,,,100,0,1/20,,,,,,");
   // An ε budget (transcendental α) is enclosed, and CorBin-FL stays at half LDP-FL's or less (T2c).
   const Result e = run("sweep --quantity aggregate_mse --mechanism ldp,corbin --eps 1 --n 100 --radius 0.05");
   REQUIRE(e.status == 0);
-  CHECK(e.out.find("ldp,1,,100,0.00011706735942077923") != std::string::npos);
-  CHECK(e.out.find("corbin,1,5,100,5.8197670686932642e-05") != std::string::npos);
+  CHECK(e.out.find("ldp,1,,100,0,1/20,,0.00011706735942077923") != std::string::npos);
+  CHECK(e.out.find("corbin,1,5,100,0,1/20,corrected,5.8197670686932642e-05") != std::string::npos);
 }
 
 TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at given inputs, exactly",
@@ -169,11 +171,14 @@ TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK(r.out ==
-        "mechanism,exp-eps,bits,n,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,aggregate_mse_upper\n"
-        "ldp,3,,4,0.0021484375,11/5120,0.0021484375,0.0021484375\n"
-        "cq,,,4,0.00022135416666666667,17/76800,0.00022135416666666667,0.00022135416666666667\n"
-        "vanilla,,,4,0,0,0,0\n"
-        "corbin,3,5,4,0.00069010416666666667,53/76800,0.00069010416666666667,0.00069010416666666667\n");
+        "mechanism,exp-eps,bits,n,center,radius,variant,weights,aggregate_mse,aggregate_mse_exact,aggregate_mse_lower,"
+        "aggregate_mse_upper\n"
+        "ldp,3,,4,0,1/20,,-1/20 1/40 0 1/20,0.0021484375,11/5120,0.0021484375,0.0021484375\n"
+        "cq,,,4,0,1/20,,-1/20 1/40 0 1/20,0.00022135416666666667,17/76800,0.00022135416666666667,"
+        "0.00022135416666666667\n"
+        "vanilla,,,4,0,1/20,,-1/20 1/40 0 1/20,0,0,0,0\n"
+        "corbin,3,5,4,0,1/20,corrected,-1/20 1/40 0 1/20,0.00069010416666666667,53/76800,0.00069010416666666667,"
+        "0.00069010416666666667\n");
   // The same mean over the orders, from the fixed-pairing command: the two agree.
   corbin::Rational mean(0);
   const char* const orders[] = {"0-1,2-3", "0-2,1-3", "0-3,1-2"};
@@ -190,7 +195,42 @@ TEST_CASE("corbin sweep --quantity aggregate_mse --weights: the average's MSE at
   const Result spread = run("sweep --quantity aggregate_mse --mechanism ldp --exp-eps 3 --radius 1/20 "
                             "--weights -0.05:0.05:100");
   REQUIRE(spread.status == 0);
-  CHECK(spread.out.find("\nldp,3,100,") != std::string::npos);
+  CHECK(spread.out.find("\nldp,3,100,0,1/20,-0.05:0.05:100,") != std::string::npos);
+}
+
+TEST_CASE("corbin sweep's CSV records every parameter it used, exactly, in every row", "[cli][unit]") {
+  // The parameters that are no axis, right before the value columns; a room's own (the variant and
+  // d where clients pair, γ where the pairing is augmented, δ for the Gaussian) empty in the rows of
+  // the rooms that do not read it.
+  const Result r = run("sweep --quantity aggregate_mse --mechanism ldp,augcorbin,gaussian --exp-eps 3 --n 3 "
+                       "--radius 1/3 --gamma 1/3 --delta 1e-6 --bits 4");
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out ==
+        "mechanism,exp-eps,bits,n,center,radius,variant,gamma,delta,aggregate_mse,aggregate_mse_exact,"
+        "aggregate_mse_lower,aggregate_mse_upper\n"
+        "ldp,3,,3,0,1/3,,,,0.14814814814814815,4/27,0.14814814814814815,0.14814814814814815\n"
+        "augcorbin,3,4,3,0,1/3,corrected,1/3,,0.098765432098765432,8/81,0.098765432098765432,0.098765432098765432\n"
+        "gaussian,3,,3,0,1/3,,,1/1000000,2.2210155548310121,,2.2210155548310121,2.2210155548310121\n");
+  // A row's setting given back reproduces the row.
+  const Result again = run("sweep --quantity aggregate_mse --mechanism augcorbin --exp-eps 3 --n 3 --center 0 "
+                           "--radius 1/3 --variant corrected --gamma 1/3 --bits 4");
+  REQUIRE(again.status == 0);
+  CHECK(again.out.find("\naugcorbin,3,4,3,0,1/3,corrected,1/3,0.098765432098765432,8/81,") != std::string::npos);
+  // Quantities side by side: the parameters any of them read, once (sup_gap reads no variant, the
+  // PLDP ratio does).
+  CHECK(run("sweep --quantity sup_gap,pldp_ratio --exp-eps 3 --bits 5 --center 1/2").out ==
+        "exp-eps,bits,center,radius,variant,sup_gap,sup_gap_exact,sup_gap_lower,sup_gap_upper,pldp_ratio,"
+        "pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n3,5,1/2,1,corrected,0.25,1/4,0.25,0.25,3,3,3,3\n");
+  // The noise's sensitivity as used: 2r from the radius, or as given (then no radius).
+  CHECK(run("sweep --quantity gaussian_sigma --eps 1 --delta 1e-5").out.rfind(
+            "eps,delta,radius,sensitivity,gaussian_sigma,", 0) == 0);
+  CHECK(run("sweep --quantity gaussian_sigma --eps 1 --delta 1e-5 --sensitivity 3").out ==
+        "eps,delta,sensitivity,gaussian_sigma,gaussian_sigma_exact,gaussian_sigma_lower,gaussian_sigma_upper\n"
+        "1,1e-05,3,11.191894904447825,,11.191894904447825,11.191894904447825\n");
+  // Theorem 3's formulas: γ, δ and m are axes, r a parameter.
+  CHECK(run("sweep --quantity eps_u_printed --exp-eps 3 --n 1000").out.rfind(
+            "exp-eps,n,gamma,delta,m,radius,eps_u_printed,", 0) == 0);
 }
 
 TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities", "[cli][unit]") {
@@ -201,14 +241,11 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   REQUIRE(r.status == 0);
   CHECK(
       r.out ==
-      "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n"
-      "ldp,9,0.33333333333333333,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
-      "pbm1,9,0.33333333333333333,1.4513888888888889,209/"
-      "144,1.4513888888888889,1.4513888888888889\n"
-      "rqm2,9,0.33333333333333333,1.4513888888888889,209/"
-      "144,1.4513888888888889,1.4513888888888889\n"
-      "rqm3,9,0.33333333333333333,1.2638888888888889,91/"
-      "72,1.2638888888888889,1.2638888888888889\n");
+      "mechanism,exp-eps,w,center,radius,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n"
+      "ldp,9,0.33333333333333333,0,1,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+      "pbm1,9,0.33333333333333333,0,1,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+      "rqm2,9,0.33333333333333333,0,1,1.4513888888888889,209/144,1.4513888888888889,1.4513888888888889\n"
+      "rqm3,9,0.33333333333333333,0,1,1.2638888888888889,91/72,1.2638888888888889,1.2638888888888889\n");
   // The PLDP ratio against the claim: e^ε exactly for the calibrated rooms; CorBin-FL's at every d
   // (its bits column), the same as the sweep's CorBinQ pldp_ratio; SignSGD unbounded, claiming
   // none.
@@ -216,20 +253,20 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
       run("sweep --quantity pldp_ratio --mechanism rqm3,corbin,signsgd --exp-eps 9 --bits 0,5");
   REQUIRE(p.status == 0);
   CHECK(p.out ==
-        "mechanism,exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,"
+        "mechanism,exp-eps,bits,center,radius,variant,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,"
         "bound,bound_exact,bound_lower,bound_upper\n"
-        "rqm3,9,,9,9,9,9,9,9,9,9\n"
-        "corbin,9,0,9,9,9,9,9,9,9,9\n"
-        "corbin,9,5,9,9,9,9,9,9,9,9\n"
-        "signsgd,,,inf,,inf,inf,,,,\n");
+        "rqm3,9,,0,1,,9,9,9,9,9,9,9,9\n"
+        "corbin,9,0,0,1,corrected,9,9,9,9,9,9,9,9\n"
+        "corbin,9,5,0,1,corrected,9,9,9,9,9,9,9,9\n"
+        "signsgd,,,0,1,,inf,,inf,inf,,,,\n");
   CHECK(run("sweep --quantity pldp_ratio --exp-eps 9 --bits 0,5").out ==
-        "exp-eps,bits,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n9,0,9,9,9,"
-        "9\n9,5,9,9,9,9\n");
+        "exp-eps,bits,center,radius,variant,pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper\n"
+        "9,0,0,1,corrected,9,9,9,9\n9,5,0,1,corrected,9,9,9,9\n");
   // At a certified budget the ratio and the claim are enclosures of e^1 (no exact cell).
   const Result e = run("sweep --quantity pldp_ratio --mechanism pbm2 --eps 1");
   REQUIRE(e.status == 0);
   const std::string e1 = "2.7182818284590452";
-  CHECK(e.out.find("\npbm2,1," + e1 + ",," + e1 + "," + e1 + "," + e1 + ",," + e1 + "," + e1 +
+  CHECK(e.out.find("\npbm2,1,0,1," + e1 + ",," + e1 + "," + e1 + "," + e1 + ",," + e1 + "," + e1 +
                    "\n") != std::string::npos);
   // Bits on the wire, no budget.
   CHECK(run("sweep --quantity wire_bits --mechanism ldp,rqm3,signsgd").out ==
@@ -246,7 +283,7 @@ TEST_CASE("corbin sweep --mechanism takes any registered room's own quantities",
   // = 4.68269437683...
   const Result t = run("sweep --quantity law_mse --mechanism ldp --eps 1 --w 0");
   REQUIRE(t.status == 0);
-  CHECK(t.out.find("\nldp,1,0,4.68269437683116") != std::string::npos);
+  CHECK(t.out.find("\nldp,1,0,0,1,4.68269437683116") != std::string::npos);
   const Result u = run("sweep --quantity law --mechanism nope --exp-eps 3");
   CHECK(u.err.find("one of vanilla, ldp, corbin") != std::string::npos);  // the known ones
 }
@@ -356,14 +393,15 @@ TEST_CASE("corbin sweep takes several quantities on the same axes, side by side"
   std::istringstream b(both.out), m(mse.out), g(gap.out);
   std::string lb, lm, lg;
   std::getline(b, lb);
-  CHECK(lb == "exp-eps,bits,w,w2,mse,mse_exact,mse_lower,mse_upper,gap,gap_exact,gap_lower,gap_upper");
+  CHECK(lb == "exp-eps,bits,w,w2,center,radius,variant,mse,mse_exact,mse_lower,mse_upper,gap,gap_exact,gap_lower,"
+             "gap_upper");
   std::getline(m, lm);
   std::getline(g, lg);
   for (int row = 0; row < 2; ++row) {
     REQUIRE(std::getline(b, lb));
     REQUIRE(std::getline(m, lm));
     REQUIRE(std::getline(g, lg));
-    const std::size_t axes = std::string("3,5,1,0.5").size();  // exp-eps,bits,w,w2
+    const std::size_t axes = std::string("3,5,1,0.5,0,1,corrected").size();  // exp-eps,bits,w,w2 and the setting
     CHECK(lb == lm + lg.substr(lg.find(',', axes - 1)));
   }
   // Bad combinations name the option: different axes, an option neither reads, a repeat, the law,
@@ -381,4 +419,27 @@ TEST_CASE("corbin sweep takes several quantities on the same axes, side by side"
     CHECK(r.err.find(option) != std::string::npos);
     CHECK(r.out.empty());
   }
+}
+
+TEST_CASE("an e^ε that looks like an ε typed in the wrong unit is warned about, and the command runs",
+          "[cli][unit]") {
+  // 1.0986 = ln 3 given as e^ε: ε = 0.09404, twelve times smaller than meant.
+  Result r = run("pldp --exp-eps 1.0986");
+  CHECK(r.status == 0);
+  CHECK(r.err == "corbin: warning: --exp-eps 1.0986 is e^ε, so ε = 0.09404; for ε = 1.0986 give --eps 1.0986\n");
+  CHECK(r.out.find("exp_eps       5493/5000") != std::string::npos);
+  // Every command that takes --exp-eps says it (the option's own reader), once.
+  r = run("account --n 100 --gamma 1 --exp-eps 6/5 --rounds 2 --delta 1e-5 --neighbours replace");
+  CHECK(r.status == 0);
+  CHECK(r.err == "corbin: warning: --exp-eps 6/5 is e^ε, so ε = 0.1823; for ε = 6/5 give --eps 6/5\n");
+  // Not at e^ε = 3/2 or above, nor for ε or α, nor for a value the command refuses (its own error).
+  for (const char* quiet : {"pldp --exp-eps 3/2", "pldp --exp-eps 3", "pldp --eps 1.0986", "pldp --alpha 1.2"}) {
+    INFO(quiet);
+    r = run(quiet);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+  }
+  r = run("pldp --exp-eps 1");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("warning") == std::string::npos);
 }

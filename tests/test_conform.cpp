@@ -814,8 +814,21 @@ TEST_CASE("corbin conform: a grid file, and the docs' Python adapter", "[conform
   std::ofstream(path) << R"({"settings": [{"exp_eps": "3", "bits": 2, "inputs": ["1/3", "5"]}]})";
   r = conform({"--grid", path.string()}, {"builtin:cpu"});
   CHECK(r.status == 2);
-  CHECK(r.err.find(": settings[0].inputs[1] = 5, but must be in [c − r, c + r] = [-1, 1]") !=
+  CHECK(r.err.find(": settings[0].inputs[1] is 5, but must be in [c − r, c + r] = [-1, 1]") !=
         std::string::npos);
+  // A key given twice (was: the last kept), and a 100 000-character input (was: echoed whole),
+  // each named on one short line.
+  std::ofstream(path) << R"({"settings": [{"exp_eps": "3", "bits": 2, "bits": 3, "inputs": ["1/3", "0"]}]})";
+  r = conform({"--grid", path.string()}, {"builtin:cpu"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find("at settings[0].bits is given twice, but must be each key once") != std::string::npos);
+  std::ofstream(path) << R"({"settings": [{"exp_eps": "3", "bits": 2, "inputs": ["1/3", ")" +
+                             std::string(100000, '1') + R"("]}]})";
+  r = conform({"--grid", path.string()}, {"builtin:cpu"});
+  CHECK(r.status == 2);
+  CHECK(r.err.find(": settings[0].inputs[1] is 1111") != std::string::npos);
+  CHECK(r.err.find("(100000 characters), but must be in [c − r, c + r]") != std::string::npos);
+  CHECK(r.err.size() < 300);
   std::filesystem::remove(path);
   if (access("/usr/bin/python3", X_OK) == 0) {
     r = conform(

@@ -113,7 +113,8 @@ TEST_CASE("a second run into a folder in use is refused, and damaged state is na
   {  // Another run holds the folder (was: interleaved logs, another seed's checkpoint).
     const int fd = ::open((out / ".lock").c_str(), O_RDWR);
     REQUIRE(::flock(fd, LOCK_EX) == 0);
-    refused(fl(f.args(out, "2")), "--out");
+    refused(fl(with(f.args(out, "2"), {"--force"})), "--out");  // even replacing it: nothing removed
+    CHECK(rounds(out).size() == 2);
     ::close(fd);
   }
   // A garbage line inside the rounds the checkpoint covers: refused (was: trained, then aborted).
@@ -122,7 +123,7 @@ TEST_CASE("a second run into a folder in use is refused, and damaged state is na
     refused(fl(with(f.args(out, "3"), {"--resume"})), "--resume");
   }
   // A partial line after them (a kill mid-write) is simply cut.
-  REQUIRE(fl(f.args(out, "2")).status == 0);
+  REQUIRE(fl(with(f.args(out, "2"), {"--force"})).status == 0);
   std::ofstream(out / "rounds.jsonl", std::ios::app) << "{\"round\": 2, \"test_lo";
   CHECK(fl(with(f.args(out, "3"), {"--resume"})).status == 0);
   CHECK(rounds(out).size() == 3);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <iomanip>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -32,6 +33,9 @@ Result run(const std::string& args) {
   return {o.status, o.err};
 }
 
+/// The same, replacing the run its --out holds (--force): for the runs below that reuse one folder.
+Result fresh(const std::string& args) { return run(args + " --force"); }
+
 std::vector<nlohmann::json> rounds(const fs::path& dir) {
   std::vector<nlohmann::json> out;
   std::ifstream f(dir / "rounds.jsonl");
@@ -47,7 +51,7 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   const std::string common = "--data " + data.string() + " --clients 4 --rounds 2 --patience 10 --threads 1 ";
   for (const std::string mechanism : {"corbin", "augcorbin", "gaussian", "cq"}) {
     INFO(mechanism);
-    REQUIRE(run(common + "--mechanism " + mechanism + " --exp-eps 3 --dropout 1/4 --out " + out.string()).status == 0);
+    REQUIRE(fresh(common + "--mechanism " + mechanism + " --exp-eps 3 --dropout 1/4 --out " + out.string()).status == 0);
     const auto log = rounds(out);
     REQUIRE(log.size() == 2);
     for (const char* key : {"round", "mechanism", "eps", "bits", "gamma", "lambda", "test_accuracy", "test_loss",
@@ -72,15 +76,15 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   }
   // Another model: McMahan et al.'s 2NN on the 8×8 images (64·200 + 200 + 200·200 + 200 + 200·10 + 10
   // parameters), its float32 download in every client's bytes.
-  REQUIRE(run(common + "--exp-eps 3 --no-figures --model mlp --out " + out.string()).status == 0);
+  REQUIRE(fresh(common + "--exp-eps 3 --no-figures --model mlp --out " + out.string()).status == 0);
   const auto mlp = rounds(out);
   CHECK(mlp[0]["bytes"]["model_down"].get<double>() == 4 * 55210 + 8 * 6 + 4);
   // Bytes: the model down (4 per parameter) for everyone; with Z exchanged, a pair's leader
   // sends ⌈5m/8⌉ + 16 bytes more than with Z derived from the key.
   const std::string quiet = common + "--exp-eps 3 --no-figures --out " + out.string();
-  REQUIRE(run(quiet + " --z-transport derived").status == 0);
+  REQUIRE(fresh(quiet + " --z-transport derived").status == 0);
   const auto derived = rounds(out);
-  REQUIRE(run(quiet + " --z-transport encrypted").status == 0);
+  REQUIRE(fresh(quiet + " --z-transport encrypted").status == 0);
   const auto encrypted = rounds(out);
   CHECK(derived[0]["bytes"]["z"].get<double>() == 0);
   CHECK(encrypted[0]["bytes"]["z"].get<double>() > 0);
@@ -88,11 +92,11 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   CHECK(derived[0]["test_loss"] != encrypted[0]["test_loss"]);  // another Z, another run
   // --resume continues exactly: 1 round then 1 more equals 2 rounds at once.
   const std::string two = common + "--exp-eps 3 --no-figures --seed 8 --out " + out.string();
-  REQUIRE(run(two).status == 0);
+  REQUIRE(fresh(two).status == 0);
   const auto straight = rounds(out);
   std::string one = two;
   one.replace(one.find("--rounds 2"), 10, "--rounds 1");
-  REQUIRE(run(one).status == 0);
+  REQUIRE(fresh(one).status == 0);
   REQUIRE(run(two + " --resume").status == 0);
   const auto resumed = rounds(out);
   REQUIRE(resumed.size() == 2);
@@ -101,9 +105,9 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   CHECK(run(common + "--exp-eps 5 --seed 8 --no-figures --resume --out " + out.string()).err.find("--resume") !=
         std::string::npos);
   // Reproducible from --seed: the same run twice gives the same accuracies and MSEs.
-  REQUIRE(run(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);
+  REQUIRE(fresh(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);
   const auto first = rounds(out);
-  REQUIRE(run(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);
+  REQUIRE(fresh(common + "--exp-eps 3 --seed 5 --out " + out.string()).status == 0);
   const auto second = rounds(out);
   CHECK(first[1]["test_loss"] == second[1]["test_loss"]);
   CHECK(first[1]["mse_empirical"] == second[1]["mse_empirical"]);
@@ -111,18 +115,18 @@ TEST_CASE("corbin fl trains 4 clients for 2 rounds and logs each round", "[fl][u
   // client at a time: the same masks, orders and Adam, only the order of sums inside the kernels
   // may differ, so the losses agree to float rounding and the live check still holds.
   const std::string both = common + "--exp-eps 3 --no-figures --seed 9 --out " + out.string();
-  REQUIRE(run(both + " --training one-at-a-time").status == 0);
+  REQUIRE(fresh(both + " --training one-at-a-time").status == 0);
   const auto alone = rounds(out);
   for (const char* conv : {"grouped", "gemm"}) {
     INFO(conv);
-    REQUIRE(run(both + " --training stacked --stacked-conv " + std::string(conv)).status == 0);
+    REQUIRE(fresh(both + " --training stacked --stacked-conv " + std::string(conv)).status == 0);
     const auto stacked = rounds(out);
     CHECK(stacked[0]["training"] == "stacked");
     CHECK(alone[0]["training"] == "one-at-a-time");
     CHECK(stacked[1]["test_loss"].get<double>() == Approx(alone[1]["test_loss"].get<double>()).epsilon(1e-4));
     CHECK(std::abs(stacked[1]["mse_z"].get<double>()) < 5);
   }
-  REQUIRE(run(both + " --batch 3 --normalisation mnist").status == 0);
+  REQUIRE(fresh(both + " --batch 3 --normalisation mnist").status == 0);
   CHECK(rounds(out)[0]["batch"] == 3);
   // Bad input: one line naming the option.
   CHECK(run(common + "--exp-eps 3 --training together").err.find("--training") != std::string::npos);
@@ -157,6 +161,14 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   nlohmann::json summary;
   std::ifstream(out / "summary.json") >> summary;
   CHECK(summary["stopped_by_target_eps"] == false);
+  // summary.json's privacy: the last round's certified bounds, finite here, so no reason.
+  CHECK(summary["privacy"]["accounted"] == true);
+  CHECK(summary["privacy"]["delta"] == "1/100000");
+  CHECK(summary["privacy"]["rounds"] == 3);
+  CHECK(summary["privacy"]["eps_upper_model"] == log.back()["eps_upper_model"]);
+  CHECK(summary["privacy"]["eps_upper_coordinate"] == log.back()["eps_upper_coordinate"]);
+  CHECK(summary["privacy"]["infinite_because"].is_null());
+  CHECK(log.back()["eps_upper_model_ldpq_role"].is_null());  // shown beside an infinite bound only
   const std::uint64_t m = summary["parameters"].get<std::uint64_t>();
   corbin::AccountSetting s;
   s.n = 4;
@@ -181,7 +193,7 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   const double between = (log[1]["eps_upper_model"].get<double>() + log[2]["eps_upper_model"].get<double>()) / 2;
   std::ostringstream target;
   target << std::setprecision(17) << between;
-  const Result stopped = run(lone + "--rounds 3 --target-eps " + target.str());
+  const Result stopped = fresh(lone + "--rounds 3 --target-eps " + target.str());
   CHECK(stopped.status == 0);
   CHECK(stopped.err.find("--target-eps") != std::string::npos);
   CHECK(rounds(out).size() == 2);
@@ -191,16 +203,37 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   // Below the first round's bound, no round runs.
   std::ostringstream low;
   low << std::setprecision(17) << log[0]["eps_upper_model"].get<double>() / 2;
-  REQUIRE(run(lone + "--rounds 3 --target-eps " + low.str()).status == 0);
+  REQUIRE(fresh(lone + "--rounds 3 --target-eps " + low.str()).status == 0);
   CHECK(rounds(out).empty());
   // γ = 1/2 at n = 4: a paired client at c − r can make the sum's extreme value, impossible at
   // c + r, with probability far above δ: no finite ε is certified.
-  REQUIRE(run(common + "--mechanism augcorbin --gamma 1/2 --rounds 1").status == 0);
-  CHECK(rounds(out)[0]["eps_upper_model"] == "infinite");
+  const Result paired = fresh(common + "--mechanism augcorbin --gamma 1/2 --rounds 1");
+  REQUIRE(paired.status == 0);
+  const auto infinite = rounds(out);
+  CHECK(infinite[0]["eps_upper_model"] == "infinite");
+  // Said why, with a client on LDPQ every round beside it (2 of the 4 clients are on LDPQ): in the
+  // row, the warning, summary.json and (drawn) privacy.png's caption.
+  corbin::RoundKind alone;
+  alone.setting = s;
+  alone.setting.gamma = corbin::Rational(1, 2);
+  alone.role = corbin::TargetClient::Role::ldpq;
+  alone.coordinates = m;
+  const corbin::RunAccountant::Bounds ldpq = corbin::RunAccountant(alone, delta, 1).after(1);
+  CHECK(infinite[0]["eps_upper_model_ldpq_role"].get<double>() == ldpq.model);
+  CHECK(infinite[0]["eps_upper_coordinate_ldpq_role"].get<double>() == ldpq.coordinate);
+  CHECK(paired.err.find("client 1 as a pair's member") != std::string::npos);
+  CHECK(paired.err.find("S1") != std::string::npos);
+  CHECK(paired.err.find("a client on LDPQ every round: ") != std::string::npos);
+  std::ifstream(out / "summary.json") >> summary;
+  const nlohmann::json& privacy = summary["privacy"];
+  CHECK(privacy["eps_upper_model"] == "infinite");
+  CHECK(privacy["infinite_because"].get<std::string>().find("no finite ε is certified: client 1 as a pair's member") == 0);
+  CHECK(privacy["ldpq_role"]["eps_upper_model"].get<double>() == ldpq.model);
+  CHECK(privacy["ldpq_role"]["eps_upper_coordinate"].get<double>() == ldpq.coordinate);
   // With dropout, δ is split: half for the survivors' floors failing (β a round), half for the
   // mechanism at the floors. Four clients at p = 1/4 leave no floor above 0: client 1 alone is
   // one LDPQ release, the accountant of a population of one at δ/2.
-  REQUIRE(run(lone + "--dropout 1/4 --rounds 2").status == 0);
+  REQUIRE(fresh(lone + "--dropout 1/4 --rounds 2").status == 0);
   std::ifstream(out / "summary.json") >> summary;
   const nlohmann::json& split = summary["dropout_accounting"];
   CHECK(split["delta_mechanism"] == "1/200000");
@@ -209,7 +242,10 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   CHECK(split["floor_ldpq_survivors"] == 0);
   corbin::AccountSetting single = s;
   single.counts = corbin::PopulationCounts{1, 0};
-  corbin::RunAccountant expected(single, std::nullopt, m, corbin::Rational(1, 200000));
+  corbin::RoundKind floor;  // the floors' population, at the mechanism's half of δ
+  floor.setting = single;
+  floor.coordinates = m;
+  corbin::RunAccountant expected(floor, corbin::Rational(1, 200000), 2);
   const auto dropped = rounds(out);
   REQUIRE(dropped.size() == 2);
   for (std::size_t r = 0; r < dropped.size(); ++r) {
@@ -220,38 +256,41 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   }
   // CorBin-FL with dropout is accounted too: a paired client with no other noise is exposed, so
   // the bound is infinite and a target stops the run before its first round.
-  REQUIRE(run(common + "--mechanism corbin --dropout 1/4 --rounds 1").status == 0);
+  REQUIRE(fresh(common + "--mechanism corbin --dropout 1/4 --rounds 1").status == 0);
   CHECK(rounds(out)[0]["eps_upper_model"] == "infinite");
-  const Result exposed = run(common + "--mechanism corbin --dropout 1/4 --rounds 2 --target-eps 1000");
+  const Result exposed = fresh(common + "--mechanism corbin --dropout 1/4 --rounds 2 --target-eps 1000");
   CHECK(exposed.status == 0);
   CHECK(exposed.err.find("infinite") != std::string::npos);
   CHECK(rounds(out).empty());
   // CorBin-FL without dropout is not accounted: null fields, and --target-eps refused with the reason.
-  REQUIRE(run(common + "--mechanism corbin --rounds 1").status == 0);
+  REQUIRE(fresh(common + "--mechanism corbin --rounds 1").status == 0);
   CHECK(rounds(out)[0]["eps_upper_model"].is_null());
   CHECK(rounds(out)[0]["eps_upper_coordinate"].is_null());
-  const Result unaccounted = run(common + "--mechanism corbin --rounds 1 --target-eps 10");
+  std::ifstream(out / "summary.json") >> summary;
+  CHECK(summary["privacy"]["accounted"] == false);
+  CHECK(summary["privacy"]["why_not"].get<std::string>().find("dropout") != std::string::npos);
+  const Result unaccounted = fresh(common + "--mechanism corbin --rounds 1 --target-eps 10");
   CHECK(unaccounted.status == 2);
   CHECK(unaccounted.err.find("--target-eps") != std::string::npos);
   CHECK(unaccounted.err.find("dropout") != std::string::npos);
   // Every room with a builder of its own is accounted (Mechanism::round_accountant): LDP-FL's
   // round is the LDPQ role's above, the same numbers; the Gaussian's ε grows round by round; the
   // Laplace's has none, and --target-eps says why.
-  REQUIRE(run(common + "--mechanism ldp --rounds 3").status == 0);
+  REQUIRE(fresh(common + "--mechanism ldp --rounds 3").status == 0);
   const auto ldp = rounds(out);
   for (std::size_t r = 0; r < ldp.size(); ++r) {
     CHECK(std::abs(ldp[r]["eps_upper_model"].get<double>() - log[r]["eps_upper_model"].get<double>()) <=
           1e-9 * log[r]["eps_upper_model"].get<double>());
   }
-  REQUIRE(run(common + "--mechanism gaussian --rounds 2").status == 0);
+  REQUIRE(fresh(common + "--mechanism gaussian --rounds 2").status == 0);
   const auto gaussian = rounds(out);
   CHECK(gaussian[1]["eps_upper_model"].get<double>() > gaussian[0]["eps_upper_model"].get<double>());
-  const Result laplace = run(common + "--mechanism laplace --rounds 1 --target-eps 10");
+  const Result laplace = fresh(common + "--mechanism laplace --rounds 1 --target-eps 10");
   CHECK(laplace.status == 2);
   CHECK(laplace.err.find("Laplace") != std::string::npos);
   for (const char* bad : {"0", "-1", "nan", "abc", "inf"}) {
     INFO(bad);
-    const Result r = run(lone + "--rounds 1 --target-eps " + std::string(bad));
+    const Result r = fresh(lone + "--rounds 1 --target-eps " + std::string(bad));
     CHECK(r.status == 2);
     CHECK(r.err.find("--target-eps") != std::string::npos);
   }
@@ -274,7 +313,7 @@ TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.j
   std::vector<std::uint8_t> labels;
   for (int file = 0; file < 2; ++file)
     for (std::uint8_t i = 0; i < 60; ++i) labels.push_back(i % 10);  // tiny_dir's labels
-  REQUIRE(run(common + "--split dirichlet --beta 0.5").status == 0);
+  REQUIRE(fresh(common + "--split dirichlet --beta 0.5").status == 0);
   const auto log = rounds(out);
   REQUIRE(log.size() == 1);
   CHECK(std::abs(log[0]["mse_z"].get<double>()) < 5);  // the live check holds on unequal shards
@@ -294,14 +333,14 @@ TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.j
     CHECK(counts == corbin::fl::label_counts(expected.clients[i], labels, 10));
   }
   // --per-client caps each client's shard; the sizes are the ones trained on.
-  REQUIRE(run(common + "--split dirichlet --beta 0.5 --per-client 10").status == 0);
+  REQUIRE(fresh(common + "--split dirichlet --beta 0.5 --per-client 10").status == 0);
   split = summary_of()["split"];
   for (std::size_t i = 0; i < 4; ++i) CHECK(split["client_sizes"][i] == std::min<std::size_t>(sizes[i], 10));
   // --resume refuses another split or β, and continues the same one.
   std::string two = common + "--split dirichlet --beta 0.5";
   two.replace(two.find("--rounds 1"), 10, "--rounds 2");
   const std::string iid_two = two.substr(0, two.find("--split"));
-  REQUIRE(run(common + "--split dirichlet --beta 0.5").status == 0);
+  REQUIRE(fresh(common + "--split dirichlet --beta 0.5").status == 0);
   const Result other_split = run(iid_two + " --resume");
   CHECK(other_split.status == 2);
   CHECK(other_split.err.find("--resume") != std::string::npos);
@@ -312,7 +351,7 @@ TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.j
   REQUIRE(run(two + " --resume").status == 0);
   CHECK(rounds(out).size() == 2);
   // The IID split is the default: equal shares of the pool, no β.
-  REQUIRE(run(common).status == 0);
+  REQUIRE(fresh(common).status == 0);
   split = summary_of()["split"];
   CHECK(split["kind"] == "iid");
   CHECK(split["beta"].is_null());
@@ -323,7 +362,7 @@ TEST_CASE("corbin fl --split dirichlet: per-client sizes and labels in summary.j
   CHECK(as_dirichlet.status == 2);
   CHECK(as_dirichlet.err.find("split") != std::string::npos);
   // The stack trains equal shards only.
-  CHECK(run(common + "--split dirichlet --beta 0.5 --training stacked").err.find("--training") != std::string::npos);
+  CHECK(fresh(common + "--split dirichlet --beta 0.5 --training stacked").err.find("--training") != std::string::npos);
   // Bad input: exit 2, one line naming the option.
   for (const std::string bad : {"0", "-1", "nan", "inf", "abc", "1e-400", "1e400", "-0"}) {
     INFO("--beta " << bad);
@@ -383,5 +422,79 @@ TEST_CASE("corbin fl off a terminal prints one plain line per round, numbered as
   CHECK(count("warning: round") == static_cast<std::size_t>(infinite) + static_cast<std::size_t>(diverges));
   CHECK(count("certified eps_upper is infinite") == static_cast<std::size_t>(infinite));
   CHECK(count("the test loss is diverging") == static_cast<std::size_t>(diverges));
+  fs::remove_all(out);
+}
+
+TEST_CASE("corbin fl never writes over a run: --out refused, --force replaces it, --resume runs what is left",
+          "[fl][unit]") {
+  const fs::path data = tiny_dir("flkeep", 60, true, 8, 8);
+  const fs::path out = fs::temp_directory_path() / ("corbin_fl_keep" + std::to_string(getpid()));
+  fs::remove_all(out);
+  const std::string common = "--data " + data.string() + " --clients 4 --patience 10 --no-figures --seed 6 --out " +
+                             out.string() + " ";
+  // A finished run planted in --out (checkpoint, log, summary), every file's bytes kept.
+  REQUIRE(run(common + "--exp-eps 3 --rounds 2 --threads 1").status == 0);
+  const auto snapshot = [&] {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(out))
+      if (e.is_regular_file()) {
+        std::ifstream f(e.path(), std::ios::binary);
+        files[e.path().string()] = std::string(std::istreambuf_iterator<char>(f), {});
+      }
+    return files;
+  };
+  const auto before = snapshot();
+  REQUIRE(before.count((out / "summary.json").string()) == 1);
+  // Another run into it, with other settings and without --resume: refused, one line naming
+  // --out, every byte as it was (was: silently overwritten).
+  for (const std::string other : {"--exp-eps 5 --rounds 1 --threads 1", "--exp-eps 3 --rounds 2 --threads 1"}) {
+    INFO(other);
+    const Result r = run(common + other);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("corbin: --out is ") == 0);
+    CHECK(r.err.find("--resume continues it, --force replaces it") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(snapshot() == before);
+  }
+  CHECK(run(common + "--exp-eps 3 --rounds 2 --threads 1 --resume --force").err.find("corbin: --force is ") == 0);
+  CHECK(snapshot() == before);
+  // --resume with --rounds at or below the rounds done runs nothing, says so, exit 0; the log is
+  // as it was.
+  const std::string log_before = before.at((out / "rounds.jsonl").string());
+  for (const char* asked : {"1", "2"}) {
+    INFO("--rounds " << asked);
+    const Result r = run(common + "--exp-eps 3 --threads 1 --resume --rounds " + asked);
+    CHECK(r.status == 0);
+    CHECK(r.err.find("corbin fl: nothing to run: ") == 0);
+    CHECK(r.err.find("has 2 rounds done") != std::string::npos);
+    CHECK(snapshot().at((out / "rounds.jsonl").string()) == log_before);
+  }
+  // The thread count is a setting: libtorch sums in another order on 2 threads than on 1, so a
+  // resume on 2 would not be the run it continues (about 1e-10 relative in the MSEs).
+  const Result threads = run(common + "--exp-eps 3 --rounds 3 --threads 2 --resume");
+  CHECK(threads.status == 2);
+  CHECK(threads.err.find("threads") != std::string::npos);
+  CHECK(snapshot().at((out / "rounds.jsonl").string()) == log_before);
+  // --force replaces it: the earlier run's files go, the new run's settings are the summary's.
+  REQUIRE(run(common + "--exp-eps 5 --rounds 1 --threads 2 --force").status == 0);
+  CHECK(rounds(out).size() == 1);
+  nlohmann::json summary;
+  std::ifstream(out / "summary.json") >> summary;
+  CHECK(summary["settings"]["exp_eps"] == "5");
+  CHECK(summary["settings"]["threads"] == "2");
+  // On 2 threads, 1 round then a resume to 2 is the straight 2-round run, bit for bit.
+  REQUIRE(run(common + "--exp-eps 5 --rounds 2 --threads 2 --resume").status == 0);
+  const auto resumed = rounds(out);
+  REQUIRE(run(common + "--exp-eps 5 --rounds 2 --threads 2 --force").status == 0);
+  const auto straight = rounds(out);
+  REQUIRE(resumed.size() == 2);
+  REQUIRE(straight.size() == 2);
+  for (std::size_t r = 0; r < 2; ++r)
+    for (const auto& [key, value] : straight[r].items())
+      if (key.rfind("seconds", 0) != 0) {
+        INFO("round " << r << " " << key);
+        CHECK(resumed[r][key] == value);
+      }
+  fs::remove_all(data);
   fs::remove_all(out);
 }

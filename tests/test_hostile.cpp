@@ -169,6 +169,25 @@ TEST_CASE("an option the quantity does not use is refused, and the noise follows
   refused(corbin({"sweep", "--quantity", "gaussian_sigma", "--eps", "1", "--radius", "1/20", "--sensitivity", "2"}),
           "--radius is given");
   refused(corbin({"sweep", "--quantity", "eps_u_printed", "--alpha", "2", "--sensitivity", "2"}), "--sensitivity");
+  // A room's setting parameter that no room asked reads, by the rooms' own declaration
+  // (Mechanism::reads). Was: --delta accepted for LDP-FL, which never reads δ.
+  const std::vector<std::string> ldp = {"sweep", "--quantity", "aggregate_mse", "--mechanism", "ldp", "--exp-eps", "3"};
+  const auto plus = [](std::vector<std::string> a, const std::vector<std::string>& more) {
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  };
+  refused(corbin(plus(ldp, {"--delta", "1e-3"})), "--delta is given, but must be absent for --mechanism ldp, which does not read it");
+  refused(corbin(plus(ldp, {"--gamma", "1/4"})), "--gamma is given, but must be absent for --mechanism ldp");
+  refused(corbin(plus(ldp, {"--bits", "3"})), "--bits is given, but must be absent for --mechanism ldp");
+  refused(corbin({"sweep", "--quantity", "law_mse", "--mechanism", "ldp,pbm2", "--exp-eps", "3", "--delta", "1e-3"}),
+          "--delta is given, but must be absent for --mechanism ldp,pbm2, which do not read it");
+  // The Gaussian reads it (its σ's calibration), alone or beside a room that does not.
+  for (const char* rooms : {"gaussian", "ldp,gaussian"}) {
+    INFO(rooms);
+    const Outcome g = corbin({"sweep", "--quantity", "aggregate_mse", "--mechanism", rooms, "--eps", "1", "--delta", "1e-3"});
+    INFO(g.err);
+    CHECK(g.status == 0);
+  }
   const Outcome s = corbin({"sweep", "--quantity", "gaussian_sigma", "--eps", "1", "--radius", "1/20"});
   INFO(s.err);
   REQUIRE(s.status == 0);

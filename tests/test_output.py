@@ -106,4 +106,29 @@ with tempfile.TemporaryDirectory() as d:
     refused(lambda: fl_figures.main(run))
     assert open(victim).read() == "keep\n"
 
+    # The privacy figure's caption agrees with its curves (was: a finite coordinate's curve under
+    # "no finite ε certified in any round"), and says why with summary.json's reason.
+    infinite = [dict(r, eps_upper_model="infinite", eps_upper_coordinate=0.5 * (r["round"] + 1),
+                     eps_upper_model_ldpq_role=10.0 * (r["round"] + 1)) for r in rows]
+    caption = fl_figures.privacy_caption(infinite)
+    assert caption.startswith("the model: no finite ε certified in any round (drawn: "), caption
+    assert "one coordinate" in caption and "a client on LDPQ every round" in caption, caption
+    nothing = [dict(r, eps_upper_model="infinite", eps_upper_coordinate="infinite") for r in rows]
+    assert fl_figures.privacy_caption(nothing) == "no finite ε certified in any round"
+    assert fl_figures.privacy_caption([dict(r, eps_upper_model=1.0 + r["round"]) for r in rows]) is None
+    reason = "no finite ε is certified: client 1 as a pair's member ... (S1): outputs its neighbour cannot give have probability > δ"
+    fig, ax = plt.subplots()
+    fl_figures.plot_privacy(infinite, ax, None, reason)
+    texts = [t.get_text() for t in ax.texts]
+    assert len(texts) == 1 and " ".join(texts[0].split()) == caption + " " + reason, texts  # wrapped, whole
+    assert {line.get_label() for line in ax.get_lines()} == {label for _, label in fl_figures.PRIVACY_SERIES[1:]}
+    plt.close(fig)
+    with open(os.path.join(run, "rounds.jsonl"), "w") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in infinite))
+    with open(os.path.join(run, "summary.json"), "w") as f:
+        json.dump({"privacy": {"infinite_because": reason}}, f)
+    os.remove(os.path.join(run, "loss.png"))
+    fl_figures.main(run)
+    assert "privacy.png" in os.listdir(run), os.listdir(run)
+
 print("python output: all checks passed")

@@ -1,6 +1,7 @@
 """The Python module against values derived by hand and by the C++ tests (run by ctest with
 Debian's python3 and PYTHONPATH at the built module)."""
 import math
+import warnings
 from decimal import Decimal
 from fractions import Fraction as F
 
@@ -120,9 +121,9 @@ for call, name in ((lambda: corbin.law("ldp", None, exp_eps=9), "w"),
                    (lambda: corbin.law("ldp", 0, exp_eps=9, delta=None), "delta"),
                    (lambda: corbin.pair_utility(3, 0, 1, None, 0, 5), "w1"),
                    (lambda: corbin.alpha_of_exp_eps(None), "exp_eps"),
-                   (lambda: corbin.Accountant(None, "1/2", 3), "n"),
-                   (lambda: corbin.Accountant(50, "1/2", 3).compose(None), "compositions"),
-                   (lambda: corbin.Accountant(50, "1/2", 3).epsilon(None), "delta")):
+                   (lambda: corbin.Accountant(None, "1/2", alpha=3), "n"),
+                   (lambda: corbin.Accountant(50, "1/2", alpha=3).compose(None), "compositions"),
+                   (lambda: corbin.Accountant(50, "1/2", alpha=3).epsilon(None), "delta")):
     try:
         call()
         raise AssertionError("accepted: " + name)
@@ -215,4 +216,23 @@ for call in (lambda: corbin.joint_law(eps=1, w1=0, w2=0), lambda: corbin.exact_u
         raise AssertionError("eps accepted for an exact law")
     except ValueError as e:
         assert str(e).startswith("eps is "), str(e)
+# An ε passed where e^ε is read (exp_eps=1.0986 is ln 3): a valid budget, so a UserWarning naming
+# both keywords, not an error; e^ε = 3/2 and above, or the budget as α or ε, say nothing.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    corbin.pldp(exp_eps=1.0986)
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (UserWarning, "exp_eps = 1.0986 is e^ε, so ε = 0.09404; for ε = 1.0986 give eps=1.0986")], caught
+    caught.clear()
+    corbin.pldp(exp_eps=F(3, 2))
+    corbin.pldp(alpha=5)
+    corbin.ucdp_cpsgd(1, 50, "1/2", "1e-5", 1, eps=1.0986)
+    assert caught == [], caught
+with warnings.catch_warnings():
+    warnings.simplefilter("error")  # a filter that raises: the exception reaches the caller
+    try:
+        corbin.ldpq_q(exp_eps="1.2", w=0)
+        raise AssertionError("no warning for exp_eps=1.2")
+    except UserWarning as e:
+        assert "give eps=1.2" in str(e), str(e)
 print("python module: all checks passed")

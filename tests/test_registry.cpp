@@ -1,6 +1,7 @@
 // The mechanism registry (fl/registry.hpp): a toy mechanism registered here, from a test file,
 // runs through the federated round, the live check, the PLDP ratio, the MSE, the worst aggregate
-// MSE and `corbin sweep` (called in-process: analysis/sweep.hpp) exactly as the built-in ones do,
+// MSE, `corbin sweep` (called in-process: analysis/sweep.hpp) and the certified accountant
+// (privacy/README.md: "To add a mechanism", followed once) exactly as the built-in ones do,
 // and the built-in rooms answer the per-coordinate questions, their worst aggregate MSE against
 // brute force and the closed forms.
 
@@ -13,7 +14,9 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/exact/privacy_loss.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/run/accountant.hpp"
 #include "corbin/quantizer/cq.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/pair_mse.hpp"
@@ -606,13 +609,14 @@ TEST_CASE("the toy mechanism runs through corbin sweep: its exact MSE, law and P
   REQUIRE(mse.refused.empty());
   // Rows by mechanism, then budget, then w: the toy's 4r² − (w − c)² (randomized response to
   // c ± 2r, whatever the budget), then LDPQ's (rα)² − (w − c)² with α = (e^ε + 1)/(e^ε − 1).
-  std::string expected = "mechanism,exp-eps,w,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n";
+  // The setting (c, r) is recorded in every row, exactly, before the value's cells.
+  std::string expected = "mechanism,exp-eps,w,center,radius,law_mse,law_mse_exact,law_mse_lower,law_mse_upper\n";
   for (const char* name : {"toy", "ldp"})
     for (const int e : {3, 9})
       for (int k = 0; k < 5; ++k) {
         const Rational w = Rational(1, 4) + Rational(k, 8), alpha(e + 1, e - 1);
         const Rational level = std::string(name) == "toy" ? Rational(2 * r) : Rational(r * alpha);
-        expected += std::string(name) + "," + std::to_string(e) + "," + to_decimal(Real(w), 17) + "," +
+        expected += std::string(name) + "," + std::to_string(e) + "," + to_decimal(Real(w), 17) + ",1/2,1/4," +
                     exact_cells(Rational(level * level - (w - c) * (w - c))) + "\n";
       }
   CHECK(mse.csv == expected);
@@ -622,9 +626,9 @@ TEST_CASE("the toy mechanism runs through corbin sweep: its exact MSE, law and P
   a.quantity = "law";
   a.exp_eps = "3";
   a.w = "5/8";
-  CHECK(sweep(a).csv == "mechanism,exp-eps,w,output,law,law_exact,law_lower,law_upper\n"
-                        "toy,3,0.625,0,0.375,3/8,0.375,0.375\n"
-                        "toy,3,0.625,1,0.625,5/8,0.625,0.625\n");
+  CHECK(sweep(a).csv == "mechanism,exp-eps,w,output,center,radius,law,law_exact,law_lower,law_upper\n"
+                        "toy,3,0.625,0,1/2,1/4,0.375,3/8,0.375,0.375\n"
+                        "toy,3,0.625,1,1/2,1/4,0.625,5/8,0.625,0.625\n");
 
   // Its PLDP ratio (3/4)/(1/4) = 3 against the 3 it claims, exactly, at an exact budget other than
   // 3 and at a certified one.
@@ -632,10 +636,12 @@ TEST_CASE("the toy mechanism runs through corbin sweep: its exact MSE, law and P
   a.exp_eps = "9";
   const std::string header =
       "pldp_ratio,pldp_ratio_exact,pldp_ratio_lower,pldp_ratio_upper,bound,bound_exact,bound_lower,bound_upper\n";
-  CHECK(sweep(a).csv == "mechanism,exp-eps," + header + "toy,9," + exact_cells(Rational(3)) + "," + exact_cells(Rational(3)) + "\n");
+  CHECK(sweep(a).csv == "mechanism,exp-eps,center,radius," + header + "toy,9,1/2,1/4," + exact_cells(Rational(3)) + "," +
+                            exact_cells(Rational(3)) + "\n");
   a.exp_eps.clear();
   a.eps = "1";
-  CHECK(sweep(a).csv == "mechanism,eps," + header + "toy,1," + exact_cells(Rational(3)) + "," + exact_cells(Rational(3)) + "\n");
+  CHECK(sweep(a).csv == "mechanism,eps,center,radius," + header + "toy,1,1/2,1/4," + exact_cells(Rational(3)) + "," +
+                            exact_cells(Rational(3)) + "\n");
 }
 
 TEST_CASE("corbin sweep refuses by name, and writes nothing, where a room cannot answer", "[registry][unit]") {
@@ -659,4 +665,44 @@ TEST_CASE("corbin sweep refuses by name, and writes nothing, where a room cannot
   CHECK(sweep(a).refused.empty());
   a.w = "5/4";  // beyond it
   CHECK(sweep(a).refused == "--w");
+}
+
+TEST_CASE("a mechanism registered with its law alone is accounted by the default builder, and the "
+          "bracket holds its exact worst case", "[registry][unit]") {
+  // The toy says only what privacy/README.md asks of a new lone room (its law, affine in w), and
+  // the default Mechanism::round_accountant gives its certified round. Two clients, client 1 at
+  // c + r against c − r (P(+) = 3/4 against 1/4), the other at either end: the exact ε(δ) is the
+  // larger of the two configurations', from the exact laws of the released sum.
+  const Mechanism& room = toy();
+  CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  std::string why;
+  const std::optional<Accountant> round = room.round_accountant(s, 2, PldLimits{}, why);
+  REQUIRE(round.has_value());
+  const auto sum_law = [](const Rational& first, const Rational& second) {
+    SumLaw out;  // the number of "+" of two independent clients
+    out[Rational(0)] = (1 - first) * (1 - second);
+    out[Rational(1)] = first * (1 - second) + (1 - first) * second;
+    out[Rational(2)] = first * second;
+    return out;
+  };
+  for (const Rational delta : {Rational(1, 100), Rational(1, 10)}) {
+    double exact = 0;
+    for (const Rational other : {Rational(1, 4), Rational(3, 4)}) {
+      const PrivacyLoss::AtDelta x =
+          exp_eps_for_delta(sum_law(Rational(3, 4), other), sum_law(Rational(1, 4), other), delta);
+      REQUIRE_FALSE(x.infinite);
+      exact = std::max(exact, std::log(to_double(x.exp_eps)));
+    }
+    INFO("δ = " << to_string(delta) << ", exact ε = " << exact);
+    const TwoSided b = round->epsilon(delta);
+    CHECK(b.lower <= exact * (1 + 1e-12));
+    CHECK(b.upper >= exact * (1 - 1e-12));
+    CHECK(b.upper - b.lower < 0.02);
+    CHECK(exact < std::log(3.0));  // the other client's noise hides client 1 a little
+  }
+  // Ten uses (k = 10): the bracket still holds the exact composition of the worst configuration.
+  const PrivacyLoss loss = PrivacyLoss::of(sum_law(Rational(3, 4), Rational(1, 4)), sum_law(Rational(1, 4), Rational(1, 4)));
+  const double exact10 = std::log(to_double(loss.power(10).exp_eps_for(Rational(1, 100)).exp_eps));
+  CHECK(round->compose(10).epsilon(Rational(1, 100)).upper >= exact10 * (1 - 1e-12));
 }

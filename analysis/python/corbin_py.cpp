@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <tuple>
 
@@ -19,6 +20,7 @@
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/run/infinite_eps.hpp"
 #include "corbin/privacy/run/run_ledger.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/privacy/exact/exact_ucdp.hpp"
@@ -56,7 +58,13 @@ std::optional<Budget> to_budget(const py::handle& alpha, const py::handle& exp_e
   const int given = !alpha.is_none() + !exp_eps.is_none() + !eps.is_none();
   if (given > 1) throw corbin::invalid_argument("budget", "given twice", "exactly one of alpha, exp_eps, eps");
   if (!alpha.is_none()) return Budget::make(Budget::Kind::alpha, to_rational(alpha, "alpha"));
-  if (!exp_eps.is_none()) return Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
+  if (!exp_eps.is_none()) {
+    const Budget b = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
+    // An ε passed as e^ε (exp_eps=1.0986): valid, so a warning (warnings.warn), not an error.
+    const std::string line = b.unit_warning("exp_eps =", py::str(exp_eps).cast<std::string>(), "eps=");
+    if (!line.empty() && PyErr_WarnEx(PyExc_UserWarning, line.c_str(), 1) < 0) throw py::error_already_set();
+    return b;
+  }
   if (!eps.is_none()) return Budget::make(Budget::Kind::eps, to_rational(eps, "eps"));
   return std::nullopt;
 }
@@ -97,14 +105,14 @@ Rational to_weight(const py::handle& value, const char* name, const Rational& c,
 /// conversion (-1 or 2^64 must be refused by name, not wrapped or rejected by pybind11's caster).
 /// Any integer type (int, NumPy's integers: __index__) but bool is accepted; another type is a
 /// TypeError naming the parameter.
-unsigned long to_count(const py::handle& value, const char* name, unsigned long limit) {
+unsigned long to_count(const py::handle& value, const char* name, unsigned long limit, unsigned long minimum = 0) {
   const std::string text = py::str(value).cast<std::string>();
   if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
     throw py::type_error(std::string(name) + " must be an integer, not " + type_name(value));
   const py::int_ v(py::reinterpret_borrow<py::object>(value));
-  if (v < py::int_(0) || v > py::int_(limit))
+  if (v < py::int_(minimum) || v > py::int_(limit))
     throw corbin::invalid_argument(name, quote(text),
-                                   "an integer in [0, " + std::to_string(limit) + "]");
+                                   "an integer in [" + std::to_string(minimum) + ", " + std::to_string(limit) + "]");
   return v.cast<unsigned long>();
 }
 
@@ -269,19 +277,80 @@ py::dict formula_dict(const UcdpFormula& f) {
 /// The Python Accountant: a run's ledger, and the kind of round step() changes (none for a pair
 /// of laws).
 struct PyLedger {
+  PyLedger(RunLedger l, std::optional<RoundKind> k) : ledger(std::move(l)), last(std::move(k)) {}
+  // A copy has a recipe of its own (a py::list copied is the same list, which its calls change).
+  PyLedger(const PyLedger& o)
+      : ledger(o.ledger), last(o.last), recipe(o.recipe_copy()), answers(o.answers), uppers(o.uppers) {}
+  PyLedger& operator=(const PyLedger& o) {
+    if (this != &o) *this = PyLedger(o);
+    return *this;
+  }
+  PyLedger(PyLedger&&) = default;
+  PyLedger& operator=(PyLedger&&) = default;
+
   RunLedger ledger;
   std::optional<RoundKind> last;
+  /// How to make it again, for pickle: the calls that made it, each a tuple ("Accountant",
+  /// keywords), ("from_laws", p, q, cells), ("step", rounds, changes), ("compose", k) or ("then",
+  /// the next ledger's recipe), replayed through the same methods (so a state names no C++ field).
+  py::list recipe;
+  /// The answers given for this ledger as it is (keyed by query and its exact argument): repr and
+  /// the get_ methods ask again without recomputing; step() empties it.
+  std::map<std::pair<int, Rational>, RunLedger::Answer> answers;
+  std::map<std::pair<int, Rational>, double> uppers;
+
+  /// A copy that another call changes: no answers.
+  PyLedger changed_copy() const {
+    PyLedger out(*this);
+    out.forget();
+    return out;
+  }
+  /// The recipe as it is now (py::list(recipe) would be the same list, which later calls change).
+  py::list recipe_copy() const { return recipe.attr("copy")(); }
+  void forget() {
+    answers.clear();
+    uppers.clear();
+  }
+  /// ε(δ) at x, or (`at_eps`) δ(ε) at x, in full (RunLedger::epsilon / delta), kept.
+  const RunLedger::Answer& answer(bool at_eps, const Rational& x) {
+    const auto key = std::make_pair(int(at_eps), x);
+    auto it = answers.find(key);
+    if (it == answers.end()) it = answers.emplace(key, at_eps ? ledger.delta(x) : ledger.epsilon(x)).first;
+    return it->second;
+  }
+  /// The fast certified upper end (RunLedger::epsilon_upper / delta_upper: the composed pair's,
+  /// from the kept powers, never below answer(...).bounds.upper), kept.
+  double upper(bool at_eps, const Rational& x) {
+    const auto key = std::make_pair(int(at_eps), x);
+    auto it = uppers.find(key);
+    if (it == uppers.end()) it = uppers.emplace(key, at_eps ? ledger.delta_upper(x) : ledger.epsilon_upper(x)).first;
+    return it->second;
+  }
 };
 
-std::optional<TargetClient::Role> parse_role(const std::string& role) {
-  if (role == "worst") return std::nullopt;
-  if (role == "ldpq") return TargetClient::Role::ldpq;
-  if (role == "paired") return TargetClient::Role::leader;
-  throw corbin::invalid_argument("role", quote(role), "worst, ldpq or paired");
+/// Poisson client sampling at rate q (each client, client 1 included, takes part in a round with
+/// probability q, independently) is the round's client dropout 1 − q (round.hpp: the roles drawn
+/// over all n clients, then who takes part): q in (0, 1], named sampling_rate.
+Rational dropout_of_rate(const py::handle& q) {
+  const Rational rate = to_rational(q, "sampling_rate");
+  if (rate <= 0 || rate > 1) throw corbin::invalid_argument("sampling_rate", to_string(rate), "in (0, 1]");
+  return Rational(1) - rate;
 }
 
-const char* role_text(const std::optional<TargetClient::Role>& role) {
-  return !role ? "worst" : *role == TargetClient::Role::ldpq ? "ldpq" : "paired";
+/// Client 1's role as the CLI's --role words it (round.hpp): drawn, worst, ldpq or paired.
+void set_role(RoundKind& k, const std::string& role) {
+  k.role.reset();
+  k.any_role_sequence = role == "worst";
+  if (role == "ldpq")
+    k.role = TargetClient::Role::ldpq;
+  else if (role == "paired")
+    k.role = TargetClient::Role::leader;
+  else if (role != "drawn" && role != "worst")
+    throw corbin::invalid_argument("role", quote(role), "drawn, worst, ldpq or paired");
+}
+
+const char* role_text(const RoundKind& k) {
+  return k.role ? (*k.role == TargetClient::Role::ldpq ? "ldpq" : "paired") : k.any_role_sequence ? "worst" : "drawn";
 }
 
 /// `k` with the keyword changes of step(); an unknown keyword names itself.
@@ -297,15 +366,18 @@ RoundKind changed(RoundKind k, const py::kwargs& changes) {
     else if (key == "eps") eps = py::reinterpret_borrow<py::object>(value);
     else if (key == "m") k.coordinates = to_count(value, "m", kMaxCompositions);
     else if (key == "dropout") k.dropout = to_rational(value, "dropout");
-    else if (key == "role") k.role = parse_role(py::str(value));
+    else if (key == "sampling_rate") k.dropout = dropout_of_rate(value);
+    else if (key == "role") set_role(k, py::str(value));
     else if (key == "neighbours") s.relation = parse_neighbour(py::str(value));
     else if (key == "center") s.center = to_rational(value, "center");
     else if (key == "radius") s.radius = to_radius(value);
     else if (key == "bits") s.bits = to_count(value, "bits", kMaxBits);
     else
-      throw corbin::invalid_argument(key, "a keyword of step()", "one of n, gamma, alpha, exp_eps, eps, m, dropout, role, "
-                                     "neighbours, center, radius, bits");
+      throw corbin::invalid_argument(key, "a keyword of step()", "one of n, gamma, alpha, exp_eps, eps, m, dropout, "
+                                     "sampling_rate, role, neighbours, center, radius, bits");
   }
+  if (changes.contains("dropout") && changes.contains("sampling_rate"))
+    throw corbin::invalid_argument("sampling_rate", "given with dropout", "one of dropout, sampling_rate (q is dropout 1 − q)");
   if (const std::optional<Budget> b = to_budget(alpha, exp_eps, eps)) s.budget = *b;
   check_round_kind(k);
   return k;
@@ -326,12 +398,15 @@ py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledge
       c["other_ldpq"] = w.others_ldpq;
       c["other_pairs"] = w.others_pairs;
       c["dropout"] = w.dropout.empty() ? py::object(py::none()) : py::object(py::str(w.dropout));
+      c["when"] = w.when.empty() ? py::object(py::none()) : py::object(py::str(w.when));
       c["uses"] = x.attained->repeats[i];
+      // An adaptive strategy's configurations: `uses` counts the uses it may be played in.
+      c["adaptive"] = x.attained->adaptive;
       // In the other order than the first part's (client 1 at the neighbour's input first).
       c["reversed"] = i < x.attained->reversed.size() && x.attained->reversed[i];
       by.append(c);
     }
-  d["worst_role"] = x.attained ? py::object(py::str(role_name(x.attained->parts.front()))) : py::object(py::none());
+  d["worst_role"] = x.attained ? py::object(py::str(role_name(*x.attained))) : py::object(py::none());
   d["lower_bound_attained_by"] = by;
   d["renyi"] = exact_double(x.moments);
   d["basic"] = exact_double(x.basic);
@@ -342,8 +417,9 @@ py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledge
   return d;
 }
 
-/// What the ledger holds, in a line: its phases, and ε at δ = 10^-5.
-std::string ledger_repr(const RunLedger& ledger) {
+/// What the ledger holds, in a line: its phases, and ε at δ = 10^-5 (kept, as get_epsilon_bounds').
+std::string ledger_repr(PyLedger& a) {
+  const RunLedger& ledger = a.ledger;
   std::string phases;
   for (const RunLedger::Phase& p : ledger.phases()) {
     phases += phases.empty() ? "" : "; ";
@@ -354,14 +430,71 @@ std::string ledger_repr(const RunLedger& ledger) {
     }
     const RoundKind& k = *p.kind;
     phases += "n=" + std::to_string(k.setting.n) + " gamma=" + to_string(k.setting.gamma) + " " +
-              k.setting.budget.describe() + " m=" + std::to_string(k.coordinates) + " role=" + role_text(k.role);
+              k.setting.budget.describe() + " m=" + std::to_string(k.coordinates) + " role=" + role_text(k);
     if (k.dropout > 0) phases += " dropout=" + to_string(k.dropout);
   }
-  const TwoSided b = ledger.epsilon(Rational(1, 100000)).bounds;
+  const TwoSided b = a.answer(false, Rational(1, 100000)).bounds;
   return "<corbin.Accountant: " + std::to_string(ledger.compositions()) + " composition" +
          (ledger.compositions() == 1 ? "" : "s") + " (" + phases + "), epsilon(1e-5) in [" +
          py::repr(py::float_(b.lower)).cast<std::string>() + ", " +
          py::repr(py::float_(b.upper)).cast<std::string>() + "]>";
+}
+
+/// The layout of a pickled Accountant: (kLedgerState, recipe); another layout gets another number.
+constexpr int kLedgerState = 1;
+
+/// The Accountant a recipe makes (PyLedger::recipe), through the module's own methods: a state
+/// that is not one is a ValueError naming `state`; a value one of them refuses is that method's
+/// error, naming its parameter.
+py::object ledger_from_recipe(const py::handle& recipe) {
+  const auto malformed = [](const std::string& what) {
+    return corbin::invalid_argument("state", what, "a corbin.Accountant's pickled state (version " +
+                                                       std::to_string(kLedgerState) + ")");
+  };
+  if (!py::isinstance<py::list>(recipe) || py::len(recipe) == 0) throw malformed("without its calls");
+  const py::object type = py::module_::import("corbin").attr("Accountant");
+  py::object out;
+  for (const py::handle& item : recipe) {
+    if (!py::isinstance<py::tuple>(item) || py::len(item) == 0 || !py::isinstance<py::str>(item[py::int_(0)]))
+      throw malformed("a call " + py::repr(item).cast<std::string>().substr(0, 40));
+    const py::tuple call = py::reinterpret_borrow<py::tuple>(item);
+    const std::string name = call[0].cast<std::string>();
+    const auto fields = [&](std::size_t n) {
+      if (call.size() != n) throw malformed("a call '" + name + "' with " + std::to_string(call.size() - 1) + " fields");
+    };
+    const bool first = !out;
+    if (name == "Accountant" && first) {
+      fields(2);
+      if (!py::isinstance<py::dict>(call[1])) throw malformed("a call 'Accountant' without keywords");
+      const py::dict keywords = call[1];
+      out = type(**keywords);
+    } else if (name == "from_laws" && first) {
+      fields(4);
+      out = type.attr("from_laws")(call[1], call[2], call[3]);
+    } else if (name == "step" && !first) {
+      fields(3);
+      if (!py::isinstance<py::dict>(call[2])) throw malformed("a call 'step' without keywords");
+      const py::dict changes = call[2];
+      out.attr("step")(call[1], **changes);
+    } else if (name == "compose" && !first) {
+      fields(2);
+      out = out.attr("compose")(call[1]);
+    } else if (name == "then" && !first) {
+      fields(2);
+      out = out.attr("then")(ledger_from_recipe(call[1]));
+    } else {
+      throw malformed("a call '" + name.substr(0, 40) + "'" + (first ? " first" : " after the first"));
+    }
+  }
+  return out;
+}
+
+/// __setstate__: the pickled (kLedgerState, recipe) made again.
+PyLedger ledger_from_state(const py::tuple& state) {
+  if (state.size() != 2 || !py::isinstance<py::int_>(state[0]) || state[0].cast<py::int_>().not_equal(py::int_(kLedgerState)))
+    throw corbin::invalid_argument("state", "of another layout", "a corbin.Accountant's pickled state (version " +
+                                                                    std::to_string(kLedgerState) + ")");
+  return ledger_from_recipe(state[1]).cast<PyLedger>();
 }
 
 /// Accountant(mechanism=NAME) for a room other than Theorem 3's: its builder
@@ -376,7 +509,7 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   const std::string which = "mechanism='" + name + "'";
   if (!gamma.is_none()) throw corbin::invalid_argument("gamma", "given", "absent for " + which + " (augcorbin's share)");
   if (to_rational(dropout, "dropout") != 0) throw corbin::invalid_argument("dropout", "given", "0 for " + which);
-  if (role != "worst") throw corbin::invalid_argument("role", quote(role), "worst for " + which + " (its clients are alone)");
+  if (role != "drawn") throw corbin::invalid_argument("role", quote(role), "absent for " + which + " (its clients are alone)");
   if (neighbours != "replace") throw corbin::invalid_argument("neighbours", quote(neighbours), "replace for " + which);
   if (to_count(bits, "bits", kMaxBits) != 5) throw corbin::invalid_argument("bits", "given", "absent for " + which);
   fl::CoordinateSetting s;
@@ -393,9 +526,8 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   }
   const unsigned long clients = to_count(n, "n", kMaxAccountClients);
   if (clients < 2) throw corbin::invalid_argument("n", std::to_string(clients), "at least 2");
-  const std::uint64_t coordinates = to_count(mm, "m", kMaxCompositions), count = to_count(rounds, "rounds", kMaxCompositions);
+  const std::uint64_t coordinates = to_count(mm, "m", kMaxCompositions), count = to_count(rounds, "rounds", kMaxCompositions, 1);
   if (coordinates < 1) throw corbin::invalid_argument("m", "0", "at least 1");
-  if (count < 1) throw corbin::invalid_argument("rounds", "0", "at least 1");
   if (coordinates > kMaxCompositions / count)
     throw corbin::invalid_argument("rounds", std::to_string(count), "such that m·rounds <= 2^40");
   PldLimits limits;
@@ -858,24 +990,45 @@ PYBIND11_MODULE(corbin, m) {
 
   // The certified two-sided accountant as a run's ledger (privacy/run/run_ledger.hpp): Accountant(...)
   // is one kind of round (by default one round of it); step() adds rounds, of the same kind or with
-  // changes (γ, n, dropout, role, ...); compose() and then() build longer runs. epsilon()/delta()
-  // return (lower, upper) floats that bracket the true value (inf where no finite ε reaches δ);
-  // get_epsilon()/get_delta() the same ends as Fractions; explain() names the worst role, the
-  // configuration attaining the lower bound, the references and the dropout share of δ.
+  // changes (γ, n, dropout or sampling rate, role, ...); compose() and then() build longer runs.
+  // get_epsilon()/get_delta() return a certified upper end as a float, fast in a training loop
+  // (what Opacus' and dp_accounting's accountants return); get_epsilon_bounds()/get_delta_bounds()
+  // the pair (lower, upper) as Fractions, epsilon()/delta() the same pair as floats (inf where no
+  // finite ε reaches δ); explain() names the worst role, the configuration attaining the lower bound, the
+  // references and the dropout share of δ. Answers are kept until the next step(); the state
+  // pickles.
   py::class_<PyLedger>(
       m, "Accountant",
       "a run of rounds of Theorem 3's mechanism (AugCorBin-FL), certified two-sided bounds over the "
       "worst case of the other clients' inputs and of client 1's role")
-      .def(py::init([](const py::handle& n, const py::handle& gamma, const py::handle& alpha,
-                       const py::handle& exp_eps, const py::handle& eps, const std::string& neighbours,
-                       const std::string& role, const py::handle& c, const py::handle& r,
-                       const py::handle& bits, const py::handle& cells, const py::handle& mm,
-                       const py::handle& rounds, const py::handle& dropout, const py::handle& mechanism,
-                       const py::handle& calibration_delta) {
+      .def(py::init([](const py::handle& n, const py::handle& gamma, const py::args& positional,
+                       const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps,
+                       const std::string& neighbours, const std::string& role, const py::handle& c,
+                       const py::handle& r, const py::handle& bits, const py::handle& cells, const py::handle& mm,
+                       const py::handle& rounds, const py::handle& dropout, const py::handle& sampling_rate,
+                       const py::handle& mechanism, const py::handle& calibration_delta) {
+             // The budget is a keyword, as every accountant's (Opacus, dp_accounting): a third
+             // positional number could be α, e^ε or ε, and each gives a different run.
+             if (!positional.empty())
+               throw py::type_error("alpha must be given by keyword: alpha=, exp_eps= or eps= (Accountant(n, gamma, exp_eps=3)), "
+                                    "not as a third positional argument");
+             // pickle makes it again from these (PyLedger::recipe).
+             py::dict keywords;
+             keywords["n"] = n, keywords["gamma"] = gamma, keywords["alpha"] = alpha, keywords["exp_eps"] = exp_eps;
+             keywords["eps"] = eps, keywords["neighbours"] = neighbours, keywords["role"] = role, keywords["center"] = c;
+             keywords["radius"] = r, keywords["bits"] = bits, keywords["cells"] = cells, keywords["m"] = mm;
+             keywords["rounds"] = rounds, keywords["dropout"] = dropout, keywords["sampling_rate"] = sampling_rate;
+             keywords["mechanism"] = mechanism, keywords["calibration_delta"] = calibration_delta;
+             const py::tuple made_by = py::make_tuple("Accountant", keywords);
              const std::string name = mechanism.is_none() ? "augcorbin" : py::str(mechanism).cast<std::string>();
-             if (name != "augcorbin" && name != "corbin")
-               return room_ledger(name, n, gamma, alpha, exp_eps, eps, neighbours, role, c, r, bits, cells, mm, rounds,
-                                  dropout, calibration_delta);
+             if (name != "augcorbin" && name != "corbin") {
+               if (!sampling_rate.is_none())
+                 throw corbin::invalid_argument("sampling_rate", "given", "absent for mechanism='" + name + "' (augcorbin and corbin only)");
+               PyLedger out = room_ledger(name, n, gamma, alpha, exp_eps, eps, neighbours, role, c, r, bits, cells, mm,
+                                          rounds, dropout, calibration_delta);
+               out.recipe.append(made_by);
+               return out;
+             }
              if (!calibration_delta.is_none())
                throw corbin::invalid_argument("calibration_delta", "given", "absent: only mechanism='gaussian' reads it");
              RoundKind k;
@@ -893,22 +1046,31 @@ PYBIND11_MODULE(corbin, m) {
              s.radius = to_radius(r);
              s.bits = to_count(bits, "bits", kMaxBits);
              s.relation = parse_neighbour(neighbours);
-             k.role = parse_role(role);
+             set_role(k, role);
              k.coordinates = to_count(mm, "m", kMaxCompositions);
              k.dropout = to_rational(dropout, "dropout");
+             if (!sampling_rate.is_none()) {
+               if (k.dropout != 0)
+                 throw corbin::invalid_argument("sampling_rate", "given with dropout", "one of dropout, sampling_rate (q is dropout 1 − q)");
+               k.dropout = dropout_of_rate(sampling_rate);
+             }
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
              if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
              PyLedger out{RunLedger(limits), k};
              check_round_kind(k);
-             out.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
+             // As the CLI's --rounds: a run has a round (a loop that steps from the start takes
+             // its first round here, then step() after each further one).
+             out.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions, 1));
+             out.recipe.append(made_by);
              return out;
            }),
-           py::arg("n"), py::arg("gamma") = py::none(), py::arg("alpha") = py::none(), py::kw_only(),
+           py::arg("n"), py::arg("gamma") = py::none(), py::arg("alpha") = py::none(),
            py::arg("exp_eps") = py::none(), py::arg("eps") = py::none(), py::arg("neighbours") = "replace",
-           py::arg("role") = "worst", py::arg("center") = 0, py::arg("radius") = 1,
+           py::arg("role") = "drawn", py::arg("center") = 0, py::arg("radius") = 1,
            py::arg("bits") = 5, py::arg("cells") = 2048, py::arg("m") = 1, py::arg("rounds") = 1,
-           py::arg("dropout") = 0, py::arg("mechanism") = py::none(), py::arg("calibration_delta") = py::none())
+           py::arg("dropout") = 0, py::arg("sampling_rate") = py::none(), py::arg("mechanism") = py::none(),
+           py::arg("calibration_delta") = py::none())
       .def_static(
           "from_laws",
           [](const py::sequence& p, const py::sequence& q, const py::handle& cells) {
@@ -936,38 +1098,57 @@ PYBIND11_MODULE(corbin, m) {
             if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
             PyLedger out{RunLedger(limits), std::nullopt};
             out.ledger.step(Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits));
+            out.recipe.append(py::make_tuple("from_laws", py::tuple(p), py::tuple(q), cells));
             return out;
           },
           "the accountant of a given pair of laws (exact values), each order composed alone", py::arg("p"),
           py::arg("q"), py::arg("cells") = 2048)
       .def(
           "step",
-          [](PyLedger& a, const py::handle& rounds, const py::kwargs& changes) -> PyLedger& {
+          [](const py::object& self, const py::handle& rounds, const py::kwargs& changes) {
+            PyLedger& a = self.cast<PyLedger&>();
             // One more round (or `rounds`) of the last kind, with the keyword changes (Opacus'
             // step, dp_accounting's compose(event, count)).
             if (!a.last) throw corbin::invalid_argument("step", "on a given mechanism (a pair of laws, or mechanism=)", "on an Accountant of Theorem 3's rounds (use compose)");
             const RoundKind k = changed(*a.last, changes);
-            a.ledger.step(k, to_count(rounds, "rounds", kMaxCompositions));
+            const std::uint64_t count = to_count(rounds, "rounds", kMaxCompositions);
+            a.ledger.step(k, count);
             a.last = k;
-            return a;
+            a.forget();
+            // Steps with the same changes one after another are one step of their sum (the
+            // changes set the same kind again), so a training loop's recipe stays one entry.
+            const py::dict kept(changes);
+            const std::size_t size = a.recipe.size();
+            if (size > 0) {
+              const py::tuple previous = a.recipe[size - 1].cast<py::tuple>();
+              if (previous[0].cast<std::string>() == "step" && py::object(previous[2]).equal(kept)) {
+                a.recipe[size - 1] = py::make_tuple("step", previous[1].cast<py::int_>() + py::int_(count), kept);
+                return self;
+              }
+            }
+            a.recipe.append(py::make_tuple("step", py::int_(count), kept));
+            return self;
           },
           "add rounds (default one) of the last kind, changed by keywords (n, gamma, alpha, exp_eps, "
-          "eps, m, dropout, role, neighbours, center, radius, bits); returns self",
+          "eps, m, dropout or sampling_rate, role, neighbours, center, radius, bits); returns self",
           py::arg("rounds") = 1)
       .def(
           "compose",
           [](const PyLedger& a, const py::handle& k) {
-            PyLedger out = a;
-            out.ledger.repeat(to_count(k, "compositions", kMaxCompositions));
+            PyLedger out = a.changed_copy();
+            const std::uint64_t count = to_count(k, "compositions", kMaxCompositions);
+            out.ledger.repeat(count);
+            out.recipe.append(py::make_tuple("compose", py::int_(count)));
             return out;
           },
           "this run repeated k times", py::arg("k"))
       .def(
           "then",
           [](const PyLedger& a, const PyLedger& next) {
-            PyLedger out = a;
+            PyLedger out = a.changed_copy();
             out.ledger.then(next.ledger);
             out.last = next.last;
+            out.recipe.append(py::make_tuple("then", next.recipe_copy()));
             return out;
           },
           "this run followed by `next` (other kinds of rounds on the same neighbouring datasets)",
@@ -976,31 +1157,50 @@ PYBIND11_MODULE(corbin, m) {
       .def_property_readonly("rounds", [](const PyLedger& a) { return a.ledger.rounds(); })
       .def(
           "epsilon",
-          [](const PyLedger& a, const py::handle& delta) {
-            return ends(a.ledger.epsilon(to_rational(delta, "delta")).bounds, false);
+          [](PyLedger& a, const py::handle& delta) {
+            return ends(a.answer(false, to_rational(delta, "delta")).bounds, false);
           },
-          "(eps_lower, eps_upper) at δ", py::arg("delta"))
+          "(eps_lower, eps_upper) at δ as floats", py::arg("delta"))
       .def(
           "delta",
-          [](const PyLedger& a, const py::handle& eps) {
-            return ends(a.ledger.delta(to_rational(eps, "eps")).bounds, false);
+          [](PyLedger& a, const py::handle& eps) {
+            return ends(a.answer(true, to_rational(eps, "eps")).bounds, false);
           },
-          "(delta_lower, delta_upper) at ε", py::arg("eps"))
-      // The names other accountants use (Opacus, dp_accounting), with the module's certified
-      // values: (lower, upper) as Fractions, exactly the directed-rounded doubles; an upper end
-      // no finite ε reaches is float('inf').
+          "(delta_lower, delta_upper) at ε as floats", py::arg("eps"))
+      // The names other accountants use (Opacus, dp_accounting): get_epsilon(δ) is the number a
+      // researcher compares and plots, a certified upper end (never below the true ε) as a float
+      // (inf where no finite ε reaches δ). It is the fast one (RunLedger::epsilon_upper: the
+      // composed pair's, from powers the ledger keeps, without the lower end and without the
+      // search over the adversary's actual choices), so a training loop asking it after every
+      // step() stays cheap; get_epsilon_bounds(δ) gives the certified pair (lower, upper) as the
+      // Fractions the directed-rounded doubles are, its upper end at most get_epsilon(δ).
       .def(
           "get_epsilon",
-          [](const PyLedger& a, const py::handle& delta) {
-            return ends(a.ledger.epsilon(to_rational(delta, "delta")).bounds, true);
-          },
-          "(eps_lower, eps_upper) at δ as Fractions", py::arg("delta"))
+          [](PyLedger& a, const py::handle& delta) { return a.upper(false, to_rational(delta, "delta")); },
+          "a certified upper end of ε at δ, as a float (never below the true ε; inf where no finite ε "
+          "reaches δ), fast in a loop of step(); get_epsilon_bounds(delta) gives (lower, upper), its "
+          "upper end at most this",
+          py::arg("delta"))
       .def(
           "get_delta",
-          [](const PyLedger& a, const py::handle& eps) {
-            return ends(a.ledger.delta(to_rational(eps, "eps")).bounds, true);
+          [](PyLedger& a, const py::handle& eps) { return a.upper(true, to_rational(eps, "eps")); },
+          "a certified upper end of δ at ε, as a float (never below the true δ), fast in a loop of "
+          "step(); get_delta_bounds(eps) gives (lower, upper), its upper end at most this",
+          py::arg("eps"))
+      .def(
+          "get_epsilon_bounds",
+          [](PyLedger& a, const py::handle& delta) {
+            return ends(a.answer(false, to_rational(delta, "delta")).bounds, true);
           },
-          "(delta_lower, delta_upper) at ε as Fractions", py::arg("eps"))
+          "(eps_lower, eps_upper) at δ as Fractions: the lower end attained, the upper end certified",
+          py::arg("delta"))
+      .def(
+          "get_delta_bounds",
+          [](PyLedger& a, const py::handle& eps) {
+            return ends(a.answer(true, to_rational(eps, "eps")).bounds, true);
+          },
+          "(delta_lower, delta_upper) at ε as Fractions: the lower end attained, the upper end certified",
+          py::arg("eps"))
       .def(
           "explain",
           [](const PyLedger& a, const py::handle& delta, const py::handle& eps) {
@@ -1009,10 +1209,17 @@ PYBIND11_MODULE(corbin, m) {
             const bool at = delta.is_none();
             const RunLedger::Answer x =
                 at ? a.ledger.delta(to_rational(eps, "eps")) : a.ledger.epsilon(to_rational(delta, "delta"));
-            return answer_dict(x, at, a.ledger);
+            py::dict d = answer_dict(x, at, a.ledger);
+            // An infinite ε: why (the CLI's words), and client 1 on LDPQ in every round beside it.
+            const std::optional<InfiniteEps> infinite =
+                at ? std::nullopt : explain_infinite_eps(a.ledger, to_rational(delta, "delta"), x);
+            d["infinite_because"] = infinite ? py::object(py::str(infinite->reason)) : py::object(py::none());
+            d["ldpq_role_eps"] = infinite && infinite->ldpq ? py::object(ends(*infinite->ldpq, true)) : py::object(py::none());
+            return d;
           },
           "the answer in full: bounds (Fractions), worst_role and the configurations attaining the "
-          "lower bound, the Rényi and basic-composition references, the dropout share of δ",
+          "lower bound, the Rényi and basic-composition references, the dropout share of δ; where ε is "
+          "infinite, infinite_because and ldpq_role_eps (client 1 on LDPQ in every round)",
           py::kw_only(), py::arg("delta") = py::none(), py::arg("eps") = py::none())
       .def(
           "largest_eps",
@@ -1027,7 +1234,11 @@ PYBIND11_MODULE(corbin, m) {
           "the largest ε_p (every round's budget) whose certified ε_upper(δ) is at most target: "
           "{'largest', 'refuted' (the smallest tried above), 'eps_upper' at largest}",
           py::arg("target"), py::arg("delta"))
-      .def("__repr__", [](const PyLedger& a) { return ledger_repr(a.ledger); });
+      .def("__repr__", [](PyLedger& a) { return ledger_repr(a); })
+      // Saved and resumed as the calls that made it (PyLedger::recipe), replayed on loading: the
+      // same ledger, the same answers, and step() goes on from its last kind of round.
+      .def(py::pickle([](const PyLedger& a) { return py::make_tuple(kLedgerState, a.recipe_copy()); },
+                      [](const py::tuple& state) { return ledger_from_state(state); }));
 
   m.def(
       "agm_sigma",

@@ -14,7 +14,7 @@ VARIANTS = ("corrected", "as-printed", "reference-code")
 JOINT_KEYS = ("++", "+-", "-+", "--")
 # Largest d the library accepts (corbinq.hpp kMaxBits) and largest binomial it sums exactly
 # (dropout.hpp kExactBinomialTrials): bounds on what a certificate may ask this script to compute.
-kMaxBits = 1 << 20
+kMaxBits = 1 << 15
 kExactBinomialTrials = 4000
 # Every check evaluates Algorithm 2 at center c = 0 and radius r = 1 (check_*.cpp: `c(0), r(1)`).
 CENTER, RADIUS = F(0), F(1)

@@ -18,7 +18,8 @@ T1B_ROW = {**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("sup_gap", "bound
 DATA = {
     "T1a": obj({"points": nat, "enumerated_points": nat, "mismatches": nat, "recheck": list_of(JOINT_ITEM)}),
     "T1b": obj({"rows": list_of(obj(T1B_ROW)), **put("smallest_bound_over_sup")},
-               {"counterexample": obj({**T1B_ROW, "recheck": list_of(JOINT_ITEM, lengths=(1,))})}),
+               {"counterexample": obj({**T1B_ROW, "recheck": list_of(JOINT_ITEM, lengths=(1,))}),
+                "witness_against_d": list_of(WITNESS)}),
     "T1c": obj({"points": nat, "corbinq_not_optimal": nat},
                {"samples": list_of(obj({**put("exp_eps", spec=EXP_EPS), "bits": BITS, **put("w1", "w2", spec=WEIGHT),
                                         **put("corbinq_pp", "optimum_pp")}), nonempty=False),
@@ -92,6 +93,17 @@ def recheck_t1b(cert, report):
             report.equal(f"data/counterexample/{key}", counterexample[key], row[key])
         check_joint_item_is(report, counterexample["recheck"][0], "data/counterexample/recheck/0",
                             alpha_of(rat(row["exp_eps"])), row["bits"], rat(row["w1"]), rat(row["w2"]), "corrected")
+    # The figure's left panel: the printed reading's witness at d = 1, 2, … (check_t1b.cpp), each
+    # recomputed as the witnesses are.
+    from .witness import WITNESS_SCHEMAS, witness_free_levels
+    for i, w in enumerate(data.get("witness_against_d", [])):
+        path = f"data/witness_against_d/{i}"
+        report.equal(f"{path}/kind", w["kind"], "free_levels_pair")
+        WITNESS_SCHEMAS["free_levels_pair"](w, path)
+        report.equal(f"{path}/bits", w["bits"], i + 1)
+        report.equal(f"{path}/reading", w["reading"], "printed")
+        report.equal(f"{path}/claim_part", w["claim_part"], "bound")
+        report.equal(f"{path}/refutes", w["refutes"], witness_free_levels(report, w, path))
     check_verdict(report, cert, bound_verdict(pairs))
 
 

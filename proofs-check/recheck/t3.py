@@ -47,9 +47,10 @@ t3_curve_rule = all_rules(at_most_field("other_ldpq", "n", 1, ": the other clien
 
 
 def t3_size_rule(value, path):
-    """The curve and the model sizes use γ = 1/2: n >= 4 (nγ >= 2), m >= 1."""
+    """The model sizes use γ = 1/2, the curve the counterexample's γ <= 1: n >= 4 keeps nγ >= 2 at
+    either; m >= 1."""
     if value["n"] < 4 or value.get("m", 1) < 1:
-        raise Malformed(path, "n >= 4 and m >= 1 (Thm 3 at γ = 1/2)")
+        raise Malformed(path, "n >= 4 and m >= 1 (Thm 3 at γ >= 1/2)")
 
 
 def certified_bound(value, path):
@@ -209,8 +210,9 @@ WITNESS_RECHECKS = {"aug_mse_rule": witness_aug_mse, "t3_replace_one": witness_t
                     "t3_remove_one": witness_t3_remove}
 
 
-# check_t3.cpp's fixed settings for the curve against n and the model sizes (r, γ); α, δ and m
-# of the curve are the counterexample's.
+# check_t3.cpp's fixed settings for the model sizes (r, γ); α, δ and m are the counterexample's.
+# The curve against n is drawn at the counterexample's setting, only n moving (the figure shows
+# the witness).
 T3_CURVE_GAMMA, T3_CURVE_RADIUS = F(1, 2), F(1)
 
 
@@ -218,8 +220,9 @@ def recheck_t3(cert, report):
     """T3 (Thm 3, check_t3.cpp). Recomputed at kWorkDigits: for the counterexample, Eq. (th:3:1)
     and its printed precondition from (n, γ, δ, r, α, m); cpSGD Thm 1 with the proof's
     substitutions and with consistent units, and the latter's precondition; the exact ε as
-    ln(exact_exp_eps_replace_one). The same formulas for every point of the curve against n and
-    every model size (γ = 1/2, r = 1 as the check sets them); the certified bounds on the
+    ln(exact_exp_eps_replace_one). The same formulas for every point of the curve against n (at
+    the counterexample's γ, r, α, δ and m) and every model size (γ = 1/2, r = 1 as the check sets
+    them); the certified bounds on the
     composed loss at the model sizes against this script's own (t3_scale.recheck_accounts).
     Verdict: fails iff the printed precondition holds and the printed ε_u is below the exact ε,
     or the remove-one laws have disjoint mass above δ (no finite ε); else undecided."""
@@ -241,7 +244,10 @@ def recheck_t3(cert, report):
         report.equal(f"{path}/cpsgd_precondition_consistent_units", cx["cpsgd_precondition_consistent_units"],
                      units_precondition)
         for i, point in enumerate(data["eps_u_against_n"]):
-            args = (point["n"], T3_CURVE_GAMMA, delta, T3_CURVE_RADIUS, alpha, m)
+            if point["n"] * gamma < 2:  # the counterexample's γ at this n: outside Thm 3's domain
+                raise Malformed(f"data/eps_u_against_n/{i}/n", f"{point['n']} with the counterexample's γ = "
+                                                               f"{short(cx['gamma'])} is outside Thm 3's domain (nγ >= 2)")
+            args = (point["n"], gamma, delta, radius, alpha, m)
             value, pre = theorem3_printed(*args)
             for key, recomputed in (("printed", value), ("cpsgd_proof_units", theorem3_cpsgd(*args, False)[0]),
                                     ("cpsgd_consistent_units", theorem3_cpsgd(*args, True)[0])):
@@ -267,7 +273,7 @@ def recheck_t3(cert, report):
     for i, point in enumerate(data["eps_u_against_n"]):
         others, e = point["other_ldpq"], rat(point["exact_exp_eps_replace_one"])
         report.equal(f"data/eps_u_against_n/{i}/other_ldpq", others,
-                     population_ldpq(point["n"], T3_CURVE_GAMMA) - 1)
+                     population_ldpq(point["n"], gamma) - 1)
         report.equal(f"data/eps_u_against_n/{i}/exact_exp_eps_replace_one", e,
                      ldpq_replace_exp_eps(others, point["others_at_c_plus_r"], alpha, delta))
         report.equal(f"data/eps_u_against_n/{i}/worse_configurations", ldpq_replace_worst(others, alpha, delta, e), [])

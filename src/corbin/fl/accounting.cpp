@@ -43,30 +43,37 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
     return out;
   }
   check_rounds();
-  AccountSetting population;
-  population.n = n;
-  population.gamma = *gamma;
-  population.budget = mech.budget;
-  population.bits = mech.bits;
-  population.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
-  if (mech.dropout == 0) {
-    out.accountant.emplace(population, coordinates, mech.delta);
-    return out;
+  RoundKind kind;
+  kind.setting.n = n;
+  kind.setting.gamma = *gamma;
+  kind.setting.budget = mech.budget;
+  kind.setting.bits = mech.bits;
+  kind.setting.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
+  kind.dropout = mech.dropout;
+  kind.coordinates = coordinates;
+  out.accountant.emplace(kind, mech.delta, rounds);
+  out.kind = kind;
+  if (mech.dropout > 0) {
+    DropoutAccounting d;
+    d.delta_mechanism = out.accountant->split().mechanism;
+    d.failure_budget_per_round = out.accountant->split().failure_per_round;
+    d.floor = dropout_floor(n, kind.setting.gamma, mech.dropout, d.failure_budget_per_round);
+    out.dropout = std::move(d);
   }
-  DropoutAccounting d;
-  d.delta_mechanism = Rational(mech.delta / 2);
-  // β rounded down: the floors' certified failure must fit the half of δ set aside for them.
-  d.failure_budget_per_round = failure_budget_per_round(d.delta_mechanism, rounds);
-  d.floor = dropout_floor(n, population.gamma, mech.dropout, d.failure_budget_per_round);
-  std::optional<AccountSetting> alone = population, paired;
-  alone->counts = d.floor.alone;
-  if (d.floor.paired) {
-    paired = population;
-    paired->counts = *d.floor.paired;
-  }
-  out.accountant.emplace(alone, paired, coordinates, d.delta_mechanism);
-  out.dropout = std::move(d);
   return out;
+}
+
+std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta,
+                                                  unsigned long rounds) {
+  if (!accounting.kind) return std::nullopt;
+  RoundKind alone = *accounting.kind;
+  alone.role = TargetClient::Role::ldpq;
+  try {
+    check_round_kind(alone);
+  } catch (const invalid_argument&) {
+    return std::nullopt;  // no LDPQ position in this population
+  }
+  return RunAccountant(alone, delta, rounds);
 }
 
 }  // namespace corbin::fl

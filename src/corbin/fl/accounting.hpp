@@ -7,9 +7,8 @@
 // is public (under remove-one the two sums have different numbers of terms and disjoint supports,
 // aggregate_law.hpp: an infinite ε that says nothing about the mechanism).
 //
-// With dropout the survivors of a round are random: δ is split in halves, one for the mechanism
-// at the survivors every round is guaranteed except with probability β, and one for those
-// failures, β = δ / (2 · rounds) a round (a union bound over the rounds; privacy/worst_case/dropout_floor.hpp).
+// The round, the role rule and, with dropout, the split of δ are privacy/run/round.hpp's, so
+// that the ε printed after R rounds is `corbin account`'s for the same run.
 
 #include <cstdint>
 #include <optional>
@@ -32,6 +31,7 @@ struct RunAccounting {
   std::optional<RunAccountant> accountant;  ///< none where the mechanism has no certified accountant
   std::string why_not;                       ///< then, why (the room's reason)
   std::optional<DropoutAccounting> dropout;  ///< with dropout
+  std::optional<RoundKind> kind;             ///< Theorem 3's rounds as accounted (none: another room's)
 };
 
 /// The accounting of `rounds` rounds of `mechanism` with n clients and a model of `coordinates`
@@ -39,5 +39,11 @@ struct RunAccounting {
 /// kMaxCompositions, and what dropout_floor raises.
 RunAccounting account_run(const MechanismConfig& mechanism, std::size_t n, std::uint64_t coordinates,
                           unsigned long rounds);
+
+/// The same rounds for client 1 on LDPQ in every round, shown beside an infinite bound (the worst
+/// role is then a pair's member: privacy/run/infinite_eps.hpp); none where the rounds have no LDPQ
+/// position, or are another room's (its clients have one role, the bound's own).
+std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta,
+                                                  unsigned long rounds);
 
 }  // namespace corbin::fl

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corbin/io/files.hpp"
-#include "corbin/io/text_limits.hpp"
+#include "corbin/io/json_reader.hpp"
 #include "corbin/number/error.hpp"
 
 namespace corbin::fl {
@@ -144,13 +144,8 @@ Checkpoint load_checkpoint(const fs::path& out, const RunSettings& settings, std
   if (!fs::exists(path)) throw invalid_argument("checkpoint", quote(path.string()), "an existing checkpoint of a run");
   // Bounded before the parser recurses: the state is a few hundred bytes of flat JSON.
   const std::string bytes = io::read_regular_file(path, kMaxStateBytes, "checkpoint");
-  io::check_json_shape(bytes, "checkpoint", path.string());
-  Json j;
-  try {
-    j = Json::parse(bytes);
-  } catch (const nlohmann::json::exception&) {
-    throw invalid_argument("checkpoint", quote(path.string()), "valid JSON");
-  }
+  // A key given twice is refused: the settings compared below would be either value.
+  Json j = io::parse_ordered_json(bytes, "checkpoint", path.string());
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw invalid_argument("checkpoint", quote(path.string()), std::string("a checkpoint in the format '") + kFormat + "'");
   const Json saved = field<Json>(j, "settings", path);

@@ -105,6 +105,17 @@ CoordinateCheck AloneLawCheck::coordinate(std::span<const float> alone, std::spa
 
 std::unique_ptr<LayerCheck> Mechanism::check(const MechanismConfig&, const Geometry&) const { return nullptr; }
 
+bool Mechanism::reads(SettingParameter p) const {
+  switch (p) {
+    case SettingParameter::budget: return takes_budget();
+    case SettingParameter::bits:
+    case SettingParameter::variant: return pairing() != Pairing::alone;
+    case SettingParameter::gamma: return pairing() == Pairing::augmented;
+    case SettingParameter::delta: return false;
+  }
+  return false;
+}
+
 std::optional<std::vector<Atom>> Mechanism::law(const CoordinateSetting&, const Rational&) const {
   return std::nullopt;
 }

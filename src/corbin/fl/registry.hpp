@@ -150,6 +150,10 @@ struct CoordinateSetting {
   Rational gamma{1, 2};  ///< AugCorBin-FL's LDPQ fraction (MechanismConfig::gamma)
 };
 
+/// The parameters of a CoordinateSetting beyond c and r, each read by some rooms' questions and
+/// not by others (Mechanism::reads).
+enum class SettingParameter { budget, bits, variant, gamma, delta };
+
 /// {c − r, c + r}: the input range as one quadratic piece (Mechanism::mse_quadratic_pieces).
 std::vector<Rational> range_ends(const CoordinateSetting& s);
 
@@ -187,6 +191,12 @@ class Mechanism {
   /// picks its shift); then a process holding some of them samples all (fl/mechanism: obfuscate_held).
   virtual bool couples_lone_clients() const { return false; }
   virtual DeviceKernel device_kernel() const { return DeviceKernel::host; }
+  /// Whether any of its per-coordinate questions (law, MSE, PLDP, accountant) reads `p` of the
+  /// setting: the one declaration by which `corbin sweep` and `corbin account --mechanism` refuse a
+  /// parameter that would answer no other question than without it. The default: the budget
+  /// where it takes one, CorBinQ's d and variant where clients pair, γ where the pairing is
+  /// augmented, δ nowhere (the Gaussian's calibration reads it).
+  virtual bool reads(SettingParameter p) const;
 
   /// The round's sampler for a layer.
   virtual std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const = 0;

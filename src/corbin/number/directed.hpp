@@ -27,14 +27,24 @@ inline double succ(double x) {
 /// The next double below x.
 inline double pred(double x) { return -succ(-x); }
 
-inline double add_up(double a, double b) { return succ(a + b); }
-inline double add_down(double a, double b) { return pred(a + b); }
-inline double sub_up(double a, double b) { return succ(a - b); }
-inline double sub_down(double a, double b) { return pred(a - b); }
-inline double mul_up(double a, double b) { return succ(a * b); }
-inline double mul_down(double a, double b) { return pred(a * b); }
-inline double div_up(double a, double b) { return succ(a / b); }
-inline double div_down(double a, double b) { return pred(a / b); }
+// A result that is exactly 0 stays 0: a sum or difference that rounds to 0 is exact (with
+// gradual underflow a nonzero one never rounds to 0), and so is a product or quotient with a
+// factor or dividend 0. Moved outward, it became ±2^-1074: masses where there are none (above
+// every loss, at +∞), which put ε_upper at +∞ for δ below about 1e-320.
+inline double add_up(double a, double b) {
+  const double s = a + b;
+  return s == 0 ? 0.0 : succ(s);
+}
+inline double add_down(double a, double b) {
+  const double s = a + b;
+  return s == 0 ? 0.0 : pred(s);
+}
+inline double sub_up(double a, double b) { return add_up(a, -b); }
+inline double sub_down(double a, double b) { return add_down(a, -b); }
+inline double mul_up(double a, double b) { return a == 0 || b == 0 ? 0.0 : succ(a * b); }
+inline double mul_down(double a, double b) { return a == 0 || b == 0 ? 0.0 : pred(a * b); }
+inline double div_up(double a, double b) { return a == 0 ? 0.0 : succ(a / b); }
+inline double div_down(double a, double b) { return a == 0 ? 0.0 : pred(a / b); }
 
 /// For a sum S of at most `terms` non-negative products of `factors` doubles each, computed in
 /// round-to-nearest by recursive summation: the computed s = Σ x_i (1 + θ_i) with

@@ -11,14 +11,17 @@
 
 namespace corbin {
 
+inline std::string shortened(std::string_view text);
+
 /// Bad input: the message names the parameter, its value and the rule it breaks. The library
 /// names mathematical parameters ("alpha", "w1", "radius") and the data it reads ("data"); the
 /// CLI renames them to its options when it reports the error (run_app.hpp), the Python module
-/// reports them as they are.
+/// reports them as they are. The message echoes the value shortened (a 100 000-character input
+/// is not a line); value() keeps it whole.
 class invalid_argument : public std::invalid_argument {
  public:
   invalid_argument(std::string_view parameter, std::string_view value, std::string_view rule)
-      : std::invalid_argument(std::string(parameter) + " is " + std::string(value) +
+      : std::invalid_argument(std::string(parameter) + " is " + shortened(value) +
                               ", but must be " + std::string(rule)),
         parameter_(parameter),
         value_(value),
@@ -74,11 +77,12 @@ inline std::string_view utf8_prefix(std::string_view text, std::size_t limit) {
   return text.substr(0, keep);
 }
 
-/// A value echoed in a message: whole up to 80 bytes, else its first 60 and its length, so that
-/// one line stays one line (a 60 KB value is not echoed whole).
+/// A value echoed in a message: whole up to 100 bytes, else its first 60 and its length, so that
+/// one line stays one line (a 60 KB value is not echoed whole). What it or quote() returns is at
+/// most 100 bytes, so that shortening again leaves it as it is (its length stays the value's).
 inline std::string shortened(std::string_view text) {
   constexpr std::size_t kShown = 60;
-  if (text.size() <= kShown + 20) return std::string(text);
+  if (text.size() <= kShown + 40) return std::string(text);
   return std::string(utf8_prefix(text, kShown)) + "… (" + std::to_string(text.size()) + " characters)";
 }
 

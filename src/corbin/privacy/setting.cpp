@@ -32,7 +32,26 @@ PopulationCounts population_counts(unsigned long n, const Rational& gamma) {
   return {ldpq, (n - ldpq) / 2};
 }
 
+void check_account_budget(const Budget& b) {
+  const std::string why =
+      " for the certified accountant (an LDPQ client's unlikely output, probability 1/(e^ε + 1), must "
+      "stay above the 10^-280 its windows hold; beyond, the budget alone bounds ε(δ): ε_p a use)";
+  if (b.kind == Budget::Kind::eps) {
+    if (b.value > kMaxAccountEps)
+      throw invalid_argument("eps", b.shown_value(),
+                             "at most " + std::to_string(kMaxAccountEps) + " (e^ε at most 10^" +
+                                 std::to_string(kMaxAccountExpEpsDigits) + ")" + why);
+    return;
+  }
+  static const Rational most(boost::multiprecision::pow(BigInt(10), kMaxAccountExpEpsDigits));
+  if (b.exp_eps_exact() > most)
+    throw invalid_argument(b.parameter(), b.shown_value(),
+                           std::string(b.kind == Budget::Kind::alpha ? "such that e^ε = (α + 1)/(α − 1) is " : "") +
+                               "at most 10^" + std::to_string(kMaxAccountExpEpsDigits) + why);
+}
+
 void check_account_setting(const AccountSetting& s) {
+  check_account_budget(s.budget);
   if (s.n < 2) throw invalid_argument("n", std::to_string(s.n), "at least 2");
   if (s.n > kMaxAccountClients)
     throw invalid_argument("n", std::to_string(s.n),

@@ -60,8 +60,11 @@ PopulationCounts population_counts(unsigned long n, const Rational& gamma);
 void check_role_present(const PopulationCounts& counts, TargetClient::Role role,
                         const Rational& gamma);
 
-/// Largest n the certified law is computed for (its window grows as √n, its set-up as n).
-constexpr unsigned long kMaxAccountClients = 100'000'000;
+/// Largest n the certified law is computed for: each configuration's window is about 33√n points
+/// and the others' law a product of two such, so one coordinate costs about n (on 2 cores 1.6 s
+/// at n = 10^6 and γ = 1, 8.5 s at γ = 1/2; 33 s at 10^7, and 10^8, the limit before, ran for
+/// minutes).
+constexpr unsigned long kMaxAccountClients = 1'000'000;
 
 /// One coordinate of one round of Theorem 3's mechanism, as the certified accountant takes it.
 struct AccountSetting {
@@ -78,8 +81,19 @@ struct AccountSetting {
   std::optional<PopulationCounts> counts;
 };
 
-/// Validates n in [2, kMaxAccountClients], γ in [0, 1], r > 0, the role present in the population;
-/// with explicit `counts`, at least 2 clients and at most kMaxAccountClients in them.
+/// Largest budget the certified accountant takes: e^ε at most 10^279, ε at most 642 where ε itself
+/// is given (e^642 < 10^279). Its windows hold probabilities as doubles down to 10^-280
+/// (aggregate_law.cpp), and an LDPQ client's unlikely output has probability 1/(e^ε + 1); past
+/// it only the budget bounds ε(δ) (ε a use). Checked on the rationals, before any enclosure is
+/// made (at ε = 10^7 the working precision alone, 1.44·10^7 bits, cost 30 s before the refusal).
+constexpr unsigned kMaxAccountExpEpsDigits = 279;  ///< e^ε <= 10^279
+constexpr long kMaxAccountEps = 642;
+/// Raises invalid_argument naming the budget's parameter (eps, exp_eps or alpha) past them.
+void check_account_budget(const Budget& b);
+
+/// Validates n in [2, kMaxAccountClients], γ in [0, 1], r > 0, the budget (check_account_budget),
+/// the role present in the population; with explicit `counts`, at least 2 clients and at most
+/// kMaxAccountClients in them.
 void check_account_setting(const AccountSetting& s);
 /// The population's LDPQ clients and pairs, client 1 included.
 PopulationCounts counts_of(const AccountSetting& s);

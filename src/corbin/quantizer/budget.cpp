@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/corbinq.hpp"
@@ -28,19 +29,27 @@ unsigned long Budget::extra_precision_bits() const {
   double extra = 0;
   if (value <= 0) return 0;  // not a made budget: make() refuses it
   if (kind == Kind::eps) {
-    extra = value >= 1 ? to_double(value) * 1.4426950408889634 : 2 * (2 - log2_of(value)) + 8;
+    extra = value >= 1 ? to_double(std::min(value, kMaxAlphaEps)) * 1.4426950408889634 : 2 * (2 - log2_of(value)) + 8;
   } else {
     const Rational a = alpha_exact();
     extra = std::max(0.0, 1 - log2_of(Rational(a - 1))) + 2 * std::max(0.0, log2_of(a) + 1) + 8;
   }
-  return static_cast<unsigned long>(std::clamp(extra + 1, 0.0, double(1u << 24)));
+  return static_cast<unsigned long>(std::clamp(extra + 1, 0.0, double(kMaxPrecisionBits)));
 }
 
 unsigned Budget::precision_bits(unsigned long bits) const {
-  return static_cast<unsigned>(std::min<unsigned long>(default_precision_bits(bits) + extra_precision_bits(), 1ul << 24));
+  return static_cast<unsigned>(std::min(default_precision_bits(bits) + extra_precision_bits(), kMaxPrecisionBits));
 }
 
 std::string Budget::shown_value() const { return describe_value(value); }
+
+std::string Budget::unit_warning(const std::string& given_as, const std::string& typed, const std::string& eps_as) const {
+  if (kind != Kind::exp_eps || value >= kExpEpsLooksLikeEps) return "";
+  char eps[32];
+  std::snprintf(eps, sizeof eps, "%.4g", std::log(to_double(value)));  // e^ε in (1, 1.5): ε in (0, 0.41)
+  const std::string shown = shortened(typed);
+  return given_as + " " + shown + " is e^ε, so ε = " + eps + "; for ε = " + shown + " give " + eps_as + shown;
+}
 
 const char* Budget::parameter() const {
   switch (kind) {
@@ -93,6 +102,10 @@ Interval Budget::exp_eps_interval() const {
 
 Interval Budget::alpha_interval() const {
   if (exact()) return interval_from(alpha_exact());
+  if (value > kMaxAlphaEps)
+    throw invalid_argument("eps", describe_value(value),
+                           "at most 10^4 where α(ε) is used (α − 1 ≈ 2e^−ε takes 1.44ε bits, and the work "
+                           "grows faster than their square); give e^ε or α exactly");
   // α = (e^ε + 1)/(e^ε − 1) = 1 + 2/expm1(ε): e^ε − 1 computed as a difference is [0, …] once ε
   // is below the precision (ε = 10^-300 at 128 bits), and α would be [1, ∞].
   Interval e_minus_1;

@@ -18,6 +18,10 @@ class NoiseMechanism : public Mechanism {
   DeviceKernel device_kernel() const override {
     return gaussian_ ? DeviceKernel::gaussian_noise : DeviceKernel::laplace_noise;
   }
+  /// The Gaussian's σ is calibrated at (ε, δ); the Laplace's b at ε alone.
+  bool reads(SettingParameter p) const override {
+    return p == SettingParameter::delta ? gaussian_ : Mechanism::reads(p);
+  }
   std::unique_ptr<LayerSampler> sampler(const LayerRound& layer) const override;
   std::unique_ptr<LayerCheck> check(const MechanismConfig& config, const Geometry& g) const override;
   /// σ² or 2b² at sensitivity 2r, whatever w (the noise is unbiased and does not depend on it).

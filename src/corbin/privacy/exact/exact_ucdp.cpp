@@ -54,6 +54,11 @@ void check_exact_setting(const ExactUcdpSetting& s) {
     throw invalid_argument("n", std::to_string(s.n),
                            "at most " + std::to_string(kMaxExactClients) +
                                " for the exact law of the aggregate (its cost grows as n²)");
+  if (s.geometry.bits > kMaxExactBits)
+    throw invalid_argument("bits", std::to_string(s.geometry.bits),
+                           "at most " + std::to_string(kMaxExactBits) +
+                               " for the exact law of the aggregate (a pair's d-bit probabilities are in "
+                               "every product)");
   if (s.gamma < 0 || s.gamma > 1) throw invalid_argument("gamma", to_string(s.gamma), "in [0, 1]");
   if (s.delta <= 0 || s.delta >= 1)
     throw invalid_argument("delta", to_string(s.delta), "in (0, 1)");

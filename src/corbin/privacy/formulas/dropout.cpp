@@ -34,7 +34,8 @@ T binomial_outside(unsigned long trials, const Rational& p, const Interval& lo, 
 
 Probability probability_outside(unsigned long trials, const Rational& p, const Interval& lo,
                                 const Interval& hi) {
-  if (trials <= kExactBinomialTrials) {
+  const unsigned long p_bits = msb(numerator(p)) + msb(denominator(p)) + 2;
+  if (trials <= kExactBinomialTrials && trials * p_bits <= kExactBinomialBits) {
     const Rational exact = binomial_outside<Rational>(trials, p, lo, hi);
     return {exact, interval_from(exact)};
   }

@@ -25,12 +25,16 @@ struct DropoutSetting {
 void check_dropout_setting(const DropoutSetting& s);
 
 /// A probability: exact when the binomial is small enough to sum in rationals (trials <=
-/// kExactBinomialTrials), else a certified enclosure (the same recurrence in MPFI).
+/// kExactBinomialTrials, and its terms, trials times the bits of p, at most kExactBinomialBits),
+/// else a certified enclosure (the same recurrence in MPFI).
 struct Probability {
   std::optional<Rational> exact;
   Interval enclosure;
 };
 constexpr unsigned long kExactBinomialTrials = 4000;
+/// p = 10^-100000 (332 000 bits) made each exact term tens of millions of bits long, and
+/// `corbin dropout` ran 75 s at n = 100; at this size 4 000 trials of a 128-bit p are summed exactly.
+constexpr unsigned long kExactBinomialBits = 4000 * 128;
 
 struct DropoutResult {
   Interval gamma, gamma_prime, theta, theta_prime;

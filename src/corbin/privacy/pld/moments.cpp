@@ -50,6 +50,35 @@ LogMoments add(const LogMoments& a, const LogMoments& b) {
   return out;
 }
 
+LogMoments mixture(const LogMoments& a, const LogMoments& b, const Rational& w) {
+  if (w == 1) return a;
+  if (w == 0) return b;
+  const Mp wa = Mp::of(w, MPFR_RNDU), wb = Mp::of(Rational(1) - w, MPFR_RNDU);
+  LogMoments out(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isinf(a[i]) || std::isinf(b[i])) {
+      out[i] = kInf;
+      continue;
+    }
+    // ln(w e^a + (1 − w) e^b) = top + ln(w e^(a − top) + (1 − w) e^(b − top)), each step up.
+    const double top = std::max(a[i], b[i]);
+    Mp x(128), y(128);
+    mpfr_set_d(x.get(), a[i], MPFR_RNDU);
+    mpfr_sub_d(x.get(), x.get(), top, MPFR_RNDU);
+    mpfr_exp(x.get(), x.get(), MPFR_RNDU);
+    mpfr_mul(x.get(), x.get(), wa.get(), MPFR_RNDU);
+    mpfr_set_d(y.get(), b[i], MPFR_RNDU);
+    mpfr_sub_d(y.get(), y.get(), top, MPFR_RNDU);
+    mpfr_exp(y.get(), y.get(), MPFR_RNDU);
+    mpfr_mul(y.get(), y.get(), wb.get(), MPFR_RNDU);
+    mpfr_add(x.get(), x.get(), y.get(), MPFR_RNDU);
+    mpfr_log(x.get(), x.get(), MPFR_RNDU);
+    mpfr_add_d(x.get(), x.get(), top, MPFR_RNDU);
+    out[i] = std::min(top, x.up());  // a mean of the two is at most the larger
+  }
+  return out;
+}
+
 LogMoments times(const LogMoments& a, std::uint64_t k) {
   LogMoments out(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) {

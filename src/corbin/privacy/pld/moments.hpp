@@ -40,6 +40,10 @@ LogMoments log_of(const std::vector<double>& moments);
 /// The moments of a composition: a + b, and k·a (rounded up).
 LogMoments add(const LogMoments& a, const LogMoments& b);
 LogMoments times(const LogMoments& a, std::uint64_t k);
+/// The moments of a labelled mixture (pld.hpp: mixture), w·a + (1 − w)·b inside the logarithm:
+/// the label has the same law in both worlds, so E[(P/Q)^(λ−1)] mixes with the weights. w in
+/// [0, 1]; rounded up.
+LogMoments mixture(const LogMoments& a, const LogMoments& b, const Rational& w);
 
 /// The smallest ε(δ) the orders give (+∞ if none), δ in (0, 1); rounded up.
 double eps_from_moments(const LogMoments& m, const Rational& delta);

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
@@ -86,8 +89,21 @@ void convolve_up(const std::vector<double>& a, const std::vector<double>& b,
     double* o = out.data() + i;
     for (std::size_t j = 0; j < b.size(); ++j) o[j] += ai * b[j];
   }
+  // A cell no pair of positive masses reaches is exactly 0: no underflow allowance there (it put
+  // mass above every loss of the product, and δ_upper never fell below about 1e-320).
+  const auto reach = [](const std::vector<double>& v) {
+    std::size_t first = 0, last = v.size();
+    while (first < last && v[first] == 0) ++first;
+    while (last > first && v[last - 1] == 0) --last;
+    return std::pair{first, last};
+  };
+  const auto [a_first, a_last] = reach(a);
+  const auto [b_first, b_last] = reach(b);
   const SumWidening widen(std::min(a.size(), b.size()), 2);
-  for (double& x : out) x = widen.up(x);
+  for (std::size_t c = 0; c < out.size(); ++c)
+    out[c] = a_first < a_last && b_first < b_last && c >= a_first + b_first && c + 2 <= a_last + b_last
+                 ? widen.up(out[c])
+                 : 0.0;
 }
 
 // ---- products by FFT (fft.hpp) past limits.fft_cells ----
@@ -261,7 +277,7 @@ std::vector<BaseAtom> atoms_of(const WindowPmf& p, const WindowPmf& q) {
 }
 
 template <class Pld>
-Pld squaring(const Pld& a, std::uint64_t k, const PldLimits& limits) {
+Pld squaring(const Pld& a, std::uint64_t k, const PldLimits& limits, std::vector<Pld>* squares = nullptr) {
   if (k < 1) throw invalid_argument("compositions", std::to_string(k), "at least 1");
   Pld base = a;
   bool have = false;
@@ -274,6 +290,7 @@ Pld squaring(const Pld& a, std::uint64_t k, const PldLimits& limits) {
     k >>= 1;
     if (k == 0) break;
     base = compose(base, base, limits);
+    if (squares && k > 1) squares->push_back(base);  // a^(2^i) with 2^i below the k asked
   }
   return acc;
 }
@@ -374,6 +391,11 @@ void compose_pass(const LowerPld& a, const LowerPld& b, const double* e_up, Lowe
   const double inv_h = 1 / step(a.scale);
   const double base = static_cast<double>(out.offset);
   const auto last = static_cast<std::int64_t>(out.p.size()) - 1;
+  // On a coarse grid (h > 354: long compositions) e^(D h) overflows for D > 0, and a product put
+  // above its grid points' cell would get t = +∞ and count for nothing (the lower end fell to 0
+  // at k = 10^9). Any grouping is valid, so such a product stays at its points' cell or below.
+  std::int64_t above = 0;
+  while (above < 2 && std::isfinite(e_up[above + 3])) ++above;
   for (std::size_t i = 0; i < a.p.size(); ++i) {
     if (a.p[i] == 0) continue;  // p = 0 and kept apart: it can never contribute
     const double pa = a.p[i], ta = a.t[i], ya = a.y[i];
@@ -381,7 +403,7 @@ void compose_pass(const LowerPld& a, const LowerPld& b, const double* e_up, Lowe
       const auto nominal =
           static_cast<std::int64_t>(i + j) + 2;  // cell of the two grid points' sum
       auto c = static_cast<std::int64_t>(std::floor((ya + b.y[j]) * inv_h - base));
-      c = std::clamp(c, std::max<std::int64_t>(nominal - 2, 0), std::min(nominal + 2, last));
+      c = std::clamp(c, std::max<std::int64_t>(nominal - 2, 0), std::min(nominal + above, last));
       const auto at = static_cast<std::size_t>(c);
       out.p[at] += pa * b.p[j];
       out.t[at] += ta * b.t[j] * e_up[c - nominal + 2];
@@ -407,7 +429,9 @@ void regroup(const LowerPld& a, double lift, std::vector<double>& p, std::vector
   const double h = step(a.scale);
   for (std::size_t i = 0; i < a.p.size(); ++i) {
     if (a.p[i] <= 0) continue;  // p = 0: kept apart, it never contributes (as in compose_pass)
-    const bool next = std::log(a.p[i] / a.t[i]) >= h;  // the loss above the cell's point
+    // The loss above the cell's point; never moved where e^h overflows (a coarse grid: t would
+    // be +∞, and the atom count for nothing).
+    const bool next = std::isfinite(lift) && std::log(a.p[i] / a.t[i]) >= h;
     const std::size_t at = i + (next ? 1 : 0);
     const double moved = next ? mul_up(a.t[i], lift) : a.t[i];
     if (p[at] == 0) {
@@ -460,6 +484,120 @@ LowerPld compose(const LowerPld& a0, const LowerPld& b0, const PldLimits& limits
   return coarsen(out, shift_to_fit(out.p.size(), limits));
 }
 
+namespace {
+
+/// w and 1 − w, each rounded in `rnd`.
+std::pair<double, double> weights(const Rational& w, mpfr_rnd_t rnd) {
+  if (w < 0 || w > 1) throw invalid_argument("weight", to_string(w), "in [0, 1]");
+  const auto get = [rnd](const Rational& x) { return mpfr_get_d(rational_mp(x, rnd).get(), rnd); };
+  return {get(w), get(Rational(1) - w)};
+}
+
+/// The same distribution on the grid 2^shift times finer: every point of a grid is a point of
+/// the finer one, so each mass stays where it is (exact, no pessimism).
+template <class Pld>
+Pld refined(const Pld& a, int shift) {
+  if (shift == 0) return a;
+  Pld out = a;
+  out.scale = a.scale - shift;
+  out.offset = a.offset * (std::int64_t(1) << shift);
+  const auto spread = [shift](const std::vector<double>& v) {
+    std::vector<double> w(v.empty() ? 0 : ((v.size() - 1) << shift) + 1, 0.0);
+    for (std::size_t i = 0; i < v.size(); ++i) w[i << shift] = v[i];
+    return w;
+  };
+  if constexpr (std::is_same_v<Pld, UpperPld>) {
+    out.mass = spread(a.mass);
+  } else {
+    out.p = spread(a.p);
+    out.t = spread(a.t);
+    out.y = spread(a.y);
+  }
+  return out;
+}
+
+/// The common grid of a mixture: the finer of the two where refining the coarser one needs at
+/// most 8·max_cells cells (then the mixture loses nothing to the grid), else the coarser.
+template <class Pld>
+int common_scale(const Pld& a, const Pld& b, std::size_t cells_a, std::size_t cells_b, const PldLimits& limits) {
+  const int fine = std::min(a.scale, b.scale), coarse = std::max(a.scale, b.scale);
+  const std::size_t cells = a.scale == coarse ? cells_a : cells_b;
+  const int shift = coarse - fine;
+  const bool fits = shift < 32 && (cells << shift) <= 8 * limits.max_cells;
+  return fits ? fine : coarse;
+}
+
+/// `a` on the grid of `scale`, refined exactly or coarsened pessimistically (upper) or
+/// optimistically (lower), as pld.hpp defines them.
+template <class Pld>
+Pld on_scale(const Pld& a, int scale) {
+  return scale <= a.scale ? refined(a, a.scale - scale) : coarsen(a, scale - a.scale);
+}
+
+/// A mixture may keep twice the cells, so that its two parts, each on at most max_cells points
+/// but not the same ones, mix without a coarsening (the next product coarsens as any does).
+PldLimits mixture_limits(PldLimits limits) {
+  limits.max_cells *= 2;
+  return limits;
+}
+
+/// The first index of a window starting at `offset` inside one starting at `from`.
+std::size_t at(std::int64_t offset, std::int64_t from) {
+  return static_cast<std::size_t>(offset - from);
+}
+
+}  // namespace
+
+UpperPld mixture(const UpperPld& a0, const UpperPld& b0, const Rational& w, const PldLimits& limits) {
+  const auto [wa, wb] = weights(w, MPFR_RNDU);
+  if (w == 1) return a0;
+  if (w == 0) return b0;
+  // On a common grid (the coarser refined exactly where that fits), coarsened after as needed.
+  const int scale = common_scale(a0, b0, a0.mass.size(), b0.mass.size(), limits);
+  const UpperPld a = on_scale(a0, scale), b = on_scale(b0, scale);
+  UpperPld out;
+  out.scale = scale;
+  out.offset = std::min(a.offset, b.offset);
+  const std::int64_t end = std::max(a.offset + static_cast<std::int64_t>(a.mass.size()),
+                                    b.offset + static_cast<std::int64_t>(b.mass.size()));
+  out.mass.assign(static_cast<std::size_t>(end - out.offset), 0.0);
+  for (const auto& [x, weight] : {std::pair{&a, wa}, std::pair{&b, wb}})
+    for (std::size_t i = 0; i < x->mass.size(); ++i) {
+      double& m = out.mass[at(x->offset, out.offset) + i];
+      m = add_up(m, mul_up(x->mass[i], weight));
+    }
+  out.infinite = std::min(1.0, add_up(mul_up(a.infinite, wa), mul_up(b.infinite, wb)));
+  trim(out, limits);
+  return coarsen(out, shift_to_fit(out.mass.size(), mixture_limits(limits)));
+}
+
+LowerPld mixture(const LowerPld& a0, const LowerPld& b0, const Rational& w, const PldLimits& limits) {
+  const auto [pa, pb] = weights(w, MPFR_RNDD);  // P-masses: lower bounds
+  const auto [ta, tb] = weights(w, MPFR_RNDU);  // Q-masses: upper bounds
+  if (w == 1) return a0;
+  if (w == 0) return b0;
+  const int scale = common_scale(a0, b0, a0.p.size(), b0.p.size(), limits);
+  const LowerPld a = on_scale(a0, scale), b = on_scale(b0, scale);
+  LowerPld out;
+  out.scale = scale;
+  out.offset = std::min(a.offset, b.offset);
+  const std::int64_t end = std::max(a.offset + static_cast<std::int64_t>(a.p.size()),
+                                    b.offset + static_cast<std::int64_t>(b.p.size()));
+  out.p.assign(static_cast<std::size_t>(end - out.offset), 0.0);
+  out.t.assign(out.p.size(), 0.0);
+  // Two atoms in one cell merge (a post-processing: the optimistic PLD only falls).
+  for (const auto& [x, wp, wt] : {std::tuple{&a, pa, ta}, std::tuple{&b, pb, tb}})
+    for (std::size_t i = 0; i < x->p.size(); ++i) {
+      const std::size_t c = at(x->offset, out.offset) + i;
+      out.p[c] = std::max(0.0, add_down(out.p[c], mul_down(x->p[i], wp)));
+      out.t[c] = add_up(out.t[c], mul_up(x->t[i], wt));
+    }
+  out.infinite = std::clamp(add_down(mul_down(a.infinite, pa), mul_down(b.infinite, pb)), 0.0, 1.0);
+  refresh_losses(out);
+  trim(out, limits);
+  return coarsen(out, shift_to_fit(out.p.size(), mixture_limits(limits)));
+}
+
 UpperPld power(const UpperPld& a, std::uint64_t k, const PldLimits& limits) {
   return squaring(a, k, limits);
 }
@@ -469,6 +607,9 @@ UpperPld trimmed(UpperPld a, const PldLimits& limits) {
 }
 LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits) {
   return squaring(a, k, limits);
+}
+LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits, std::vector<LowerPld>& shorter) {
+  return squaring(a, k, limits, &shorter);
 }
 
 namespace {

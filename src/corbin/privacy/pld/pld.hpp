@@ -75,6 +75,15 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
 UpperPld compose(const UpperPld& a, const UpperPld& b, const PldLimits& limits);
 LowerPld compose(const LowerPld& a, const LowerPld& b, const PldLimits& limits);
 
+/// The PLD of a labelled mixture: with probability w the first mechanism runs, else the second,
+/// and the release says which (a client's role, drawn by the server independently of the data:
+/// run/round.hpp). The label has the same law in both worlds, so it adds no loss, and the losses'
+/// law is w·a + (1 − w)·b. Every mass is scaled by w or 1 − w rounded the safe way (up for the
+/// pessimistic PLD; down for the optimistic one's P-masses, up for its Q-masses), so the bounds
+/// stay bounds. w in [0, 1].
+UpperPld mixture(const UpperPld& a, const UpperPld& b, const Rational& w, const PldLimits& limits);
+LowerPld mixture(const LowerPld& a, const LowerPld& b, const Rational& w, const PldLimits& limits);
+
 /// `a` with its negligible tails moved pessimistically (to +∞ at the top, up to the lowest point
 /// kept at the bottom) and coarsened to at most `limits.max_cells` points.
 UpperPld trimmed(UpperPld a, const PldLimits& limits);
@@ -82,6 +91,9 @@ UpperPld trimmed(UpperPld a, const PldLimits& limits);
 /// The k-fold composition (k >= 1), by squaring.
 UpperPld power(const UpperPld& a, std::uint64_t k, const PldLimits& limits);
 LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits);
+/// The same, and in `shorter` the powers a^(2^i), 2^i < k, that the squaring passes through (no
+/// extra work): optimistic PLDs of fewer uses of the same mechanism.
+LowerPld power(const LowerPld& a, std::uint64_t k, const PldLimits& limits, std::vector<LowerPld>& shorter);
 
 /// δ(ε) bounded above (pessimistic PLD) and below (optimistic PLD); ε >= 0 in nats.
 double delta_upper(const UpperPld& a, const Rational& eps);

@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/pld/envelope.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
+#include "corbin/privacy/pld/power_memo.hpp"
+#include "corbin/privacy/run/choice_plan.hpp"
 
 namespace corbin {
 
@@ -85,6 +89,16 @@ AttainedBy in_direction(AttainedBy by, std::size_t d) {
   return by;
 }
 
+/// Whether two attained sequences put client 1 at the same inputs, in the same order, use by use.
+bool same_client_1(const AttainedBy& a, const AttainedBy& b) {
+  if (a.parts.size() != b.parts.size()) return false;
+  for (std::size_t i = 0; i < a.parts.size(); ++i)
+    if (a.repeats[i] != b.repeats[i] || a.reversed[i] != b.reversed[i] || a.parts[i].inputs.empty() ||
+        a.parts[i].inputs != b.parts[i].inputs)
+      return false;
+  return true;
+}
+
 UpperPld certainly_disjoint() {
   UpperPld out;
   out.mass = {0.0};
@@ -124,10 +138,15 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   moments_[0] = moments_[1] = unbounded_moments();
   if (family.disjoint()) {  // every configuration: δ(ε) = 1 for all ε, in both directions
     upper_[0] = upper_[1] = certainly_disjoint();
-    const NeighbouringPmfs laws = family.laws(Configuration{0, 0});
-    lower_.push_back(
-        Lower{{lower_pld(laws.p, laws.q, true, limits), lower_pld(laws.q, laws.p, true, limits)},
-              attained(Configuration{0, 0})});
+    // Every candidate attains it: each is listed, so that a mixture over client 1's role finds
+    // one with client 1 at the same inputs in the other role (Accountant::mixture).
+    for (std::size_t candidate = 0; candidate < candidates; ++candidate) {
+      if (!family.candidate(candidate).attained()) continue;
+      const NeighbouringPmfs laws = family.laws(Configuration{candidate, 0});
+      lower_.push_back(
+          Lower{{lower_pld(laws.p, laws.q, true, limits), lower_pld(laws.q, laws.p, true, limits)},
+                attained(Configuration{candidate, 0})});
+    }
     configurations_ = family_size_ = candidates * (family.other_ldpq() + 1);
     return;
   }
@@ -204,6 +223,11 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   family_size_ = candidates * (family.other_ldpq() + 1);
   upper_[0] = trimmed(forward[0].dominating(), limits);
   upper_[1] = both ? trimmed(backward[0].dominating(), limits) : upper_[0];
+  // Replace one lists each candidate in both orders, so its loss bounds cover both directions
+  // (remove one has none: AggregateFamily::max_loss).
+  double largest = 0;
+  for (std::size_t c = 0; c < candidates; ++c) largest = std::max(largest, family.max_loss(c));
+  max_loss_[0] = max_loss_[1] = largest;
   if (!both) moments_[0] = moments_[1] = forward[0].log_moments();  // remove one: no loss bound
   symmetric_ = !both;  // replace one: one envelope covers both directions
   std::vector<const ProfileEnvelope*> envelopes{&forward[0]};
@@ -218,6 +242,18 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
       x.tag.push_back(e->attained_by(k));
     }
     single->envelopes.push_back(std::move(x));
+  }
+  // The family member by member, for the worst case over the adversary's actual choices
+  // (choice_plan.hpp), where every value of j is a member of its own (no block); listed by
+  // candidate, then j, so that neighbours in the list are alike (the program bounds runs of them
+  // together where they are many).
+  if (std::all_of(ranges.begin(), ranges.end(), [](const TopRange& r) { return r.single(); })) {
+    std::vector<Configuration> members;
+    for (std::size_t c = 0; c < candidates; ++c)
+      for (const TopRange& r : ranges) members.push_back({c, r.first});
+    std::vector<UseFamily> directions{UseFamily(single->family, members, false)};
+    if (both) directions.emplace_back(single->family, members, true);
+    plan_ = std::make_shared<const ChoicePlan>(std::move(directions), limits);
   }
   singles_.push_back(std::move(single));
   for (std::size_t tag : lower_tags(envelopes)) {
@@ -259,6 +295,9 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
   if (bounded) {  // every loss bounded: the members' largest moments, each direction
     out.moments_[0] = forward.log_moments();
     out.moments_[1] = both_orders ? out.moments_[0] : backward.log_moments();
+    double largest = 0;  // each member's bound holds either way round
+    for (const AttainedLaws& m : members) largest = std::max(largest, m.max_loss);
+    out.max_loss_[0] = out.max_loss_[1] = largest;
   }
   out.symmetric_ = both_orders;
   out.configurations_ = out.family_size_ = members.size();
@@ -273,6 +312,16 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
     out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits),
                                 lower_pld(l.q, l.p, l.disjoint, limits)},
                                by});
+  }
+  // The members kept for the worst case over the adversary's choices (choice_plan.hpp), where
+  // there are few enough of them to keep.
+  std::size_t points = 0;
+  for (const AttainedLaws& m : members) points += m.laws.p.size();
+  if (members.size() <= kMaxProgramMembers && points <= kMaxKeptPoints) {
+    auto list = std::make_shared<const std::vector<AttainedLaws>>(members);
+    std::vector<UseFamily> directions{UseFamily(list, false)};
+    if (!both_orders) directions.emplace_back(list, true);
+    out.plan_ = std::make_shared<const ChoicePlan>(std::move(directions), limits);
   }
   return out;
 }
@@ -290,6 +339,16 @@ Accountant Accountant::from_plds(const UpperPld& upper_forward, const UpperPld& 
   return out;
 }
 
+struct Accountant::KeptPowers {
+  KeptPowers(const UpperPld& forward_pld, const UpperPld* backward_pld, const PldLimits& limits)
+      : forward(forward_pld, limits) {
+    if (backward_pld) backward.emplace(*backward_pld, limits);
+  }
+  std::mutex mutex;  ///< copies of the accountant share what is kept
+  PowerMemo<UpperPld> forward;
+  std::optional<PowerMemo<UpperPld>> backward;  ///< none where upper_[1] is upper_[0]
+};
+
 Accountant Accountant::compose(std::uint64_t k) const {
   if (k < 1 || k > kMaxCompositions)
     throw invalid_argument("compositions", std::to_string(k),
@@ -299,11 +358,22 @@ Accountant Accountant::compose(std::uint64_t k) const {
                            "at most " + std::to_string(kMaxCompositions) + " in all");
   Accountant out = *this;
   out.k_ = k_ * k;
+  if (plan_) out.plan_ = plan_->composed(k);
   if (k == 1) return out;
   out.singles_.clear();
-  out.upper_[0] = power(upper_[0], k, limits_);
-  out.upper_[1] = symmetric_ ? out.upper_[0] : power(upper_[1], k, limits_);
-  for (int d = 0; d < 2; ++d) out.moments_[d] = times(moments_[d], k);
+  if (kept_) {
+    const std::lock_guard<std::mutex> lock(kept_->mutex);
+    out.upper_[0] = kept_->forward.power(k);
+    out.upper_[1] = symmetric_ ? out.upper_[0] : kept_->backward->power(k);
+  } else {
+    out.upper_[0] = power(upper_[0], k, limits_);
+    out.upper_[1] = symmetric_ ? out.upper_[0] : power(upper_[1], k, limits_);
+  }
+  out.kept_.reset();  // powers of this accountant's PLDs, not of out's
+  for (int d = 0; d < 2; ++d) {
+    out.moments_[d] = times(moments_[d], k);
+    out.max_loss_[d] = directed::mul_up(max_loss_[d], static_cast<double>(k));
+  }
   // The attained sequences worth composing: each configuration's directions alone, and half the
   // uses with one (configuration, direction) and half with another (different configurations in
   // different coordinates; under replace one also different directions). Every one for short
@@ -363,13 +433,24 @@ Accountant Accountant::compose(std::uint64_t k) const {
         for (const bool r : then.reversed) l.by->reversed.push_back(r);
       }
     }
-    if (one)
-      l.pld.push_back(power(first.pld[o.first.direction], k, limits_));
-    else
-      l.pld.push_back(corbin::compose(power(first.pld[o.first.direction], k - k / 2, limits_),
+    // The powers on the way, and what this sequence already had (fewer uses of it), stay lower
+    // bounds: a composition's δ(ε) never falls as uses are added.
+    if (one) {
+      l.pld.push_back(power(first.pld[o.first.direction], k, limits_, l.shorter));
+      l.shorter.push_back(first.pld[o.first.direction]);
+      if (o.first.direction == 0) l.shorter.insert(l.shorter.end(), first.shorter.begin(), first.shorter.end());
+    } else {
+      l.pld.push_back(corbin::compose(power(first.pld[o.first.direction], k - k / 2, limits_, l.shorter),
                                       power(second.pld[o.second.direction], k / 2, limits_), limits_));
+    }
     out.lower_.push_back(std::move(l));
   }
+  return out;
+}
+
+Accountant Accountant::coordinates(std::uint64_t m) const {
+  Accountant out = compose(m);
+  if (plan_) out.plan_ = plan_->together(m);
   return out;
 }
 
@@ -386,6 +467,7 @@ Accountant Accountant::then(const Accountant& next) const {
   for (int d = 0; d < 2; ++d) {
     out.upper_[d] = corbin::compose(upper_[d], next.upper_[d], limits_);
     out.moments_[d] = add(moments_[d], next.moments_[d]);
+    out.max_loss_[d] = directed::add_up(max_loss_[d], next.max_loss_[d]);
   }
   // A lower bound for the sequence: the i-th configuration of each part, used in its turn. A
   // part without lower bounds (upper_only) leaves the other's: its output dropped is a
@@ -437,12 +519,65 @@ Accountant Accountant::either(const Accountant& other) const {
     out.moments_[d] = moments_[d];
     for (std::size_t o = 0; o < out.moments_[d].size(); ++o)
       out.moments_[d][o] = std::max(moments_[d][o], other.moments_[d][o]);
+    out.max_loss_[d] = std::max(max_loss_[d], other.max_loss_[d]);
   }
   out.lower_ = lower_;
   out.lower_.insert(out.lower_.end(), other.lower_.begin(), other.lower_.end());
   // Both families stay searchable at the query (a lower bound near δ from either role).
   out.singles_ = singles_;
   out.singles_.insert(out.singles_.end(), other.singles_.begin(), other.singles_.end());
+  if (plan_ && other.plan_) out.plan_ = plan_->either(*other.plan_);
+  return out;
+}
+
+Accountant Accountant::mixture(const Rational& w, const Accountant& other, const std::string& when_this,
+                               const std::string& when_other) const {
+  if (k_ != other.k_)
+    throw invalid_argument("compositions", std::to_string(other.k_), "as many as " + std::to_string(k_));
+  if (w < 0 || w > 1) throw invalid_argument("weight", to_string(w), "in [0, 1]");
+  Accountant out;
+  out.limits_ = limits_;
+  out.k_ = k_;
+  out.configurations_ = configurations_ + other.configurations_;
+  out.family_size_ = family_size_ + other.family_size_;
+  out.blocks_ = blocks_ + other.blocks_;
+  out.mixes_ = mixes_ && other.mixes_;
+  // The pair (D, D') is one for both draws: each direction mixes with the same direction.
+  out.symmetric_ = symmetric_ && other.symmetric_;
+  for (int d = 0; d < 2; ++d) {
+    out.upper_[d] = corbin::mixture(upper_[d], other.upper_[d], w, limits_);
+    out.moments_[d] = corbin::mixture(moments_[d], other.moments_[d], w);
+    out.max_loss_[d] = std::max(max_loss_[d], other.max_loss_[d]);  // the label adds no loss
+  }
+  // Lower bounds: one attained configuration for each draw, in the same direction.
+  const std::string probability_this = " (probability " + to_string(w) + ")";
+  const std::string probability_other = " (probability " + to_string(Rational(1) - w) + ")";
+  const auto label = [](AttainedBy by, const std::string& when) {
+    for (ConfigurationWords& words : by.parts) words.when = when;
+    return by;
+  };
+  // Client 1's inputs are its data, fixed before the draw: only configurations that put client 1
+  // at the same inputs (in the same order, use by use) mix into an attained pair of datasets.
+  for (const Lower& x : lower_)
+    for (const Lower& y : other.lower_) {
+      if (!x.by || !y.by) continue;
+      for (std::size_t dx = 0; dx < x.pld.size(); ++dx)
+        for (std::size_t dy = 0; dy < y.pld.size(); ++dy) {
+          AttainedBy first = label(in_direction(*x.by, dx), when_this + probability_this);
+          const AttainedBy second = label(in_direction(*y.by, dy), when_other + probability_other);
+          if (!same_client_1(first, second)) continue;
+          first.parts.insert(first.parts.end(), second.parts.begin(), second.parts.end());
+          first.repeats.insert(first.repeats.end(), second.repeats.begin(), second.repeats.end());
+          first.reversed.insert(first.reversed.end(), second.reversed.begin(), second.reversed.end());
+          out.lower_.push_back(Lower{{corbin::mixture(x.pld[dx], y.pld[dy], w, limits_)}, std::move(first)});
+        }
+    }
+  return out;
+}
+
+Accountant Accountant::keeping_powers() const {
+  Accountant out = *this;
+  out.kept_ = std::make_shared<KeptPowers>(upper_[0], symmetric_ ? nullptr : &upper_[1], limits_);
   return out;
 }
 
@@ -450,6 +585,7 @@ Accountant Accountant::upper_only() const {
   Accountant out = *this;
   out.lower_.clear();
   out.singles_.clear();  // the families searched at the query are lower bounds too
+  out.plan_.reset();     // and the adversary's choices are searched per query: not here
   return out;
 }
 
@@ -509,13 +645,23 @@ std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Ratio
 }
 
 std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delta,
-                                                                    const Rational& at) const {
+                                                                    const Rational& at,
+                                                                    bool choices) const {
   double value = 0;
   std::optional<AttainedBy> by;
   bool first = true;
   auto consider = [&](const Lower& l) {
+    const auto bound = [&](const LowerPld& pld) {
+      return by_delta ? corbin::eps_lower(pld, at) : corbin::delta_lower(pld, at);
+    };
     for (std::size_t d = 0; d < l.pld.size(); ++d) {
-      const double x = by_delta ? corbin::eps_lower(l.pld[d], at) : corbin::delta_lower(l.pld[d], at);
+      double x = bound(l.pld[d]);
+      // Fewer uses of the same sequence, in its direction 0 (compose). For ε one δ at the ε so
+      // far says whether a shorter one can do better, before its ε is searched.
+      if (d == 0)
+        for (const LowerPld& pld : l.shorter)
+          if (!by_delta || (std::isfinite(x) && to_rational(corbin::delta_lower(pld, to_rational(x))) > at))
+            x = std::max(x, bound(pld));
       if (first || x > value) {
         value = x;
         by = l.by ? std::optional<AttainedBy>(in_direction(*l.by, d)) : std::nullopt;
@@ -525,7 +671,25 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
   };
   for (const Lower& l : lower_) consider(l);
   for (const Lower& l : near_query(by_delta, at)) consider(l);
+  if (choices && has_plan()) {  // the upper bound's query computes the plan's answer, kept for this one
+    const double pair = by_delta ? epsilon_upper(at) : delta_upper(at);
+    const ChoicePlan::Answer a = plan_->answer(by_delta, at, value, pair);
+    if (a.computed && a.by && a.lower > value) {
+      value = a.lower;
+      by = a.by;
+    }
+  }
   return {value, by};
+}
+
+bool Accountant::has_plan() const {
+  // A plan answers for exactly this accountant's uses (one whose k_ changed another way has none).
+  return plan_ && plan_->uses() == k_;
+}
+
+double Accountant::choice_upper(bool by_delta, const Rational& at, double pair) const {
+  const ChoicePlan::Answer a = plan_->answer(by_delta, at, best_lower(by_delta, at, false).first, pair);
+  return a.computed ? std::min(pair, a.upper) : pair;
 }
 
 TwoSided Accountant::epsilon(const Rational& delta) const {
@@ -542,20 +706,21 @@ TwoSided Accountant::delta(const Rational& eps) const {
 
 double Accountant::epsilon_upper(const Rational& delta) const {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  double out = 0;  // each direction: the smaller of its two bounds
+  double out = 0;  // each direction: the smallest of its bounds
   for (int d = 0; d < 2; ++d)
-    out =
-        std::max(out, std::min(eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta)));
-  return out;
+    out = std::max(out, std::min({eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta),
+                                  std::max(0.0, max_loss_[d])}));
+  return has_plan() ? choice_upper(true, delta, out) : out;
 }
 
 double Accountant::delta_upper(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   double out = 0;
   for (int d = 0; d < 2; ++d)
-    out = std::max(
-        out, std::min(corbin::delta_upper(upper_[d], eps), corbin::delta_from_moments(moments_[d], eps)));
-  return std::clamp(out, 0.0, 1.0);
+    if (!(std::isfinite(max_loss_[d]) && to_rational(max_loss_[d]) <= eps))  // past every loss, δ = 0
+      out = std::max(out, std::min(corbin::delta_upper(upper_[d], eps),
+                                   corbin::delta_from_moments(moments_[d], eps)));
+  return std::clamp(has_plan() ? choice_upper(false, eps, out) : out, 0.0, 1.0);
 }
 
 double Accountant::epsilon_lower(const Rational& delta) const {

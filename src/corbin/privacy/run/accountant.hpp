@@ -48,6 +48,10 @@ struct AttainedBy {
   /// the first dataset and client 1's in the second (a lower bound may take either order, and a
   /// mixture of directions takes both).
   std::vector<bool> reversed;
+  /// The parts are the configurations an adaptive strategy plays (choice_plan.hpp): each use's
+  /// chosen by the privacy loss of the outputs before it, and `repeats` the uses in which it may
+  /// play each part (so they may add up to more than the uses).
+  bool adaptive = false;
 };
 
 /// A pair of neighbouring laws of a mechanism's release (or of a coarsening of it) and the
@@ -59,6 +63,8 @@ struct AttainedLaws {
   /// every member has one, the family's Rényi moments give a second upper bound (moments.hpp).
   double max_loss = std::numeric_limits<double>::infinity();
 };
+
+class ChoicePlan;  // choice_plan.hpp
 
 class Accountant {
  public:
@@ -84,6 +90,10 @@ class Accountant {
 
   /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
   Accountant compose(std::uint64_t k) const;
+  /// The m coordinates of one round (1 <= m <= kMaxCompositions): compose(m), the uses configured
+  /// together before any output, so that the worst case over the adversary's choices may be taken
+  /// over multisets of configurations (choice_plan.hpp).
+  Accountant coordinates(std::uint64_t m) const;
   std::uint64_t compositions() const { return k_; }
   /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
   /// limits are this one's.
@@ -92,6 +102,19 @@ class Accountant {
   /// the adversary picks, as a client's role in a round (run_ledger.hpp): the upper bounds hold
   /// for every sequence of the two; the lower bounds are each one's, used throughout.
   Accountant either(const Accountant& other) const;
+  /// In each use, this mechanism with probability w, else `other` (as many compositions), the
+  /// choice drawn independently of the data and revealed: client 1's role in a round as the
+  /// server draws it (run/round.hpp). Upper and lower bounds alike are the labelled mixture's
+  /// (pld.hpp: mixture); a lower bound mixes an attained configuration of each, its words saying
+  /// which draw uses it (`when_this`, `when_other`: "client 1 alone", "client 1 paired"). Query-time
+  /// lower bounds (a family searched at the query) are not carried.
+  Accountant mixture(const Rational& w, const Accountant& other, const std::string& when_this,
+                     const std::string& when_other) const;
+  /// The same accountant, keeping the powers of its pessimistic PLDs that compose() computes, for
+  /// the next compose() (pld/power_memo.hpp: the same products in the same order, so the same
+  /// doubles): asked for k = 1, 2, 3, ... (a run's rounds one at a time), each compose(k) then
+  /// costs one product per direction for its upper bounds. Copies share what is kept.
+  Accountant keeping_powers() const;
   /// The same without its lower bounds (half the work where only upper bounds are asked for). In
   /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
   /// output is post-processing, so the rest's lower bound still holds).
@@ -135,6 +158,12 @@ class Accountant {
   struct Lower {
     std::vector<LowerPld> pld;
     std::optional<AttainedBy> by;
+    /// The same sequence's first k' < k uses (the powers its composition passed through), one
+    /// direction as pld[0]: δ(ε) and ε(δ) of a composition never fall as uses are added (the
+    /// later outputs dropped are a post-processing), so each is a lower bound for all k too, and
+    /// the better one where the long composition's rounding has eaten into its mass (δ_lower fell
+    /// from 1 to 0.47 between k = 2^10 and 2^40).
+    std::vector<LowerPld> shorter = {};
   };
   /// For one use built from a setting: the family and, at every grid point of each envelope, its
   /// value and the attained configuration largest there, so that a query's lower bound is taken
@@ -150,7 +179,12 @@ class Accountant {
   };
   std::vector<Lower> near_query(bool by_delta, const Rational& at) const;
   /// The largest lower bound on ε(δ) (`by_delta`) or δ(ε), and its configuration.
-  std::pair<double, std::optional<AttainedBy>> best_lower(bool by_delta, const Rational& at) const;
+  /// `choices`: with the worst case over the adversary's actual choices (plan_).
+  std::pair<double, std::optional<AttainedBy>> best_lower(bool by_delta, const Rational& at,
+                                                          bool choices = true) const;
+  bool has_plan() const;
+  /// The plan's upper bound on ε(δ) (`by_delta`) or δ(ε), or `pair` where it has none.
+  double choice_upper(bool by_delta, const Rational& at, double pair) const;
 
   PldLimits limits_;
   bool mixes_ = false;      ///< replace one: directions may differ between coordinates
@@ -158,9 +192,19 @@ class Accountant {
   std::uint64_t k_ = 1;
   UpperPld upper_[2];      ///< [0]: P against Q, [1]: Q against P
   LogMoments moments_[2];  ///< the same directions' moment bounds (moments.hpp)
+  /// An upper bound on every privacy loss of the k uses, each direction (+∞: none known): k times
+  /// a bound on one use's. Where it is finite the composition is (max_loss, 0)-DP, so ε_upper(δ)
+  /// never exceeds it, however small δ (the PLD's tails moved to +∞ give +∞ below their mass).
+  double max_loss_[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
   std::vector<Lower> lower_;
   /// One use's families (one, or each of an `either`'s), for lower bounds chosen at the query.
   std::vector<std::shared_ptr<const SingleUse>> singles_;
+  /// The family member by member and the uses, for the worst case over the adversary's actual
+  /// choices (choice_plan.hpp); none where the accountant is not one family's uses.
+  std::shared_ptr<const ChoicePlan> plan_;
+  /// The powers of upper_ kept for compose() (keeping_powers); none by default.
+  struct KeptPowers;
+  std::shared_ptr<KeptPowers> kept_;
   std::size_t family_size_ = 0, configurations_ = 0, blocks_ = 0;
 };
 

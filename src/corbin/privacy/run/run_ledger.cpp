@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
+#include <mutex>
 #include <string>
 
 #include "corbin/number/directed.hpp"
@@ -31,78 +33,55 @@ std::uint64_t plus(std::uint64_t a, std::uint64_t b, const char* name) {
   return a + b;
 }
 
-/// The populations client 1 may be in during one round of `kind`, each with its role: without
-/// dropout the population's roles (or the fixed one); with dropout the floors' populations, where
-/// a paired client whose partner drops is alone.
-std::vector<AccountSetting> roles_of(const RoundKind& kind, double failure_per_round) {
-  using Role = TargetClient::Role;
-  std::vector<AccountSetting> out;
-  const auto with = [&](Role role, std::optional<PopulationCounts> counts) {
-    AccountSetting s = kind.setting;
-    s.role = role;
-    s.counts = counts;
-    out.push_back(s);
-  };
-  const bool any = !kind.role.has_value();
-  if (kind.dropout == 0) {
-    const PopulationCounts c = counts_of(kind.setting);
-    if ((any || kind.role == Role::ldpq) && c.ldpq > 0) with(Role::ldpq, kind.setting.counts);
-    if ((any || kind.role == Role::leader) && c.pairs > 0) with(Role::leader, kind.setting.counts);
-    return out;
-  }
-  const DropoutFloor f =
-      dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
-  with(Role::ldpq, f.alone);  // in an LDPQ position, or its partner dropped
-  if (kind.role != Role::ldpq && f.paired) with(Role::leader, *f.paired);
-  return out;
-}
-
-/// The lower bounds of one dropout round of `kind`: the mixture over who drops out, for each
-/// role client 1 may have in the full population (dropout_mixture.hpp).
-std::vector<AttainedLaws> mixtures_of(const RoundKind& kind, const PldLimits& limits) {
-  using Role = TargetClient::Role;
-  std::vector<AttainedLaws> out;
-  const PopulationCounts c = counts_of(kind.setting);
-  for (Role role : {Role::ldpq, Role::leader}) {
-    if ((role == Role::ldpq ? c.ldpq : c.pairs) == 0 || (kind.role && kind.role != role)) continue;
-    AccountSetting s = kind.setting;
-    s.role = role;
-    for (AttainedLaws& a : dropout_mixtures(s, kind.dropout, limits)) out.push_back(std::move(a));
-  }
-  return out;
-}
-
 bool same_kind(const RoundKind& a, const RoundKind& b) {
   const AccountSetting &x = a.setting, &y = b.setting;
   const bool same_counts = x.counts.has_value() == y.counts.has_value() &&
                            (!x.counts || (x.counts->ldpq == y.counts->ldpq && x.counts->pairs == y.counts->pairs));
   return x.n == y.n && x.gamma == y.gamma && x.budget.kind == y.budget.kind && x.budget.value == y.budget.value &&
          x.center == y.center && x.radius == y.radius && x.bits == y.bits && x.variant == y.variant &&
-         x.relation == y.relation && same_counts && a.role == b.role && a.dropout == b.dropout &&
+         x.relation == y.relation && same_counts && a.role == b.role &&
+         a.any_role_sequence == b.any_role_sequence && a.dropout == b.dropout &&
          a.coordinates == b.coordinates;
 }
 
 }  // namespace
 
-void check_round_kind(const RoundKind& kind) {
-  AccountSetting s = kind.setting;
-  s.role = kind.role.value_or(TargetClient::Role::ldpq);
-  if (!kind.role) {  // the worst role: any the population has
-    const PopulationCounts c = counts_of(s);
-    if (c.ldpq == 0) s.role = TargetClient::Role::leader;
+/// Kept per failure budget β, since a dropout round's floors depend on it (and a dropout run's β
+/// on its length: the latest few are kept); a round without dropout, or a given mechanism, is the
+/// same at every β (kept under 0). A phase's kind or use never changes while it is kept: step()
+/// only adds rounds to a last phase of the same kind, and with_budget gives fresh memos.
+struct RunLedger::PhaseMemo {
+  struct Entry {
+    double beta = 0;
+    std::optional<RoundAccountants> rounds;  ///< a kind's round, with lower bounds (build)
+    /// For build_upper: what the phase composes, without lower bounds or searches, keeping its
+    /// powers (a use, a kind's round where the role is drawn per round, else one coordinate of
+    /// it: all m·T compositions in one power), and one use for basic composition.
+    std::optional<Accountant> pair, one;
+    bool per_round = true;  ///< `pair` is a round (else one coordinate)
+  };
+  static constexpr std::size_t kKept = 4;
+  std::mutex mutex;
+  std::deque<Entry> entries;
+
+  Entry& at(const Phase& p, double beta) {
+    if (p.use || p.kind->dropout == 0) beta = 0;
+    for (Entry& e : entries)
+      if (e.beta == beta) return e;
+    if (entries.size() == kKept) entries.pop_front();
+    entries.push_back(Entry{beta, std::nullopt, std::nullopt, std::nullopt, true});
+    return entries.back();
   }
-  if (kind.coordinates < 1 || kind.coordinates > kMaxCompositions)
-    throw invalid_argument("m", std::to_string(kind.coordinates),
-                           "in [1, " + std::to_string(kMaxCompositions) + "]");
-  if (kind.dropout < 0 || kind.dropout >= 1)
-    throw invalid_argument("dropout", to_string(kind.dropout), "in [0, 1)");
-  if (kind.dropout > 0 && s.counts)
-    throw invalid_argument("dropout", to_string(kind.dropout), "0 where the survivors are given");
-  check_account_setting(s);
-}
+};
 
 const char* role_name(const ConfigurationWords& w) {
   return w.partner.empty() ? "ldpq" : "paired";
+}
+
+const char* role_name(const AttainedBy& by) {
+  for (const ConfigurationWords& w : by.parts)
+    if (!w.when.empty()) return "drawn";
+  return by.parts.empty() ? "ldpq" : role_name(by.parts.front());
 }
 
 RunLedger::RunLedger(const PldLimits& limits) : limits_(limits) {}
@@ -117,13 +96,13 @@ void RunLedger::step(const RoundKind& kind, std::uint64_t rounds) {
     phases_.back().rounds += rounds;
     return;
   }
-  phases_.push_back(Phase{kind, std::nullopt, rounds});
+  phases_.push_back(Phase{kind, std::nullopt, rounds, std::make_shared<PhaseMemo>()});
 }
 
 void RunLedger::step(const Accountant& use, std::uint64_t uses) {
   if (uses == 0) return;
   plus(compositions(), times(use.compositions(), uses, "uses"), "uses");
-  phases_.push_back(Phase{std::nullopt, use, uses});
+  phases_.push_back(Phase{std::nullopt, use, uses, std::make_shared<PhaseMemo>()});
 }
 
 void RunLedger::then(const RunLedger& next) {
@@ -173,31 +152,24 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
       one = *p.use;
       phase = one->compose(p.rounds);
     } else {
-      const RoundKind& k = *p.kind;
-      // The caller's working precision, or what this kind's budget needs where that is more.
-      PrecisionScope scope(std::max(working_precision_bits(), k.setting.budget.precision_bits(k.setting.bits)));
-      const std::vector<AccountSetting> roles = roles_of(k, failure_per_round);
-      // With dropout the floors' populations bound a round from above only; its lower bounds
-      // come from the full population with every client dropping (dropout_mixture.hpp),
-      // carried by the first role's accountant (an either keeps both roles' lower bounds).
-      const auto role_accountant = [&](const AccountSetting& s, bool first) {
-        if (k.dropout == 0) return Accountant(s, limits_);
-        return Accountant(s, limits_).with_lower_bounds(first ? mixtures_of(k, limits_)
-                                                              : std::vector<AttainedLaws>{});
-      };
-      if (roles.size() == 1) {  // one role: all m·T compositions in one power
-        one = role_accountant(roles.front(), true);
-        phase = one->compose(k.coordinates * p.rounds);
-      } else {  // the role is drawn per round: the either of the rounds, then the rounds
-        std::optional<Accountant> round;
-        for (const AccountSetting& s : roles) {
-          const Accountant a = role_accountant(s, !one.has_value());
-          const Accountant m = a.compose(k.coordinates);
-          one = one ? one->either(a) : a;
-          round = round ? round->either(m) : m;
+      const RoundAccountants r = [&] {
+        const std::lock_guard<std::mutex> lock(p.memo->mutex);
+        PhaseMemo::Entry& kept = p.memo->at(p, failure_per_round);
+        if (!kept.rounds) {
+          RoundAccountants made = round_accountants(*p.kind, failure_per_round, true, limits_);
+          made.round = made.round.keeping_powers();  // the next query's powers: one product more
+          made.coordinate = made.coordinate.keeping_powers();
+          kept.rounds = std::move(made);
         }
-        phase = round->compose(p.rounds);
-      }
+        return *kept.rounds;
+      }();
+      one = r.any_role;  // basic composition bounds each use given the ones before it
+      // One position: all m·T compositions in one power (the role is the same in every one); one
+      // round's m coordinates are configured together (Accountant::coordinates).
+      const std::uint64_t m = p.kind->coordinates;
+      phase = r.drawn           ? r.round.compose(p.rounds)
+              : p.rounds == 1 ? r.coordinate.coordinates(m)
+                              : r.coordinate.compose(m * p.rounds);
     }
     const std::uint64_t uses = p.rounds * (p.kind ? p.kind->coordinates : 1);
     out.uses.emplace_back(*one, uses);
@@ -206,26 +178,91 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
   return out;
 }
 
-RunLedger::Answer RunLedger::epsilon(const Rational& delta) const {
-  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  Answer a;
-  a.delta_mechanism = delta;
-  if (phases_.empty()) return a;
-  const std::uint64_t dropped = dropout_rounds();
-  if (dropped > 0) {
-    a.delta_mechanism = delta / 2;
-    a.failure_per_round = failure_budget_per_round(a.delta_mechanism, dropped);
-    a.failure = mul_up(a.failure_per_round, static_cast<double>(dropped));
+RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
+  Built out;
+  for (const Phase& p : phases_) {
+    const std::lock_guard<std::mutex> lock(p.memo->mutex);
+    PhaseMemo::Entry& kept = p.memo->at(p, failure_per_round);
+    if (!kept.pair) {
+      if (p.use) {
+        kept.one = p.use->upper_only();
+        kept.pair = kept.one->keeping_powers();
+      } else {
+        // build()'s round where it has one (sharing its kept powers), else one without lower bounds.
+        const RoundAccountants r =
+            kept.rounds ? *kept.rounds : round_accountants(*p.kind, failure_per_round, false, limits_);
+        kept.per_round = r.drawn;
+        kept.pair = (r.drawn ? r.round : r.coordinate).upper_only();
+        if (!kept.rounds) kept.pair = kept.pair->keeping_powers();
+        kept.one = r.any_role.upper_only();
+      }
+    }
+    const std::uint64_t m = p.kind ? p.kind->coordinates : 1;
+    const Accountant phase = kept.pair->compose(kept.per_round ? p.rounds : m * p.rounds);
+    out.uses.emplace_back(*kept.one, p.rounds * m);
+    out.run = out.run ? out.run->then(phase) : phase;
   }
+  return out;
+}
+
+double RunLedger::basic_epsilon(const Built& b, const Rational& delta) const {
+  const Rational each = delta / Rational(static_cast<long>(compositions()));
+  double out = 0;
+  for (const auto& [one, uses] : b.uses) out = add_up(out, mul_up(static_cast<double>(uses), one.epsilon_upper(each)));
+  return out;
+}
+
+double RunLedger::basic_delta(const Built& b, const Rational& eps, double failure) const {
+  const Rational each = eps / Rational(static_cast<long>(compositions()));
+  double out = failure;
+  for (const auto& [one, uses] : b.uses) out = add_up(out, mul_up(static_cast<double>(uses), one.delta_upper(each)));
+  return std::min(1.0, out);
+}
+
+std::vector<double> RunLedger::failure_ladder() const {
+  const std::uint64_t dropped = dropout_rounds();
+  if (dropped == 0) return {0};
+  std::vector<double> out;
+  for (double total : kFailureLadder) out.push_back(failure_budget_per_round(to_rational(total), dropped));
+  return out;
+}
+
+double RunLedger::epsilon_upper(const Rational& delta) const {
+  const DeltaSplit split = split_delta(delta, dropout_rounds());
+  if (phases_.empty()) return 0;
+  const Built b = build_upper(split.failure_per_round);
+  return std::min(b.run->epsilon_upper(split.mechanism), basic_epsilon(b, split.mechanism));  // as epsilon()
+}
+
+double RunLedger::delta_upper(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  if (phases_.empty()) return 0;
+  const double dropped = static_cast<double>(dropout_rounds());
+  double out = 1;  // the smallest over the ladder, as delta() keeps
+  for (double beta : failure_ladder()) {
+    const Built b = build_upper(beta);
+    const double failure = mul_up(beta, dropped);
+    out = std::min({out, add_up(b.run->delta_upper(eps), failure), basic_delta(b, eps, failure)});
+  }
+  return out;
+}
+
+RunLedger::Answer RunLedger::epsilon(const Rational& delta) const {
+  Answer a;
+  const DeltaSplit split = split_delta(delta, dropout_rounds());
+  a.delta_mechanism = split.mechanism;
+  if (phases_.empty()) return a;
+  a.failure_per_round = split.failure_per_round;
+  a.failure = split.failure;
   const Built b = build(a.failure_per_round);
-  const double upper = b.run->epsilon_upper(a.delta_mechanism);
+  a.basic = basic_epsilon(b, a.delta_mechanism);
+  // Basic composition is a valid bound too (each use (ε_i, δ/k) given the ones before it): the
+  // smaller is the answer.
+  const double upper = std::min(b.run->epsilon_upper(a.delta_mechanism), a.basic);
   a.bounds = {std::clamp(b.run->epsilon_lower(delta), 0.0, upper), upper};
   a.attained = b.run->attaining_epsilon(delta);
   a.moments = b.run->epsilon_from_moments(a.delta_mechanism);
   a.cover(*b.run);
-  const Rational each = a.delta_mechanism / Rational(static_cast<long>(compositions()));
-  for (const auto& [one, uses] : b.uses)
-    a.basic = add_up(a.basic, mul_up(static_cast<double>(uses), one.epsilon_upper(each)));
   return a;
 }
 
@@ -237,16 +274,13 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
   const Rational each = eps / Rational(static_cast<long>(compositions()));
   // Without dropout one build; with it, each total failure budget of the ladder, the smallest
   // upper bound kept (each is a bound: the choice may depend on ε, not on the data).
-  std::vector<double> betas{0};
-  if (dropped > 0) {
-    betas.clear();
-    for (double total : kFailureLadder) betas.push_back(failure_budget_per_round(to_rational(total), dropped));
-  }
   bool first = true;
-  for (double beta : betas) {
+  for (double beta : failure_ladder()) {
     const Built b = build(beta);
     const double failure = mul_up(beta, static_cast<double>(dropped));
-    const double upper = std::min(1.0, add_up(b.run->delta_upper(eps), failure));
+    const double basic = basic_delta(b, eps, failure);
+    // Basic composition is a valid bound too: the smaller is the answer.
+    const double upper = std::min({1.0, add_up(b.run->delta_upper(eps), failure), basic});
     if (!first && upper >= a.bounds.upper) continue;
     first = false;
     a.bounds = {b.run->delta_lower(eps), upper};
@@ -255,10 +289,7 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
     a.failure = failure;
     a.cover(*b.run);
     a.moments = std::min(1.0, add_up(b.run->delta_from_moments(eps), failure));
-    a.basic = failure;
-    for (const auto& [one, uses] : b.uses)
-      a.basic = add_up(a.basic, mul_up(static_cast<double>(uses), one.delta_upper(each)));
-    a.basic = std::min(1.0, a.basic);
+    a.basic = basic;
   }
   a.bounds.lower = std::clamp(a.bounds.lower, 0.0, a.bounds.upper);
   return a;
@@ -269,42 +300,90 @@ RunLedger RunLedger::with_budget(const Budget& budget) const {
   for (Phase& p : out.phases_) {
     if (!p.kind) throw invalid_argument("budget", budget.describe(), "set only where every phase is a kind of round");
     p.kind->setting.budget = budget;
+    p.memo = std::make_shared<PhaseMemo>();  // another kind of round
   }
   return out;
 }
 
+namespace {
+
+/// v (> 0) as a dyadic rational of about 30 significant bits: a short exact budget, finer than the
+/// search's step.
+Rational dyadic(double v) {
+  const int shift = 30 - std::ilogb(v);
+  const Rational m(BigInt(std::llround(std::ldexp(v, shift))));
+  return shift >= 0 ? Rational(m / Rational(pow2(static_cast<unsigned long>(shift))))
+                    : Rational(m * Rational(pow2(static_cast<unsigned long>(-shift))));
+}
+
+}  // namespace
+
 LargestBudget largest_eps(const RunLedger& ledger, const Rational& target, const Rational& delta) {
   if (target <= 0) throw invalid_argument("target eps", to_string(target), "> 0");
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  const Rational top(64);
+  const Rational bottom(1, 1 << 20), top(kLargestBudgetCap);
+  // The fast upper end (no lower bounds, no search of the adversary's choices): never below the
+  // one epsilon() prints, so what meets the target here meets it there.
   const auto upper_at = [&](const Rational& eps) {
-    return ledger.with_budget(Budget::make(Budget::Kind::eps, eps)).epsilon(delta).bounds.upper;
+    return ledger.with_budget(Budget::make(Budget::Kind::eps, eps)).epsilon_upper(delta);
   };
   const double goal = to_double(target);
   const bool meets = to_rational(goal) <= target;  // compare against a double no larger than target
   const double limit = meets ? goal : std::nextafter(goal, 0.0);
-  LargestBudget out;
-  Rational lo(0), hi(1, 1 << 20);
-  double at_lo = 0, at = upper_at(hi);
-  while (at <= limit) {
-    lo = hi;
-    at_lo = at;
-    if (hi >= top) return {lo, std::nullopt, at_lo};
-    hi *= 2;
-    at = upper_at(hi);
-  }
-  if (lo == 0) return {std::nullopt, hi, at};
-  while (hi - lo > lo / (1 << 20)) {
-    const Rational mid = (lo + hi) / 2;
-    const double x = upper_at(mid);
-    if (x <= limit) {
-      lo = mid;
-      at_lo = x;
+  // Each trial is a whole ledger (0.15 s at n = 100, 100 rounds), so the search
+  // spends few: ε_upper grows with ε_p about as a power of it (ε_p·√(k ln 1/δ) for small budgets,
+  // k·ε_p for large ones), so it runs on log ε_p against log ε_upper. The first trial is at the
+  // target (one use gives at most ε_p); the bracket is found by steps of (target/ε_upper) (at
+  // least 2 each way); inside it a secant step (Illinois: an end kept twice has its value halved,
+  // so that it moves too), at least a quarter of the width asked for from either end. About a
+  // dozen trials where bisection from 2^−20 took up to 46.
+  struct Trial {
+    Rational eps;
+    double upper;
+  };
+  std::optional<Trial> lo, hi;  // the largest ε_p found to meet the target, the smallest found not to
+  unsigned trials = 0;
+  const auto trial = [&](const Rational& x) {
+    ++trials;
+    const Trial t{x, upper_at(x)};
+    if (t.upper <= limit) {
+      if (!lo || x > lo->eps) lo = t;
+    } else if (!hi || x < hi->eps) {
+      hi = t;
+    }
+  };
+  trial(std::clamp(dyadic(goal), bottom, top));
+  while (!lo || !hi) {
+    if (lo) {
+      if (lo->eps >= top) return {lo->eps, std::nullopt, lo->upper, trials};  // every ε_p up to the cap meets it
+      const double factor = lo->upper > 0 ? std::max(2.0, goal / lo->upper) : 64.0;
+      trial(std::min(top, dyadic(to_double(lo->eps) * factor)));
     } else {
-      hi = mid;
+      if (hi->eps <= bottom) return {std::nullopt, hi->eps, hi->upper, trials};  // even 2^−20 is too much
+      const double factor = std::isfinite(hi->upper) ? std::min(0.5, goal / hi->upper) : 1.0 / 64;
+      trial(std::max(bottom, dyadic(to_double(hi->eps) * factor)));
     }
   }
-  return {lo, hi, at_lo};
+  int kept_lo = 0, kept_hi = 0;  // how many trials in a row left each end where it was
+  while (hi->eps - lo->eps > lo->eps / (1 << 20)) {
+    const double a = std::log(to_double(lo->eps)), b = std::log(to_double(hi->eps));
+    double fa = std::log(lo->upper / goal), fb = std::log(hi->upper / goal);  // fa <= 0 < fb
+    if (kept_lo >= 2) fa = std::ldexp(fa, 1 - kept_lo);
+    if (kept_hi >= 2) fb = std::ldexp(fb, 1 - kept_hi);
+    const double step = b - fb * (b - a) / (fb - fa);
+    Rational x = std::isfinite(step) ? dyadic(std::exp(step)) : lo->eps;
+    // A step never shorter than a quarter of the width asked for, so that the end the secant
+    // approaches from one side is passed, and the other end comes in (Brent's rule).
+    const Rational least = lo->eps / (1 << 22);
+    if (x < lo->eps + least) x = lo->eps + least;
+    if (x > hi->eps - least) x = hi->eps - least;
+    if (x <= lo->eps || x >= hi->eps) x = (lo->eps + hi->eps) / 2;
+    const Rational was_lo = lo->eps;
+    trial(x);
+    kept_lo = lo->eps == was_lo ? kept_lo + 1 : 0;
+    kept_hi = lo->eps == was_lo ? 0 : kept_hi + 1;
+  }
+  return {lo->eps, hi->eps, lo->upper, trials};
 }
 
 }  // namespace corbin

@@ -6,48 +6,30 @@
 // (accountant.hpp: Theorem 3's, the worst case over the other clients' inputs) and answers with
 // certified two-sided bounds.
 //
-// The role. In a round whose population has both roles, client 1 quantizes alone (LDPQ) or in a
-// pair, as the server's draw falls, independently of the data. The bound holds for a client
-// whatever its draws: each round composes one pair dominating both roles (Accountant::either),
-// which bounds every sequence of roles, even one chosen adaptively. A kind may also fix the role.
-// The lower bound is attained by a client with the role its configuration names, in every round
-// of each part.
-//
-// Dropout. A round with dropout p is covered, except with probability β, by the population of its
-// guaranteed survivors (dropout_floor.hpp); over the run's R_d dropout rounds the failures add
-// R_d·β to δ (a union bound). For ε(δ), half of δ goes to the mechanism and half to the floors, as
-// `corbin fl`'s accountant splits it (β = δ/(2 R_d)); for δ(ε), the smallest bound over a few
-// total failure budgets (kFailureLadder) is taken. The floors bound from above only: a dropout
-// round's lower bound is the mechanism as run, the full population with every client dropping
-// independently, at a few of its configurations (dropout_mixture.hpp), at the whole δ. Past that
-// module's population limits a dropout round has none; leaving its output out is
-// post-processing, so the other rounds' lower bound is still the run's.
+// Each kind's round is round.hpp's: client 1's role as the server draws it (a labelled mixture
+// over the roles, or a fixed role), and with dropout the floors above and the mechanism as run
+// below, δ split once (split_delta). Past dropout_mixture.hpp's population limits a dropout
+// round has no lower bound; leaving its output out is post-processing, so the other rounds'
+// lower bound is still the run's.
 //
 // References printed beside the bracket: the Rényi moments' bound of the same composition, and
 // basic composition (each of the K uses at ε_1(δ_m / K), summed; for δ(ε): each at ε / K).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/run/round.hpp"
 
 namespace corbin {
 
-/// One kind of round.
-struct RoundKind {
-  AccountSetting setting;  ///< n, γ, the budget, c, r, d, variant, relation (its role: `role`)
-  std::optional<TargetClient::Role> role;  ///< client 1's role in every round; none: the worst
-  Rational dropout{0};                     ///< each client's dropout probability, in [0, 1)
-  std::uint64_t coordinates = 1;           ///< the model's m
-};
-
-/// Raises invalid_argument naming the parameter: what check_account_setting checks, m in [1,
-/// kMaxCompositions] (m), dropout in [0, 1) (dropout), a fixed role the population has (role).
-void check_round_kind(const RoundKind& kind);
-
 /// The role client 1 has in a configuration's words: "paired" where it has a partner.
 const char* role_name(const ConfigurationWords& w);
+/// The role of client 1 in an attained sequence: "drawn" where it mixes the server's draws
+/// (its parts say `when`), else its first part's.
+const char* role_name(const AttainedBy& by);
 
 class RunLedger {
  public:
@@ -65,12 +47,18 @@ class RunLedger {
   /// Every round so far, k times over (k >= 1): each phase k times as long (compositions commute).
   void repeat(std::uint64_t k);
 
+  /// What a phase keeps between queries (run_ledger.cpp).
+  struct PhaseMemo;
   struct Phase {
     std::optional<RoundKind> kind;  ///< a kind of round, or
     std::optional<Accountant> use;  ///< a given mechanism
     std::uint64_t rounds = 0;
+    /// Its round's accountants and their upper bounds' powers, kept from query to query (shared
+    /// by copies: they hold the same kind or use; more rounds only reach further powers).
+    std::shared_ptr<PhaseMemo> memo;
   };
   const std::vector<Phase>& phases() const { return phases_; }
+  const PldLimits& limits() const { return limits_; }
   /// The same rounds with `budget` in every kind (invalid_argument(budget) where a phase is a
   /// given mechanism).
   RunLedger with_budget(const Budget& budget) const;
@@ -101,6 +89,16 @@ class RunLedger {
   /// ε(δ), δ in (0, 1); δ(ε), ε >= 0. An empty ledger releases nothing: 0.
   Answer epsilon(const Rational& delta) const;
   Answer delta(const Rational& eps) const;
+  /// A certified upper end computed for speed: epsilon(δ)'s (delta(ε)'s) upper end without the
+  /// lower bounds and without the worst case over the adversary's actual choices that those also
+  /// search (choice_plan.hpp): the composed dominating pair's bound, the Rényi moments' and basic
+  /// composition's, the smallest. Never below epsilon(δ).bounds.upper, equal where that search
+  /// adds nothing. Each phase keeps its round's accountant and the powers of its pessimistic PLDs
+  /// (Accountant::keeping_powers), so after step() adds a round to the last phase the next query
+  /// costs a product per direction (and one per earlier phase): a training loop asking for ε
+  /// after every round stays cheap.
+  double epsilon_upper(const Rational& delta) const;
+  double delta_upper(const Rational& eps) const;
 
  private:
   struct Built {
@@ -109,21 +107,34 @@ class RunLedger {
   };
   /// The run's accountant with β per dropout round (unused without dropout).
   Built build(double failure_per_round) const;
+  /// The composed pair without lower bounds or searches, from the phases' kept powers.
+  Built build_upper(double failure_per_round) const;
+  /// Basic composition's bounds of a build: each of the K uses at ε_1(δ/K), summed; at ε/K each,
+  /// summed with the dropout rounds' failures (at most 1).
+  double basic_epsilon(const Built& b, const Rational& delta) const;
+  double basic_delta(const Built& b, const Rational& eps, double failure) const;
+  /// The failure budgets per dropout round a δ(ε) query tries (one, 0, without dropout rounds).
+  std::vector<double> failure_ladder() const;
 
   PldLimits limits_;
   std::vector<Phase> phases_;
 };
 
+/// The largest budget largest_eps tries.
+constexpr long kLargestBudgetCap = 64;
 /// The inverse question (Opacus' get_noise_multiplier): the largest ε_p, as every round's budget,
-/// whose certified ε_upper(δ) is at most `target`. Bisection on dyadic ε_p in [2^−20, 64] to a
-/// relative 2^−20; each trial a whole ledger. What holds at `largest` is certified (its ε_upper
-/// was computed); "largest" is up to the step and to the bracket's width, since ε_upper need not
-/// be exactly monotone in ε_p.
+/// whose certified ε_upper(δ) is at most `target`. A search on dyadic ε_p in [2^−20, 64] (secant
+/// steps on the logarithms, Illinois' and Brent's safeguards) to a relative 2^−20; each trial a
+/// whole ledger's fast upper end (epsilon_upper, never below epsilon()'s). What holds at `largest`
+/// is certified (its ε_upper was computed); "largest" is up to the step, to the bracket's width
+/// and to the fast end's (ε_upper need not be exactly monotone in ε_p).
 struct LargestBudget {
   std::optional<Rational> largest;  ///< none: even ε_p = 2^−20 gives more than the target
   std::optional<Rational> refuted;  ///< the smallest ε_p tried whose ε_upper is above the target
-                                    ///< (none: 64 still meets it)
-  double eps_upper = 0;             ///< ε_upper(δ) at `largest` (or at 2^−20 when there is none)
+                                    ///< (none: the cap, 64, still meets it: the target is not
+                                    ///< reached within the search)
+  double eps_upper = 0;             ///< ε_upper(δ) at `largest` (or at `refuted` when there is none)
+  unsigned trials = 0;              ///< the ledgers computed
 };
 LargestBudget largest_eps(const RunLedger& ledger, const Rational& target, const Rational& delta);
 

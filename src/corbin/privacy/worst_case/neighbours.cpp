@@ -284,6 +284,8 @@ ConfigurationWords describe(const ClientCandidate<T>& c, std::size_t top, std::s
   w.replaced_by = relation == Neighbour::replace_one ? "client 1 at " + describe(c.x2, bits)
                                                      : std::string("client 1 removed (Eq. (1))");
   if (c.partner) w.partner = "its partner at " + describe(*c.partner, bits);
+  w.inputs = describe(c.x, bits) + " | " +
+             (relation == Neighbour::replace_one ? describe(c.x2, bits) : std::string("removed"));
   w.others_ldpq = std::to_string(top) + " of the other " + std::to_string(other_ldpq) +
                   " LDPQ clients at c + r, the rest at c - r";
   w.others_pairs =

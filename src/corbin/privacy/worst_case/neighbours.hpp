@@ -143,6 +143,12 @@ struct Configuration {
 struct ConfigurationWords {
   std::string client_1, replaced_by, partner, others_ldpq, others_pairs;
   std::string dropout;  ///< who drops out and what is released, where clients drop (else empty)
+  /// Client 1's input in each world, its role aside ("c - r | c + r"; "c + r | removed"): its
+  /// data, so a mixture over its role (Accountant::mixture) pairs only configurations that agree.
+  std::string inputs;
+  /// In a mixture over client 1's role (Accountant::mixture), the draw that uses this
+  /// configuration and its probability, "client 1 alone (probability 3/5)" (else empty).
+  std::string when;
 };
 template <class T>
 ConfigurationWords describe(const ClientCandidate<T>& candidate, std::size_t top,

@@ -1,0 +1,689 @@
+#include "corbin/privacy/pld/adaptive_program.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <barrier>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <thread>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/number/mp.hpp"
+#include "corbin/privacy/pld/envelope.hpp"
+#include "corbin/privacy/pld/loss_grid.hpp"
+
+namespace corbin {
+namespace {
+
+using namespace directed;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Atoms lighter than this decide neither the windows nor the grid's span (they still count:
+/// the split moves one outside the span up, or to +∞).
+constexpr double kNegligible = 1e-40;
+/// The grid's step: at least 2^kFinest, at most a quarter of the largest member's standard
+/// deviation (and 2^kCoarsest), and refined at most kRefinements times past that while the work
+/// allows (the upper bound's error is second order in the step, the lower bound's merge spread
+/// first order in it times √k); the span of member losses within kMaxSpanPoints points (each an
+/// MPFR exponential).
+constexpr int kFinest = -30, kCoarsest = -2, kRefinements = 6;
+constexpr double kMaxSpanPoints = double(1 << 20);
+
+/// A member's statistics under P (mid-point masses; they place the windows, nothing else).
+struct Spread {
+  double mean = 0, variance = 0, low = 0, high = 0;  ///< mean, variance, range of finite losses
+  std::size_t atoms = 0;                             ///< atoms in that range
+};
+
+Spread spread_of(const ChoiceMember& m) {
+  Spread s;
+  if (m.disjoint) return s;
+  double mass = 0, first = 0, second = 0;
+  bool any = false;
+  for (std::size_t i = 0; i < m.p->size(); ++i) {
+    const double p = (m.p->lo[i] + m.p->hi[i]) / 2, q = (m.q->lo[i] + m.q->hi[i]) / 2;
+    if (p <= 0 || q <= 0) continue;
+    const double y = std::log(p / q);
+    if (!std::isfinite(y)) continue;
+    mass += p;
+    first += p * y;
+    second += p * y * y;
+    if (m.p->hi[i] >= kNegligible) {
+      s.low = any ? std::min(s.low, y) : y;
+      s.high = any ? std::max(s.high, y) : y;
+      any = true;
+      ++s.atoms;
+    }
+  }
+  if (mass > 0) {
+    s.mean = first / mass;
+    s.variance = std::max(0.0, second / mass - s.mean * s.mean);
+  }
+  return s;
+}
+
+/// The span of losses the members' atoms have (as grid_for: ln(p_hi/q_lo), atoms of P-mass above
+/// kNegligible), or [0, 0].
+std::pair<double, double> loss_span(const std::vector<ChoiceMember>& members) {
+  double lo = kInf, hi = -kInf;
+  for (const ChoiceMember& m : members) {
+    if (m.disjoint) continue;
+    for (std::size_t i = 0; i < m.p->size(); ++i) {
+      if (m.p->hi[i] < kNegligible || m.q->lo[i] <= 0) continue;
+      const double y = std::log(m.p->hi[i] / m.q->lo[i]);
+      if (!std::isfinite(y)) continue;
+      lo = std::min(lo, y);
+      hi = std::max(hi, y);
+    }
+  }
+  if (lo > hi) return {0, 0};
+  return {lo, hi};
+}
+
+/// A member, or a cluster of members bounded together, on the program's grid: split atoms
+/// (offset in grid steps, P-mass bounded above) and mass at +∞, whose profile is at least each
+/// member's at every e^ε; its group, and the attained member the lower bound's strategy plays for
+/// it (kNone: none).
+struct Kernel {
+  std::vector<std::int64_t> offset;
+  std::vector<double> weight;
+  double infinite = 0;
+  std::size_t group = 0;
+  std::size_t representative = kNone;
+  static constexpr std::size_t kNone = ~std::size_t(0);
+};
+
+/// A step's window of grid indices [lo, hi].
+struct Window {
+  std::int64_t lo = 0, hi = 0;
+  std::size_t size() const { return static_cast<std::size_t>(hi - lo + 1); }
+};
+
+/// One use's strategy over a window: runs of grid indices, each with the member played there.
+struct Runs {
+  std::vector<std::int64_t> start;  ///< ascending; the first is the window's lo
+  std::vector<std::uint32_t> member;
+};
+
+/// e^x for x = d·2^scale, bounded above or below.
+double exp_grid(std::int64_t d, int scale, bool up) {
+  const Mp x = Mp::grid_point(d, scale);
+  Mp e;
+  mpfr_exp(e.get(), x.get(), up ? MPFR_RNDU : MPFR_RNDD);
+  return up ? e.up() : e.down();
+}
+
+/// Upper bounds on the chord weights at a loss ℓ = point·h + r, r in [0, h): the weight of the
+/// point above, β = (1 − e^(−r))/(1 − e^(−h)), and of the point below, 1 − β.
+std::pair<double, double> chord_weights(const Mp& r, int scale) {
+  Mp neg, e, num_hi, den_lo, num_lo, den_hi, b;
+  mpfr_neg(neg.get(), r.get(), MPFR_RNDN);
+  mpfr_exp(e.get(), neg.get(), MPFR_RNDD);
+  mpfr_ui_sub(num_hi.get(), 1, e.get(), MPFR_RNDU);
+  mpfr_exp(e.get(), neg.get(), MPFR_RNDU);
+  mpfr_ui_sub(num_lo.get(), 1, e.get(), MPFR_RNDD);
+  const Mp minus_h = Mp::grid_point(-1, scale);
+  mpfr_exp(e.get(), minus_h.get(), MPFR_RNDU);
+  mpfr_ui_sub(den_lo.get(), 1, e.get(), MPFR_RNDD);
+  mpfr_exp(e.get(), minus_h.get(), MPFR_RNDD);
+  mpfr_ui_sub(den_hi.get(), 1, e.get(), MPFR_RNDU);
+  mpfr_div(b.get(), num_hi.get(), den_lo.get(), MPFR_RNDU);
+  const double above = std::clamp(b.up(), 0.0, 1.0);
+  mpfr_div(b.get(), num_lo.get(), den_hi.get(), MPFR_RNDD);
+  mpfr_ui_sub(b.get(), 1, b.get(), MPFR_RNDU);
+  const double below = std::clamp(b.up(), 0.0, 1.0);
+  return {above, below};
+}
+
+class Program {
+ public:
+  Program(const std::vector<ChoiceMember>& members, std::uint64_t uses, const ProgramQuery& query,
+          const ProgramLimits& limits, const PldLimits& pld_limits)
+      : members_(members), k_(uses), query_(query), limits_(limits), pld_limits_(pld_limits) {}
+
+  ProgramAnswer solve();
+
+ private:
+  bool plan_grid();
+  void build_kernels();
+  void backward();
+  double value0(std::int64_t i) const;
+  double bound_at(const Mp& minus_eps) const;
+  std::int64_t answer(ProgramAnswer& out);
+  ProgramAnswer::Strategy forward(std::size_t group, std::int64_t target) const;
+
+  const std::vector<ChoiceMember>& members_;
+  std::uint64_t k_;
+  ProgramQuery query_;
+  ProgramLimits limits_;
+  PldLimits pld_limits_;
+
+  int scale_ = 0;
+  double h_ = 1;
+  std::vector<Window> window_;  ///< [t]: the grid indices kept after t uses (t = 0..k)
+  std::vector<Kernel> kernel_;
+  double kernels_ = kInf;  ///< kernels per group: +∞, every member its own
+  std::int64_t amin_ = 0, amax_ = 0;  ///< the kernels' offsets
+  std::size_t groups_ = 0;
+  std::vector<std::vector<Runs>> policy_;  ///< [t][group]
+  std::vector<double> u0_;                 ///< U_0 on window_[0]
+  double work_ = 0;
+  std::size_t cells_ = 0;
+};
+
+bool Program::plan_grid() {
+  // Where the loss can be (a Bernstein tail of τ under any strategy) and where V is not negligible
+  // (ℓ + the remaining uses' loss above 0 with probability over τ): the windows keep both.
+  double mu_lo = kInf, mu_hi = -kInf, var = 0, dev = 0;
+  std::vector<Spread> spreads;
+  for (const ChoiceMember& m : members_) {
+    const Spread s = spread_of(m);
+    mu_lo = std::min(mu_lo, s.mean);
+    mu_hi = std::max(mu_hi, s.mean);
+    var = std::max(var, s.variance);
+    dev = std::max({dev, s.high - s.mean, s.mean - s.low});
+    spreads.push_back(s);
+  }
+  const double delta_scale =
+      query_.by_delta ? to_double(query_.at) : std::max(query_.delta_hint, 1e-30);
+  const double tau = std::max(1e-300, std::min(1e-10, delta_scale * 1e-9));
+  const double log_tau = -std::log(tau);
+  const auto reach = [&](double uses) {
+    const double a = dev * log_tau / 3;
+    return a + std::sqrt(a * a + 2 * uses * var * log_tau);
+  };
+  const double a_end = query_.by_delta ? -query_.eps_high : -to_double(query_.at);
+  const double b_end = query_.by_delta ? -query_.eps_low : a_end;
+  const double cap = log_tau + 2;  // above: V >= 1 − e^(−ℓ) > 1 − τ, so 1 costs less than τ
+  std::vector<double> lo(k_ + 1), hi(k_ + 1);
+  for (std::uint64_t t = 0; t <= k_; ++t) {
+    const double ft = static_cast<double>(t), rest = static_cast<double>(k_ - t);
+    lo[t] = std::max(a_end + ft * mu_lo - reach(ft), t == k_ ? 0.0 : -rest * mu_hi - reach(rest));
+    hi[t] = std::min(b_end + ft * mu_hi + reach(ft), cap);
+    if (t == 0) {  // the answer is read at every ε of the bracket
+      lo[t] = std::min(lo[t], a_end);
+      hi[t] = std::max(hi[t], b_end);
+    }
+    if (hi[t] < lo[t]) hi[t] = lo[t];
+  }
+  // The work of a step 2^scale: each use's window times the members' split atoms (an atom splits
+  // onto two points, atoms closer than a step share them).
+  const auto [span_lo, span_hi] = loss_span(members_);
+  const double span = std::max(span_hi - span_lo, 0.0);
+  const auto estimate = [&](int scale, std::size_t& cells, double kernels) {
+    const double h = std::ldexp(1.0, scale);
+    // Per group, its members' mean split atoms times its kernels (members, or clusters of them).
+    double per_cell = 0;
+    std::size_t groups = 0;
+    for (const ChoiceMember& m : members_) groups = std::max(groups, m.group + 1);
+    for (std::size_t g = 0; g < groups; ++g) {
+      double atoms = 0, members = 0;
+      for (std::size_t c = 0; c < members_.size(); ++c)
+        if (members_[c].group == g) {
+          const Spread& x = spreads[c];
+          atoms += std::min(2.0 * static_cast<double>(x.atoms), (x.high - x.low) / h + 3) + 1;
+          members += 1;
+        }
+      if (members == 0) continue;
+      per_cell += atoms / members * std::min(members, kernels);
+    }
+    double work = 0;
+    cells = 0;
+    for (std::uint64_t t = 0; t <= k_; ++t) {
+      const double c = (hi[t] - lo[t]) / h + 3;
+      cells = std::max(cells, static_cast<std::size_t>(std::min(c, 1e18)));
+      if (t < k_) work += c * per_cell;
+    }
+    return work;
+  };
+  int coarsest = kCoarsest;
+  if (var > 0) coarsest = std::min(coarsest, static_cast<int>(std::floor(std::log2(std::sqrt(var) / 4))));
+  if (span > 0) coarsest = std::max(coarsest, static_cast<int>(std::ceil(std::log2(span / kMaxSpanPoints))));
+  coarsest = std::max(coarsest, kFinest);
+  // Every member its own kernel where the work allows it on the coarsest grid, else clusters.
+  std::size_t cells = 0;
+  kernels_ = kInf;
+  work_ = estimate(coarsest, cells, kernels_);
+  if (work_ > limits_.max_work) {
+    kernels_ = static_cast<double>(std::max<std::size_t>(limits_.kernels, 1));
+    work_ = estimate(coarsest, cells, kernels_);
+  }
+  if (work_ > limits_.max_work || cells > limits_.max_cells) return false;
+  scale_ = coarsest;
+  for (int s = coarsest - 1; s >= std::max(kFinest, coarsest - kRefinements); --s) {
+    if (span > 0 && span / std::ldexp(1.0, s) > kMaxSpanPoints) break;
+    const double w = estimate(s, cells, kernels_);
+    if (w > limits_.max_work || cells > limits_.max_cells) break;
+    scale_ = s;
+    work_ = w;
+  }
+  h_ = std::ldexp(1.0, scale_);
+  window_.resize(k_ + 1);
+  for (std::uint64_t t = 0; t <= k_; ++t) {
+    window_[t].lo = static_cast<std::int64_t>(std::floor(lo[t] / h_));
+    window_[t].hi = static_cast<std::int64_t>(std::ceil(hi[t] / h_));
+    cells_ = std::max(cells_, window_[t].size());
+  }
+  return true;
+}
+
+void Program::build_kernels() {
+  const auto [span_lo, span_hi] = loss_span(members_);
+  LossGrid grid;
+  grid.scale = scale_;
+  grid.offset = static_cast<std::int64_t>(std::floor(span_lo / h_)) - 1;
+  grid.top = static_cast<std::int64_t>(std::ceil(span_hi / h_)) + 1;
+  const auto splitter = std::make_shared<const GridSplitter>(grid);
+  groups_ = 0;
+  for (const ChoiceMember& m : members_) groups_ = std::max(groups_, m.group + 1);
+  // The grid point just above loss 0, where a long composition is decided: a cluster's
+  // representative is its attained member largest there.
+  std::size_t decisive = 0;
+  while (decisive + 1 < grid.points() && grid.offset + static_cast<std::int64_t>(decisive) <= 0) ++decisive;
+  bool first = true;
+  const auto add_kernel = [&](const UpperPld& u, std::size_t group, std::size_t representative) {
+    Kernel k;
+    k.infinite = u.infinite;
+    k.group = group;
+    k.representative = representative;
+    for (std::size_t g = 0; g < u.mass.size(); ++g) {
+      if (u.mass[g] <= 0) continue;
+      const std::int64_t a = u.offset + static_cast<std::int64_t>(g);
+      k.offset.push_back(a);
+      k.weight.push_back(u.mass[g]);
+      amin_ = first ? a : std::min(amin_, a);
+      amax_ = first ? a : std::max(amax_, a);
+      first = false;
+    }
+    kernel_.push_back(std::move(k));
+  };
+  for (std::size_t g = 0; g < groups_; ++g) {
+    std::vector<std::size_t> in;
+    for (std::size_t c = 0; c < members_.size(); ++c)
+      if (members_[c].group == g) in.push_back(c);
+    const std::size_t clusters =
+        kernels_ < static_cast<double>(in.size()) ? static_cast<std::size_t>(kernels_) : in.size();
+    for (std::size_t k = 0; k < clusters; ++k) {
+      const std::size_t from = in.size() * k / clusters, to = in.size() * (k + 1) / clusters;
+      if (to - from == 1) {  // alone: its own split
+        const ChoiceMember& m = members_[in[from]];
+        add_kernel(splitter->split(*m.p, *m.q, m.disjoint), g, m.attained ? in[from] : Kernel::kNone);
+        continue;
+      }
+      // Consecutive members (the caller lists similar ones together) bounded by the pair that
+      // dominates them all at every e^ε (envelope.hpp): V's step is monotone in the profile.
+      ProfileEnvelope envelope(splitter);
+      std::size_t any_attained = Kernel::kNone;
+      for (std::size_t i = from; i < to; ++i) {
+        const ChoiceMember& m = members_[in[i]];
+        envelope.add(*m.p, *m.q, m.disjoint, m.attained ? in[i] : ProfileEnvelope::kNoTag);
+        if (m.attained && any_attained == Kernel::kNone) any_attained = in[i];
+      }
+      const std::size_t best = envelope.attained_by(decisive);
+      add_kernel(envelope.dominating(), g, best != ProfileEnvelope::kNoTag ? best : any_attained);
+    }
+  }
+  double per_cell = 0;
+  for (const Kernel& k : kernel_) per_cell += static_cast<double>(k.offset.size() + 1);
+  work_ = 0;
+  for (std::uint64_t t = 0; t < k_; ++t) work_ += per_cell * static_cast<double>(window_[t].size());
+}
+
+void Program::backward() {
+  // U_k: (1 − e^(−ℓ))₊ rounded up at the grid points.
+  const Window& last = window_[k_];
+  std::vector<double> next(last.size());
+  for (std::size_t j = 0; j < next.size(); ++j) {
+    const std::int64_t i = last.lo + static_cast<std::int64_t>(j);
+    next[j] = i <= 0 ? 0.0 : std::min(1.0, sub_up(1.0, exp_grid(-i, scale_, false)));
+  }
+  policy_.assign(k_, std::vector<Runs>(groups_));
+  std::size_t max_terms = 1;
+  for (const Kernel& k : kernel_) max_terms = std::max(max_terms, k.offset.size() + 1);
+  const SumWidening widen(max_terms, 2);
+  std::vector<bool> group_attained(groups_, false);
+  for (const Kernel& k : kernel_)
+    group_attained[k.group] = group_attained[k.group] || k.representative != Kernel::kNone;
+
+  const unsigned hw = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  const unsigned threads = std::max(1u, std::min<unsigned>(limits_.threads ? limits_.threads : hw,
+                                                          static_cast<unsigned>(cells_ / 256 + 1)));
+  std::vector<double> cur, ext;
+  std::vector<std::vector<std::uint32_t>> arg(groups_);
+  std::vector<std::exception_ptr> failed(threads);
+  std::uint64_t t = k_;
+  Window w_next = last, w_cur;
+  std::int64_t ext_lo = 0;
+  // Before each step: the window, the extended array of U_(t+1) (clamped past its window) and the
+  // outputs sized; thread 0 does that between the barriers, every thread then a slice of the
+  // window, every member.
+  const auto prepare = [&]() {
+    --t;
+    w_cur = window_[t];
+    ext_lo = w_cur.lo + amin_;
+    const std::int64_t ext_hi = w_cur.hi + amax_;
+    ext.resize(static_cast<std::size_t>(ext_hi - ext_lo + 1));
+    for (std::int64_t j = ext_lo; j <= ext_hi; ++j)
+      ext[static_cast<std::size_t>(j - ext_lo)] =
+          j < w_next.lo ? next.front() : j > w_next.hi ? 1.0 : next[static_cast<std::size_t>(j - w_next.lo)];
+    cur.assign(w_cur.size(), 0.0);
+    for (auto& a : arg) a.assign(w_cur.size(), ~std::uint32_t(0));
+  };
+  const auto finish = [&]() {
+    for (std::size_t g = 0; g < groups_; ++g) {
+      if (!group_attained[g]) continue;
+      Runs& r = policy_[t][g];
+      for (std::size_t j = 0; j < w_cur.size(); ++j)
+        if (r.member.empty() || arg[g][j] != r.member.back()) {
+          r.start.push_back(w_cur.lo + static_cast<std::int64_t>(j));
+          r.member.push_back(arg[g][j]);
+        }
+    }
+    next.swap(cur);
+    w_next = w_cur;
+  };
+  const auto slice = [&](unsigned id) {
+    const std::size_t n = w_cur.size();
+    const std::size_t from = n * id / threads, to = n * (id + 1) / threads;
+    if (from >= to) return;
+    std::vector<double> acc(to - from), best_all(to - from, 0.0);
+    std::vector<std::vector<double>> best(groups_, std::vector<double>(to - from, -1.0));
+    for (std::size_t c = 0; c < kernel_.size(); ++c) {
+      const Kernel& k = kernel_[c];
+      std::fill(acc.begin(), acc.end(), k.infinite);
+      for (std::size_t e = 0; e < k.offset.size(); ++e) {
+        const double wgt = k.weight[e];
+        const double* src = ext.data() + (static_cast<std::int64_t>(from) + k.offset[e] - amin_);
+        double* dst = acc.data();
+        for (std::size_t j = 0; j < to - from; ++j) dst[j] += wgt * src[j];
+      }
+      const bool attained = k.representative != Kernel::kNone;
+      std::vector<double>& bg = best[k.group];
+      std::uint32_t* ag = arg[k.group].data() + from;
+      for (std::size_t j = 0; j < to - from; ++j) {
+        best_all[j] = std::max(best_all[j], acc[j]);
+        if (attained && acc[j] > bg[j]) {
+          bg[j] = acc[j];
+          ag[j] = static_cast<std::uint32_t>(c);
+        }
+      }
+    }
+    for (std::size_t j = 0; j < to - from; ++j) cur[from + j] = std::min(1.0, widen.up(best_all[j]));
+  };
+  if (k_ == 0) return;
+  prepare();
+  std::barrier sync(static_cast<std::ptrdiff_t>(threads), []() noexcept {});
+  bool done = false;
+  const auto worker = [&](unsigned id) {
+    while (true) {
+      try {
+        slice(id);
+      } catch (...) {
+        if (!failed[id]) failed[id] = std::current_exception();
+      }
+      sync.arrive_and_wait();  // every slice written
+      if (id == 0) {
+        const bool any_failed =
+            std::any_of(failed.begin(), failed.end(), [](const std::exception_ptr& e) { return bool(e); });
+        try {
+          if (!any_failed) finish();
+          if (any_failed || t == 0)
+            done = true;  // every thread leaves after the next barrier
+          else
+            prepare();
+        } catch (...) {
+          failed[0] = std::current_exception();
+          done = true;
+        }
+      }
+      sync.arrive_and_wait();  // the next step prepared, or the end
+      if (done) return;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned id = 1; id < threads; ++id) pool.emplace_back(worker, id);
+  worker(0);
+  for (std::thread& th : pool) th.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  u0_ = next;
+}
+
+double Program::value0(std::int64_t i) const {
+  const Window& w = window_[0];
+  if (i < w.lo) return u0_.front();
+  if (i > w.hi) return 1.0;
+  return u0_[static_cast<std::size_t>(i - w.lo)];
+}
+
+/// δ(ε) bounded above at ℓ = −ε given in MPFR: the chord in e^(−ℓ) between the grid points around.
+double Program::bound_at(const Mp& minus_eps) const {
+  Mp cells;
+  mpfr_mul_2si(cells.get(), minus_eps.get(), -scale_, MPFR_RNDN);  // exact
+  mpfr_floor(cells.get(), cells.get());
+  const auto i = static_cast<std::int64_t>(mpfr_get_si(cells.get(), MPFR_RNDN));
+  Mp r;  // rounded up: a larger loss only raises V (non-decreasing)
+  mpfr_sub(r.get(), minus_eps.get(), Mp::grid_point(i, scale_).get(), MPFR_RNDU);
+  if (mpfr_zero_p(r.get())) return value0(i);
+  const auto [above, below] = chord_weights(r, scale_);
+  return std::min(1.0, add_up(mul_up(below, value0(i)), mul_up(above, value0(i + 1))));
+}
+
+/// The upper bound asked for, and the grid index of the ε the strategy aims at.
+std::int64_t Program::answer(ProgramAnswer& out) {
+  const auto bound = [&](double eps) {
+    Mp minus(128);
+    mpfr_set_d(minus.get(), -eps, MPFR_RNDU);  // exact: a double
+    return bound_at(minus);
+  };
+  if (!query_.by_delta) {
+    out.upper = bound_at(Mp::of(-query_.at, MPFR_RNDU));  // −ε rounded up: pessimistic
+    return static_cast<std::int64_t>(std::llround(-to_double(query_.at) / h_));
+  }
+  const Rational& delta = query_.at;
+  // Any ε whose bound is at most δ is a certificate (δ(ε) is non-increasing): the smallest of the
+  // bracket's ends and grid points that is one, then bisection down to the next one that is not.
+  std::vector<double> candidates{query_.eps_high};
+  const std::int64_t first = static_cast<std::int64_t>(std::ceil(-query_.eps_high / h_));
+  const std::int64_t last = static_cast<std::int64_t>(std::floor(-query_.eps_low / h_));
+  for (std::int64_t i = first; i <= last; ++i) candidates.push_back(-static_cast<double>(i) * h_);
+  candidates.push_back(query_.eps_low);
+  std::size_t found = candidates.size();
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (to_rational(bound(candidates[c])) <= delta) found = c;
+  if (found == candidates.size()) {
+    out.upper = kInf;
+    return first;
+  }
+  double eps_ok = candidates[found];
+  if (found + 1 < candidates.size()) {
+    double eps_bad = candidates[found + 1];  // its bound is above δ
+    for (int it = 0; it < 60 && eps_ok - eps_bad > 1e-15 * std::max(1.0, eps_ok); ++it) {
+      const double mid = eps_bad + (eps_ok - eps_bad) / 2;
+      if (mid <= eps_bad || mid >= eps_ok) break;
+      (to_rational(bound(mid)) <= delta ? eps_ok : eps_bad) = mid;
+    }
+  }
+  out.upper = std::max(eps_ok, 0.0);
+  return static_cast<std::int64_t>(std::llround(-eps_ok / h_));
+}
+
+ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target) const {
+  // Each attained member of the group: its atoms (P-mass bounded below; Q-mass times e^(a h)
+  // bounded above, a its loss's nearest grid point), and its mass certainly at +∞.
+  struct Atoms {
+    std::vector<std::int64_t> a;
+    std::vector<double> p, qe, y;
+    double infinite = 0;
+  };
+  std::vector<Atoms> atoms(members_.size());
+  std::int64_t lo = 0, hi = 0;
+  bool any = false;
+  for (std::size_t c = 0; c < members_.size(); ++c) {
+    const ChoiceMember& m = members_[c];
+    if (m.group != group || !m.attained) continue;
+    Atoms& x = atoms[c];
+    for (std::size_t i = 0; i < m.p->size(); ++i) {
+      const double p = m.p->lo[i];
+      if (p <= 0) continue;  // nothing certain: these transcripts are left out
+      if (m.disjoint || m.q->hi[i] <= 0) {
+        x.infinite = add_down(x.infinite, p);
+        continue;
+      }
+      const double y = std::log((m.p->lo[i] + m.p->hi[i]) / (m.q->lo[i] + m.q->hi[i]));  // grouping
+      // Outside the kernels' span (atoms too light to set it, ratios past the doubles): left out.
+      if (!std::isfinite(y) || y / h_ < static_cast<double>(amin_) || y / h_ > static_cast<double>(amax_)) continue;
+      const auto a = static_cast<std::int64_t>(std::round(y / h_));
+      x.a.push_back(a);
+      x.p.push_back(p);
+      x.qe.push_back(mul_up(m.q->hi[i], exp_grid(a, scale_, true)));
+      x.y.push_back(y);
+      lo = any ? std::min(lo, a) : a;
+      hi = any ? std::max(hi, a) : a;
+      any = true;
+    }
+  }
+  ProgramAnswer::Strategy out;
+  out.group = group;
+  out.uses.assign(members_.size(), 0);
+  // States: cells of transcripts, from `offset`; P-mass below, Q-mass·e^(s h) above, and the
+  // cell's approximate loss. A transcript extended by an atom goes to the cell of its approximate
+  // loss, within two points of the sum of the grid points (as pld.hpp's optimistic products
+  // group), so that a cell's point stays near its transcripts' losses (rounding each atom's loss
+  // to the grid would drift by k times the rounding): the strategy reads the point.
+  std::int64_t offset = 0;
+  std::vector<double> p{1.0}, t{1.0}, y{0.0}, np, nt;
+  double infinite = 0;
+  double shift_up[5];  // e^(d h) bounded above, d = −2..2
+  for (int d = -2; d <= 2; ++d) shift_up[d + 2] = exp_grid(d, scale_, true);
+  // At most five products per atom offset land in a cell: P·p (2 factors), T·qe·e^(d h) (3).
+  const SumWidening widen_p(5 * static_cast<std::size_t>(hi - lo + 1), 2),
+      widen_t(5 * static_cast<std::size_t>(hi - lo + 1), 3);
+  // e^(−d h) bounded above, for merging a cell d points down.
+  std::vector<double> lift(static_cast<std::size_t>(hi - lo + 8));
+  for (std::size_t d = 0; d < lift.size(); ++d) lift[d] = exp_grid(-static_cast<std::int64_t>(d), scale_, true);
+  for (std::uint64_t step = 0; step < k_; ++step) {
+    const Runs& runs = policy_[step][group];
+    const Window& w = window_[step];
+    const std::int64_t noff = offset + lo - 2;
+    np.assign(p.size() + static_cast<std::size_t>(hi - lo) + 4, 0.0);
+    nt.assign(np.size(), 0.0);
+    const auto last_cell = static_cast<std::int64_t>(np.size()) - 1;
+    double to_infinite = 0;
+    std::size_t run = 0, states = 0;
+    std::vector<bool> played(members_.size(), false);
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      if (p[j] <= 0) continue;  // P = 0: these transcripts never add to the sum again
+      const std::int64_t s = offset + static_cast<std::int64_t>(j);
+      const std::int64_t i = std::clamp(s + target, w.lo, w.hi);
+      while (run + 1 < runs.start.size() && runs.start[run + 1] <= i) ++run;
+      if (runs.member[run] == ~std::uint32_t(0)) continue;
+      const std::size_t c = kernel_[runs.member[run]].representative;
+      played[c] = true;
+      const Atoms& x = atoms[c];
+      ++states;
+      to_infinite += p[j] * x.infinite;
+      for (std::size_t e = 0; e < x.a.size(); ++e) {
+        const std::int64_t nominal = s + x.a[e] - noff;
+        const double cell = std::floor((y[j] + x.y[e]) / h_) - static_cast<double>(noff);
+        const std::int64_t at = std::clamp(static_cast<std::int64_t>(std::clamp(cell, -1e15, 1e15)),
+                                           std::max<std::int64_t>(nominal - 2, 0),
+                                           std::min(nominal + 2, last_cell));
+        np[at] += p[j] * x.p[e];
+        nt[at] += t[j] * x.qe[e] * shift_up[at - nominal + 2];
+      }
+    }
+    for (std::size_t c = 0; c < played.size(); ++c) out.uses[c] += played[c];
+    for (std::size_t j = 0; j < np.size(); ++j) {
+      np[j] = widen_p.down(np[j]);
+      nt[j] = widen_t.up(nt[j]);
+    }
+    infinite = std::min(1.0, add_down(infinite, SumWidening(states + 1, 2).down(to_infinite)));
+    // The states the windows keep: below the next window's lowest point (where the rest of the run
+    // reaches ε with probability below τ) they are left out; above its top (past ε by more than
+    // ln(1/τ), where every transcript counts almost whole) they merge into its top point, their
+    // Q-mass times e^(s h) moved down to it (a merge is a post-processing).
+    const Window& next = window_[step + 1];
+    const std::int64_t top = std::clamp(next.hi - target - noff, std::int64_t(0), last_cell);
+    for (std::int64_t j = last_cell; j > top; --j) {
+      if (np[j] <= 0) continue;
+      const auto d = static_cast<std::size_t>(j - top);
+      const double down = d < lift.size() ? lift[d] : exp_grid(-static_cast<std::int64_t>(d), scale_, true);
+      np[top] = add_down(np[top], np[j]);
+      nt[top] = add_up(nt[top], mul_up(nt[j], down));
+      np[j] = nt[j] = 0;
+    }
+    std::size_t first = static_cast<std::size_t>(std::clamp(next.lo - target - noff, std::int64_t(0), top));
+    std::size_t last = static_cast<std::size_t>(top) + 1;
+    // Then the ends' lightest cells are left out (at most the trim's mass a side), as LowerPld trims.
+    double dropped = 0;
+    while (last > first + 1 && dropped + np[last - 1] <= pld_limits_.tail / 2) dropped += np[--last];
+    dropped = 0;
+    while (first + 1 < last && dropped + np[first] <= pld_limits_.tail / 2) dropped += np[first++];
+    p.assign(np.begin() + static_cast<std::ptrdiff_t>(first), np.begin() + static_cast<std::ptrdiff_t>(last));
+    t.assign(nt.begin() + static_cast<std::ptrdiff_t>(first), nt.begin() + static_cast<std::ptrdiff_t>(last));
+    offset = noff + static_cast<std::int64_t>(first);
+    y.resize(p.size());
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const double ref = static_cast<double>(offset + static_cast<std::int64_t>(j)) * h_;
+      y[j] = (p[j] > 0 && t[j] > 0) ? ref + std::log(p[j] / t[j]) : ref;
+    }
+  }
+  LowerPld& l = out.lower;
+  l.scale = scale_;
+  l.offset = offset;
+  l.p = p;
+  l.t = t;
+  l.y = y;
+  l.infinite = std::clamp(infinite, 0.0, 1.0);
+  return out;
+}
+
+ProgramAnswer Program::solve() {
+  ProgramAnswer out;
+  if (!plan_grid()) return out;
+  build_kernels();
+  out.scale = scale_;
+  out.cells = cells_;
+  out.work = work_;
+  if (work_ > 2 * limits_.max_work) return out;  // the estimate's atoms shared fewer points
+  backward();
+  const std::int64_t target = answer(out);
+  out.run = true;
+  for (std::size_t g = 0; g < groups_; ++g) {
+    bool attained = false;
+    for (const ChoiceMember& m : members_) attained = attained || (m.group == g && m.attained);
+    if (attained) out.strategies.push_back(forward(g, target));
+  }
+  return out;
+}
+
+}  // namespace
+
+ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std::uint64_t uses,
+                                  const ProgramQuery& query, const ProgramLimits& limits,
+                                  const PldLimits& pld_limits) {
+  if (members.empty()) throw invalid_argument("members", "none", "at least one configuration");
+  for (const ChoiceMember& m : members)
+    if (!m.p || !m.q || m.p->size() != m.q->size())
+      throw invalid_argument("members", "a member without laws on one window", "P and Q on one window");
+  if (uses == 0) throw invalid_argument("uses", "0", "at least 1");
+  if (limits.max_cells < 16)
+    throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
+  if (query.by_delta) {
+    if (query.at <= 0 || query.at >= 1) throw invalid_argument("delta", to_string(query.at), "in (0, 1)");
+    if (!(query.eps_low >= 0) || !(query.eps_high >= query.eps_low) || !std::isfinite(query.eps_high))
+      throw invalid_argument("eps bracket",
+                             "[" + std::to_string(query.eps_low) + ", " + std::to_string(query.eps_high) + "]",
+                             "finite, 0 <= low <= high");
+  } else if (query.at < 0) {
+    throw invalid_argument("eps", to_string(query.at), "at least 0");
+  }
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Program program(members, uses, query, limits, pld_limits);
+  return program.solve();
+}
+
+}  // namespace corbin

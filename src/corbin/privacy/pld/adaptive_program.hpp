@@ -1,0 +1,127 @@
+#pragma once
+// The worst case over an adaptive adversary's actual choices: a dynamic program over the
+// accumulated privacy loss, certified both ways. Beside the dominating pair (envelope.hpp), which
+// behaves as if the adversary could pick each use's configuration after seeing that use's output,
+// this is exact up to discretisation for an adversary who picks each use's configuration from a
+// finite family after seeing the earlier uses' outputs.
+//
+// The reduction. Let each use t = 1..k run one member c of a finite family, chosen by the
+// adversary as any function of the earlier outputs o_1..o_(t−1) (a random choice is a mixture of
+// deterministic ones, and the hockey-stick divergence is jointly convex, so it never does better).
+// Both worlds run the same strategy on the same outputs, so the transcript has the laws
+//     P(o) = Π_t P_(c_t)(o_t),   Q(o) = Π_t Q_(c_t)(o_t),   ln P(o)/Q(o) = ℓ_k = Σ_t L_(c_t)(o_t),
+// the joint likelihood ratio being the product of the per-use ratios. With γ = e^ε,
+//     H_γ(P‖Q) = Σ_o (P(o) − γ Q(o))₊ = E_P[(1 − e^(ε − ℓ_k))₊]   (ℓ_k = +∞ where Q(o) = 0),
+// a reward that depends on the transcript through ℓ_k alone, and the law of ℓ_(t+1) given the past
+// and the choice c is that of ℓ_t + L_c under P_c: a finite-horizon Markov decision problem with
+// state ℓ_t, whose optimum over history-dependent strategies is V_0(0) (Bellman), with
+//     V_k(ℓ) = (1 − e^(ε − ℓ))₊,   V_t(ℓ) = max_c E_(o ~ P_c)[V_(t+1)(ℓ + L_c(o))],   V_t(+∞) = 1.
+// Two properties make it certifiable. (1) V_t is non-decreasing in ℓ (V_k is, and the recursion
+// keeps it). (2) V_t(ℓ) = f_t(e^(−ℓ)) with f_t convex: V_t(ℓ) is the supremum over strategies of
+// the remaining uses' hockey-stick H_(e^(ε−ℓ)), convex in its γ. Translation: the program for ε
+// is the one for 0 shifted, V_t^ε(ℓ) = V_t^0(ℓ − ε), so one program answers every ε nearby.
+//
+// Where the family comes from a reduction (neighbours.hpp, lone_clients.hpp), each use's worst
+// case over every configuration is over the family's members: the functional
+// (P, Q) ↦ E_P[V(ℓ + ln P/Q)] = Σ_o P(o) f(e^(−ℓ) Q(o)/P(o)) is a perspective of a convex f, so
+// jointly convex (the reductions' Lemma 1) and non-increasing under post-processing (Lemma 3);
+// a supremum that no input attains (a one-sided limit) bounds it by continuity.
+//
+// Upper bound. On a grid of step h = 2^scale, U_t >= V_t at every point, from t = k down:
+//  * each member's atoms are split onto the grid keeping their P- and Q-mass (GridSplitter, with
+//    masses rounded up and mass moved up where a split is uncertain): by (2) and Jensen,
+//    V(ℓ + y) <= β V(ℓ + y_1) + (1 − β) V(ℓ + y_0) for the split's weights, and by (1) moving
+//    mass up only raises; a larger mass only raises a non-negative V;
+//  * past the window kept at step t, a point above takes 1 (V <= 1) and a point below takes the
+//    window's lowest value (by (1)); mass at +∞ (a disjoint atom, a window's tail) takes 1;
+//  * every sum is widened upward (directed.hpp), and U_t is capped at 1;
+//  * a cluster of members may be replaced by one pair whose profile is at least each member's at
+//    every e^ε (envelope.hpp): E_P[V(ℓ + L)] = Σ_o P(o) f(e^(−ℓ) Q(o)/P(o)) with f convex and
+//    non-increasing is a non-decreasing functional of the profile (envelope.hpp's argument), so
+//    the cluster's step bounds each member's.
+// At t = 0, V_0^0 between two grid points is at most the chord in e^(−ℓ) of U_0 (by (2)), so
+// δ(ε) = V_0^0(−ε) is bounded at any ε. The windows follow the loss's spread (Bernstein's
+// inequality with each member's mean and variance): they decide tightness only, never validity.
+//
+// Lower bound. The program's own strategy, evaluated: at use t the strategy reads a state s_t (a
+// function of the outputs so far: the sum of each output's loss rounded to the grid) and plays the
+// member that maximises the upper program's value there, among one group's attained members (a
+// role client 1 keeps through the run). The transcript's laws are followed cell by cell, each cell
+// holding every transcript with the same state: its P-mass bounded below and its Q-mass times
+// e^(s h) above, exactly as an optimistic PLD (pld.hpp): merging transcripts into cells is a
+// post-processing, so Σ_cells (P − γ Q)₊ <= H_γ of the strategy's transcript <= the adaptive worst
+// case. Dropping a cell, or an atom, only leaves transcripts out of the sum. The result is a
+// LowerPld whose δ and ε bounds (pld.hpp) are attained by that strategy.
+
+#include <cstdint>
+#include <vector>
+
+#include "corbin/number/rational.hpp"
+#include "corbin/privacy/pld/pld.hpp"
+#include "corbin/privacy/pld/window_pmf.hpp"
+
+namespace corbin {
+
+/// One configuration a use may run: its pair of laws, P against Q, on one window.
+struct ChoiceMember {
+  const WindowPmf* p = nullptr;
+  const WindowPmf* q = nullptr;
+  bool disjoint = false;  ///< P(ln P/Q = +∞) = 1
+  /// Some pair of datasets has it (else a supremum no input attains: upper bounds only).
+  bool attained = true;
+  /// The lower bound's strategy plays one group's attained members throughout (a role that
+  /// client 1 keeps); the upper bound ranges over every group's members in every use.
+  std::size_t group = 0;
+};
+
+/// The program's size: the finest grid whose backward pass takes at most `max_work`
+/// multiply-adds (each use's window of the loss times the members' split atoms) and at most
+/// `max_cells` points per use; where even the coarsest grid the members allow takes more, the
+/// program does not run.
+struct ProgramLimits {
+  std::size_t max_cells = std::size_t(1) << 16;
+  double max_work = 1e9;
+  /// Kernels per group where every member its own would pass max_work even on the coarsest grid:
+  /// a group is then bounded in this many clusters of consecutive members (the caller lists
+  /// similar members together), each by the pair that dominates its members (envelope.hpp), which
+  /// only raises the upper bound; the lower bound's strategy plays a cluster's attained member
+  /// largest near loss 0.
+  std::size_t kernels = 16;
+  unsigned threads = 0;  ///< 0: the hardware's, at most 8
+};
+
+/// The question: ε(δ) with `at` = δ (`by_delta`), or δ(ε) with `at` = ε. For ε(δ), ε is known to
+/// lie in [eps_low, eps_high] (bounds already computed; the program looks nowhere else, and
+/// eps_high finite); for δ(ε), `delta_hint` is a lower bound on δ(ε) already known (0 if none),
+/// which sets how far out the windows reach.
+struct ProgramQuery {
+  bool by_delta = true;
+  Rational at;
+  double eps_low = 0, eps_high = 0;
+  double delta_hint = 0;
+};
+
+struct ProgramAnswer {
+  bool run = false;  ///< false: past the limits, nothing below is set
+  /// ε(δ) bounded above (+∞ where the program finds no ε in the bracket), or δ(ε) (at most 1).
+  double upper = 0;
+  /// Per group with attained members: the optimistic PLD of its strategy's transcript, and per
+  /// member the number of uses in which the strategy plays it at some state it reaches.
+  struct Strategy {
+    std::size_t group = 0;
+    LowerPld lower;
+    std::vector<std::uint64_t> uses;
+  };
+  std::vector<Strategy> strategies;
+  int scale = 0;           ///< the grid's step 2^scale
+  std::size_t cells = 0;   ///< the widest window
+  double work = 0;         ///< multiply-adds of the upper program
+};
+
+/// The worst case over `uses` adaptive choices among `members` (at least one), as above. Raises
+/// invalid_argument naming `members` (none, or a member without laws) or `uses` (0).
+ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std::uint64_t uses,
+                                  const ProgramQuery& query, const ProgramLimits& limits = {},
+                                  const PldLimits& pld_limits = {});
+
+}  // namespace corbin

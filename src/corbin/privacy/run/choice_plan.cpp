@@ -1,0 +1,194 @@
+#include "corbin/privacy/run/choice_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "corbin/number/interval.hpp"
+#include "corbin/privacy/pld/multiset_worst_case.hpp"
+
+namespace corbin {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+UseFamily::UseFamily(std::shared_ptr<const AggregateFamily> family, std::vector<Configuration> members,
+                     bool backward)
+    : aggregate_(std::move(family)), configurations_(std::move(members)), backward_(backward) {}
+
+UseFamily::UseFamily(std::shared_ptr<const std::vector<AttainedLaws>> members, bool backward)
+    : list_(std::move(members)), backward_(backward) {}
+
+std::size_t UseFamily::size() const {
+  return list_ ? list_->size() : configurations_.size();
+}
+
+NeighbouringPmfs UseFamily::laws(std::size_t i) const {
+  NeighbouringPmfs l = list_ ? (*list_)[i].laws : aggregate_->laws(configurations_[i]);
+  if (backward_) std::swap(l.p, l.q);
+  return l;
+}
+
+ConfigurationWords UseFamily::words(std::size_t i) const {
+  return list_ ? (*list_)[i].words : aggregate_->describe(configurations_[i]);
+}
+
+bool UseFamily::attained(std::size_t i) const {
+  return list_ ? true : aggregate_->candidate(configurations_[i].candidate).attained();
+}
+
+ChoicePlan::ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limits) : limits_(limits) {
+  for (UseFamily& f : directions) directions_.push_back({std::move(f)});
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::with_uses(std::uint64_t uses, bool together) const {
+  auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
+  out->directions_ = directions_;
+  out->uses_ = uses;  // the accountant keeps it within kMaxCompositions
+  out->together_ = together;
+  return out;
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::composed(std::uint64_t k) const {
+  return with_uses(uses_ * k, k == 1 && together_);
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::together(std::uint64_t m) const {
+  return with_uses(uses_ * m, uses_ == 1 || (m == 1 && together_));
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) const {
+  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || other.together_ != together_)
+    return nullptr;
+  for (std::size_t d = 0; d < directions_.size(); ++d)
+    if (directions_[d].front().backward() != other.directions_[d].front().backward()) return nullptr;
+  auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
+  out->directions_ = directions_;
+  for (std::size_t d = 0; d < directions_.size(); ++d)
+    out->directions_[d].insert(out->directions_[d].end(), other.directions_[d].begin(),
+                               other.directions_[d].end());
+  out->uses_ = uses_;
+  out->together_ = together_;
+  return out;
+}
+
+ChoicePlan::Answer ChoicePlan::answer(bool by_delta, const Rational& at, double fixed_lower,
+                                      double pair_upper) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto key = std::make_pair(by_delta, at);
+  if (const auto it = answers_.find(key); it != answers_.end()) return it->second;
+  return answers_[key] = compute(by_delta, at, fixed_lower, pair_upper);
+}
+
+ChoicePlan::Answer ChoicePlan::compute(bool by_delta, const Rational& at, double fixed_lower,
+                                       double pair_upper) const {
+  Answer none;
+  // One use: the dominating pair is the envelope of the members themselves, exact up to its grid.
+  if (uses_ < 2 || directions_.empty()) return none;
+  // Nothing to narrow: the bracket has met, or there is no finite ε to look around.
+  if (by_delta && (!(pair_upper < kInf) || !(pair_upper > fixed_lower))) return none;
+  if (!by_delta && !(pair_upper > fixed_lower)) return none;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Answer out;
+  bool first = true;
+  for (const std::vector<UseFamily>& roles : directions_) {
+    std::size_t members = 0;
+    for (const UseFamily& f : roles) members += f.size();
+    Answer a;
+    if (together_ && roles.size() == 1 && multiset_count(members, uses_, kMaxMultisets) <= kMaxMultisets) {
+      a = by_multisets(roles.front(), by_delta, at);
+    } else {
+      if (members > kMaxProgramMembers ||
+          static_cast<double>(members) * static_cast<double>(uses_) > kMaxMemberUses)
+        return none;
+      a = by_program(roles, by_delta, at, fixed_lower, pair_upper);
+    }
+    if (!a.computed) return none;  // every direction is needed for an upper bound
+    out.computed = true;
+    out.multisets = a.multisets;
+    out.upper = first ? a.upper : std::max(out.upper, a.upper);
+    if (a.by && (!out.by || a.lower > out.lower)) {
+      out.lower = a.lower;
+      out.by = a.by;
+    }
+    first = false;
+  }
+  return out;
+}
+
+ChoicePlan::Answer ChoicePlan::by_multisets(const UseFamily& f, bool by_delta, const Rational& at) const {
+  std::vector<MultisetMember> members;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const NeighbouringPmfs l = f.laws(i);
+    members.push_back({upper_pld(l.p, l.q, l.disjoint, limits_), lower_pld(l.p, l.q, l.disjoint, limits_),
+                       f.attained(i)});
+  }
+  const MultisetAnswer m = multiset_worst_case(members, uses_, by_delta, at, kMaxMultisets, limits_);
+  Answer out;
+  out.computed = true;
+  out.multisets = true;
+  out.upper = m.upper;
+  if (!m.counts.empty()) {
+    out.lower = m.lower;
+    AttainedBy by;
+    for (std::size_t i = 0; i < m.counts.size(); ++i) {
+      if (m.counts[i] == 0) continue;
+      by.parts.push_back(f.words(i));
+      by.repeats.push_back(m.counts[i]);
+      by.reversed.push_back(f.backward());
+    }
+    out.by = by;
+  }
+  return out;
+}
+
+ChoicePlan::Answer ChoicePlan::by_program(const std::vector<UseFamily>& roles, bool by_delta,
+                                          const Rational& at, double fixed_lower, double pair_upper) const {
+  // The members' laws, kept while the program reads them; each role a group of its own.
+  std::vector<NeighbouringPmfs> laws;
+  std::vector<std::pair<std::size_t, std::size_t>> which;  // (role, index in the role's family)
+  for (std::size_t r = 0; r < roles.size(); ++r)
+    for (std::size_t i = 0; i < roles[r].size(); ++i) {
+      laws.push_back(roles[r].laws(i));
+      which.emplace_back(r, i);
+    }
+  std::vector<ChoiceMember> members;
+  for (std::size_t m = 0; m < laws.size(); ++m)
+    members.push_back({&laws[m].p, &laws[m].q, laws[m].disjoint,
+                       roles[which[m].first].attained(which[m].second), which[m].first});
+  ProgramQuery q;
+  q.by_delta = by_delta;
+  q.at = at;
+  if (by_delta) {
+    q.eps_high = pair_upper;
+    q.eps_low = std::clamp(fixed_lower, 0.0, pair_upper);  // a lower end at another δ may pass it
+  } else {
+    q.delta_hint = fixed_lower;
+  }
+  ProgramLimits pl;
+  pl.threads = limits_.threads;
+  const ProgramAnswer p = adaptive_worst_case(members, uses_, q, pl, limits_);
+  Answer out;
+  if (!p.run) return out;
+  out.computed = true;
+  out.upper = by_delta ? p.upper : std::min(1.0, p.upper);
+  for (const ProgramAnswer::Strategy& s : p.strategies) {
+    const double l = by_delta ? eps_lower(s.lower, at) : delta_lower(s.lower, at);
+    if (out.by && l <= out.lower) continue;
+    AttainedBy by;
+    by.adaptive = true;
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      if (s.uses[m] == 0) continue;
+      by.parts.push_back(roles[which[m].first].words(which[m].second));
+      by.repeats.push_back(s.uses[m]);
+      by.reversed.push_back(roles[which[m].first].backward());
+    }
+    out.lower = l;
+    out.by = by;
+  }
+  return out;
+}
+
+}  // namespace corbin

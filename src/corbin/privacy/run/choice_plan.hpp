@@ -1,0 +1,114 @@
+#pragma once
+// The worst case over the adversary's actual choices, beside the accountant's dominating pair
+// (accountant.hpp). The pair dominates every configuration of a use at every e^ε, so composing it
+// bounds any sequence of configurations, but it behaves as if the adversary could pick each use's
+// configuration after seeing that use's output; where the family's members differ in shape it is
+// loose (5 % at n = 50, k = 10^3). An accountant built from a family keeps the family here and,
+// asked at δ or ε, also computes:
+//  * for uses chosen together (the m coordinates of one round, all configured before anything is
+//    released), the exact worst case over multisets of members (multiset_worst_case.hpp), where
+//    there are at most kMaxMultisets of them;
+//  * otherwise (rounds, where the adversary sees the earlier outputs), the worst case over adaptive
+//    choices by the dynamic program over the accumulated privacy loss (adaptive_program.hpp),
+//    within its limits.
+// Both are certified two-sided. The accountant reports the smaller upper end and the larger lower
+// end; a lower end from here is attained by the multiset or by the program's strategy that it
+// names. The relation decides the directions: replace one lists both orders of client 1's inputs
+// in one family (each use may take either), remove one keeps client 1 in the same dataset
+// throughout, each direction its own worst case. Where a round's role is either of two (the pair
+// of Accountant::either), the upper end takes any member of either role in each use; a lower end
+// keeps one role throughout, as the dominating pair's does.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "corbin/privacy/pld/adaptive_program.hpp"
+#include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/aggregate_law.hpp"
+
+namespace corbin {
+
+/// Most multisets of members composed one by one for uses chosen together.
+constexpr std::uint64_t kMaxMultisets = 2048;
+/// The program runs where the family has at most this many members, and members times uses at
+/// most kMaxMemberUses (before any law is built); its own limits (ProgramLimits) then bound its
+/// grid and its work.
+constexpr std::size_t kMaxProgramMembers = 4096;
+constexpr double kMaxMemberUses = 4e6;
+/// A builder's members are kept (copied) where their windows hold at most this many points in all.
+constexpr std::size_t kMaxKeptPoints = std::size_t(1) << 20;
+
+/// One use's configurations, member by member, in one direction: a reduction's family
+/// (neighbours.hpp for Theorem 3's mechanism, a builder's list such as lone_clients.hpp's).
+class UseFamily {
+ public:
+  /// Theorem 3's family at these configurations (every value of j one by one); `backward`: each
+  /// member's pair the other way round (Q against P).
+  UseFamily(std::shared_ptr<const AggregateFamily> family, std::vector<Configuration> members,
+            bool backward);
+  /// A builder's members, each attained.
+  UseFamily(std::shared_ptr<const std::vector<AttainedLaws>> members, bool backward);
+
+  std::size_t size() const;
+  NeighbouringPmfs laws(std::size_t i) const;  ///< in this family's direction
+  ConfigurationWords words(std::size_t i) const;
+  bool attained(std::size_t i) const;
+  bool backward() const { return backward_; }
+
+ private:
+  std::shared_ptr<const AggregateFamily> aggregate_;
+  std::vector<Configuration> configurations_;
+  std::shared_ptr<const std::vector<AttainedLaws>> list_;
+  bool backward_ = false;
+};
+
+class ChoicePlan {
+ public:
+  /// One use: per direction the adversary may take for the whole run, the family of each role
+  /// (one role here; Accountant::either adds the other).
+  ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limits);
+
+  /// k times as many uses, each chosen after the outputs before it.
+  std::shared_ptr<const ChoicePlan> composed(std::uint64_t k) const;
+  /// m times as many uses, all chosen together (one round's coordinates): where this plan is one
+  /// use, the worst case is over multisets; otherwise as `composed`.
+  std::shared_ptr<const ChoicePlan> together(std::uint64_t m) const;
+  /// In each use, a member of this plan's family or of `other`'s (as many uses, the same
+  /// directions): none where they differ.
+  std::shared_ptr<const ChoicePlan> either(const ChoicePlan& other) const;
+
+  struct Answer {
+    bool computed = false;  ///< false: beyond the limits, or nothing to gain; nothing below holds
+    double upper = 0;       ///< ε(δ) or δ(ε) bounded above
+    double lower = 0;       ///< bounded below, attained by `by`
+    std::optional<AttainedBy> by;
+    bool multisets = false;  ///< from multisets (else from the program)
+  };
+  /// ε(δ) (`by_delta`, at = δ) or δ(ε) (at = ε). `fixed_lower` and `pair_upper` are the bounds
+  /// the accountant has without this plan: the answer is sought between them, and not computed
+  /// where they already meet. Computed once per question (later calls return the same answer).
+  Answer answer(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
+
+  std::uint64_t uses() const { return uses_; }
+
+ private:
+  std::shared_ptr<const ChoicePlan> with_uses(std::uint64_t uses, bool together) const;
+  Answer compute(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
+  Answer by_multisets(const UseFamily& f, bool by_delta, const Rational& at) const;
+  Answer by_program(const std::vector<UseFamily>& roles, bool by_delta, const Rational& at,
+                    double fixed_lower, double pair_upper) const;
+
+  std::vector<std::vector<UseFamily>> directions_;  ///< [direction][role]
+  PldLimits limits_;
+  std::uint64_t uses_ = 1;
+  bool together_ = false;  ///< every use chosen before any output
+  mutable std::mutex mutex_;
+  mutable std::map<std::pair<bool, Rational>, Answer> answers_;
+};
+
+}  // namespace corbin

@@ -1,0 +1,102 @@
+#include "corbin/privacy/run/round.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/worst_case/dropout_floor.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
+
+namespace corbin {
+
+void check_round_kind(const RoundKind& kind) {
+  AccountSetting s = kind.setting;
+  s.role = kind.role.value_or(TargetClient::Role::ldpq);
+  if (!kind.role) {  // as drawn: any role the population has
+    const PopulationCounts c = counts_of(s);
+    if (c.ldpq == 0) s.role = TargetClient::Role::leader;
+  }
+  if (kind.coordinates < 1 || kind.coordinates > kMaxCompositions)
+    throw invalid_argument("m", std::to_string(kind.coordinates),
+                           "in [1, " + std::to_string(kMaxCompositions) + "]");
+  if (kind.dropout < 0 || kind.dropout >= 1)
+    throw invalid_argument("dropout", to_string(kind.dropout), "in [0, 1)");
+  if (kind.dropout > 0 && s.counts)
+    throw invalid_argument("dropout", to_string(kind.dropout), "0 where the survivors are given");
+  check_account_setting(s);
+}
+
+Rational alone_probability(const AccountSetting& setting) {
+  const PopulationCounts c = counts_of(setting);
+  const std::uint64_t clients = c.ldpq + 2 * std::uint64_t(c.pairs);
+  return Rational(BigInt(c.ldpq)) / Rational(BigInt(clients));
+}
+
+RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
+                                   const PldLimits& limits) {
+  using Role = TargetClient::Role;
+  // The caller's working precision, or what this kind's budget needs where that is more.
+  PrecisionScope scope(
+      std::max(working_precision_bits(), kind.setting.budget.precision_bits(kind.setting.bits)));
+  const auto build = [&](Role role, const std::optional<PopulationCounts>& counts) {
+    AccountSetting s = kind.setting;
+    s.role = role;
+    s.counts = counts;
+    const Accountant a(s, limits);
+    return lower ? a : a.upper_only();
+  };
+  const PopulationCounts c = counts_of(kind.setting);
+  const bool drawn = !kind.role.has_value();
+  const bool alone_drawn = c.ldpq > 0 && (drawn || kind.role == Role::ldpq);
+  const bool pair_drawn = c.pairs > 0 && (drawn || kind.role != Role::ldpq);
+  // Client 1's accountant in each position the draw may give it.
+  std::optional<Accountant> alone, paired;
+  if (kind.dropout == 0) {
+    if (alone_drawn) alone = build(Role::ldpq, kind.setting.counts);
+    if (pair_drawn) paired = build(Role::leader, kind.setting.counts);
+  } else {
+    const DropoutFloor f =
+        dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
+    // The floors bound from above only; the lower bounds are the position's mechanism as run.
+    const auto as_run = [&](const Accountant& floors, Role role) {
+      if (!lower) return floors.upper_only();
+      AccountSetting s = kind.setting;
+      s.role = role;
+      return floors.with_lower_bounds(dropout_mixtures(s, kind.dropout, limits));
+    };
+    if (alone_drawn) alone = as_run(build(Role::ldpq, f.alone), Role::ldpq);
+    if (pair_drawn) {
+      Accountant position = build(Role::ldpq, f.alone);  // its partner dropped
+      if (f.paired) position = position.either(build(Role::leader, *f.paired));
+      paired = as_run(position, Role::leader);
+    }
+  }
+  if (!alone || !paired) {
+    const Accountant& one = alone ? *alone : *paired;
+    return {one, one.compose(kind.coordinates), one, false};
+  }
+  if (kind.any_role_sequence)
+    return {alone->either(*paired),
+            alone->compose(kind.coordinates).either(paired->compose(kind.coordinates)),
+            alone->either(*paired), true};
+  const Rational w = alone_probability(kind.setting);
+  const char* const when_alone = "client 1 alone";
+  const char* const when_paired = "client 1 paired";
+  return {alone->mixture(w, *paired, when_alone, when_paired),
+          alone->compose(kind.coordinates)
+              .mixture(w, paired->compose(kind.coordinates), when_alone, when_paired),
+          alone->either(*paired), true};
+}
+
+DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds) {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  DeltaSplit out{delta};
+  if (dropout_rounds == 0) return out;
+  out.mechanism = delta / 2;
+  out.failure_per_round = failure_budget_per_round(out.mechanism, dropout_rounds);
+  out.failure = directed::mul_up(out.failure_per_round, static_cast<double>(dropout_rounds));
+  return out;
+}
+
+}  // namespace corbin

@@ -1,0 +1,74 @@
+#pragma once
+// One round of Theorem 3's mechanism as it runs, for client 1: the role rule and the dropout
+// split, in one place for every run accountant (run_ledger.hpp: `corbin account`, `corbin fl`,
+// `corbin check`, Python's corbin.Accountant).
+//
+// The role rule: drawn roles, a labelled mixture. Each round the server shuffles the clients,
+// independently of the data, and puts the first ⌊γn⌋ (and an odd one out) on LDPQ, the rest in
+// CorBin pairs: client 1 is alone with probability w = L/n (L LDPQ clients of n), else paired.
+// The roles are public (the pairs share a coin), so the release is (roles, sums), and the pair
+// of laws of a round is the labelled mixture w·(alone) + (1 − w)·(paired), the label with the
+// same law in both worlds (pld.hpp: mixture). Its upper bound mixes each role's dominating pair
+// (each dominates its role's configurations, chosen by other clients who know the roles); its
+// lower bound mixes an attained configuration of each role with client 1 at the same inputs.
+// Composed over the rounds this is exactly the mixture over role sequences, each with its
+// probability: the privacy of the mechanism as run. It is tighter than a pair dominating both
+// roles in every round (Accountant::either, a bound for a client whose every role an adversary
+// may choose), which is kept for basic composition, where each use is bounded given the ones
+// before it (and so given the role), and for a kind that asks for it (`any_role_sequence`: a
+// guarantee that does not rest on the draw). A kind may also fix the role: the guarantee for a
+// client whose draws gave it that role every round.
+//
+// With dropout (each client, client 1 included, drops independently with probability p), the
+// upper bound takes the population every round is guaranteed except with probability β
+// (dropout_floor.hpp): in an LDPQ position client 1 is alone; in a pair it is alone or paired as
+// its partner survives (the either of the two floors). The lower bound is the mechanism as run
+// (dropout_mixture.hpp). δ is split once (split_delta): half for the mechanism, half for the
+// floors' failures over the run's dropout rounds (a union bound).
+
+#include <cstdint>
+#include <optional>
+
+#include "corbin/privacy/run/accountant.hpp"
+
+namespace corbin {
+
+/// One kind of round.
+struct RoundKind {
+  AccountSetting setting;  ///< n, γ, the budget, c, r, d, variant, relation (its role: `role`)
+  std::optional<TargetClient::Role> role;  ///< client 1's role in every round; none: as drawn
+  /// With no fixed role: every sequence of roles, even one an adversary picks (the pair
+  /// dominating both, Accountant::either, every round), instead of the draw's mixture.
+  bool any_role_sequence = false;
+  Rational dropout{0};                     ///< each client's dropout probability, in [0, 1)
+  std::uint64_t coordinates = 1;           ///< the model's m
+};
+
+/// Raises invalid_argument naming the parameter: what check_account_setting checks, m in [1,
+/// kMaxCompositions] (m), dropout in [0, 1) (dropout), a fixed role the population has (role).
+void check_round_kind(const RoundKind& kind);
+
+/// The probability that the server's draw puts client 1 alone (L/n), in [0, 1].
+Rational alone_probability(const AccountSetting& setting);
+
+/// One round of a (checked) kind: `coordinate`, one coordinate of it (the mixture over client 1's
+/// role); `round`, all m coordinates (the role drawn once for all of them); `any_role`, one
+/// coordinate whatever the role (the either of the roles: basic composition's use). With dropout
+/// the floors are those of β = `failure_per_round`; `lower`: with lower bounds.
+struct RoundAccountants {
+  Accountant coordinate, round, any_role;
+  bool drawn = false;  ///< whether the draw gives client 1 two positions (else one, every round)
+};
+RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
+                                   const PldLimits& limits);
+
+/// δ split between the mechanism and the dropout floors' failures: without dropout rounds all of
+/// δ is the mechanism's; with R_d of them, δ/2 is, and β = δ/(2 R_d) a round (rounded down) is
+/// each round's failure budget, R_d·β (rounded up) in all.
+struct DeltaSplit {
+  Rational mechanism;
+  double failure_per_round = 0, failure = 0;
+};
+DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds);
+
+}  // namespace corbin

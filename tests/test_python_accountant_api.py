@@ -1,0 +1,139 @@
+"""corbin.Accountant as Opacus' and dp_accounting's accountants are used (issue 36): get_epsilon a
+float (the certified upper end) with the pair one call away, the budget a keyword, a training loop
+of step()/get_epsilon(), pickling, rounds=0 refused as the CLI refuses it, and client sampling."""
+import json
+import math
+import os
+import pickle
+import subprocess
+from fractions import Fraction
+
+import corbin
+
+CLI = os.environ["CORBIN_CLI"]  # the build's corbin, set by ctest
+
+
+def refused(call, error, start):
+    """call() raises `error` whose message is one line starting with `start`."""
+    try:
+        call()
+    except error as e:
+        assert str(e).startswith(start) and "\n" not in str(e), (start, str(e))
+    else:
+        raise AssertionError(start)
+
+
+def cli(*args):
+    out = subprocess.run([CLI, "account", *args, "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+# get_epsilon: a float, a certified upper end (the fast one); the pair (lower, upper) as Fractions,
+# one call away, its upper end at most get_epsilon's (the searches over the adversary's choices
+# only lower it).
+a = corbin.Accountant(50, "1/2", exp_eps=3, role="ldpq", rounds=10)
+eps = a.get_epsilon("1e-5")
+lo, hi = a.get_epsilon_bounds("1e-5")
+assert type(eps) is float and isinstance(lo, Fraction) and isinstance(hi, Fraction)
+assert 3 < lo <= hi <= eps < 3.5, (lo, hi, eps)  # ten rounds of e^ε = 3 among 50 clients
+assert (float(lo), float(hi)) == a.epsilon("1e-5")
+d = a.get_delta(3)
+dlo, dhi = a.get_delta_bounds(3)
+assert type(d) is float and 0 < dlo <= dhi <= d < 1e-3, (dlo, dhi, d)
+assert (float(dlo), float(dhi)) == a.delta(3)
+inf = corbin.Accountant(50, "1/2", exp_eps=3, neighbours="remove", role="ldpq").get_epsilon("1e-5")
+assert inf == math.inf  # remove one at c = 0: the sums never meet
+refused(lambda: a.get_epsilon(0), ValueError, "delta is 0, but must be in (0, 1)")
+refused(lambda: a.get_delta(-1), ValueError, "eps is -1, but must be at least 0")
+
+# The budget is a keyword: a third positional number could be α, e^ε or ε.
+refused(lambda: corbin.Accountant(50, "1/2", 2), TypeError, "alpha must be given by keyword")
+assert (corbin.Accountant(50, "1/2", alpha=2, role="ldpq").get_epsilon("1e-5")
+        == corbin.Accountant(50, "1/2", exp_eps=3, role="ldpq").get_epsilon("1e-5"))  # α = 2 is e^ε = 3
+
+# rounds=0 is refused as the CLI's --rounds 0 is: the same message, the keyword for the option.
+said = subprocess.run([CLI, "account", "--n", "100", "--gamma", "1", "--exp-eps", "3", "--rounds", "0", "--delta", "1e-5"],
+                      capture_output=True, text=True)
+assert said.returncode == 2 and said.stderr.startswith("corbin: --rounds is '0', but must be "), said.stderr
+rule = said.stderr.strip()[len("corbin: --"):]
+refused(lambda: corbin.Accountant(100, 1, exp_eps=3, rounds=0), ValueError, rule)
+refused(lambda: corbin.Accountant(100, mechanism="ldp", exp_eps=3, rounds=0), ValueError, rule)
+
+# A training loop as Opacus' (account after each round): the first round is the Accountant, each
+# further one a step(). Each answer is the upper end of the same run accounted at once.
+loop = corbin.Accountant(100, 1, exp_eps=3)
+curve = [loop.get_epsilon("1e-5")]
+for _ in range(999):
+    loop.step()
+    curve.append(loop.get_epsilon("1e-5"))
+assert loop.rounds == 1000 and len(curve) == 1000
+assert all(x <= y for x, y in zip(curve, curve[1:])), "more rounds released less"
+for r in (1, 10, 1000):
+    at_once = corbin.Accountant(100, 1, exp_eps=3, rounds=r)
+    lo, hi = at_once.get_epsilon_bounds("1e-5")
+    assert curve[r - 1] == at_once.get_epsilon("1e-5") and lo <= hi <= curve[r - 1], (r, curve[r - 1], lo, hi)
+# One round of 100 clients on LDPQ at e^ε = 3 (the bracket is tight at one use); 1 000 rounds grow
+# about as √1000 times that, less than the 1 000 times basic composition would give.
+assert abs(curve[0] - 0.46329137) < 1e-6, curve[0]
+assert 15 < curve[-1] < 30, curve[-1]
+# A repeated question is the same answer (kept), and repr reads get_epsilon_bounds' bracket.
+assert loop.get_epsilon("1e-5") == curve[-1] and repr(loop) == repr(loop)
+assert repr(loop).endswith(", %r]>" % float(hi)), (repr(loop), hi)
+
+# Pickled and loaded: the same answers, the same next steps.
+saved = pickle.loads(pickle.dumps(loop))
+assert saved.rounds == 1000 and saved.get_epsilon("1e-5") == curve[-1] and repr(saved) == repr(loop)
+assert len(pickle.dumps(loop)) < 2000  # the loop's 999 steps are one step of 999 in the state
+saved.step()
+loop.step()
+assert saved.get_epsilon("1e-5") == loop.get_epsilon("1e-5") > curve[-1]
+mixed = (corbin.Accountant(12, "1/2", exp_eps=3, role="ldpq", rounds=2)
+         .step(2, dropout="1/10").step(gamma=1, eps="0.5")
+         .then(corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3))
+         .compose(2))
+back = pickle.loads(pickle.dumps(mixed))
+assert back.rounds == mixed.rounds == 2 * (2 + 2 + 1 + 1)
+assert back.get_epsilon_bounds("1e-3") == mixed.get_epsilon_bounds("1e-3")
+assert back.get_delta_bounds(2) == mixed.get_delta_bounds(2)
+room = corbin.Accountant(10, mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=4)
+assert pickle.loads(pickle.dumps(room)).epsilon("1e-5") == room.epsilon("1e-5")
+# A copy steps on its own: stepping it leaves the original's answers and state alone.
+one = corbin.Accountant(20, 1, exp_eps=3, rounds=2)
+two = pickle.loads(pickle.dumps(one)).step(3)
+assert one.rounds == 2 and two.rounds == 5 and pickle.loads(pickle.dumps(one)).rounds == 2
+blank = corbin.Accountant.__new__(corbin.Accountant)
+refused(lambda: blank.__setstate__((2, [])), ValueError, "state is of another layout")
+refused(lambda: blank.__setstate__((1, [("step", 1, {})])), ValueError, "state is a call 'step' first")
+
+# Client sampling: each client, client 1 included, takes part with probability q. It is client
+# dropout 1 − q (the same rounds: the same answers), in Python and in the CLI.
+sampled = corbin.Accountant(20, 1, exp_eps=3, sampling_rate="1/2", rounds=3)
+dropped = corbin.Accountant(20, 1, exp_eps=3, dropout="1/2", rounds=3)
+assert sampled.get_epsilon_bounds("1e-3") == dropped.get_epsilon_bounds("1e-3")
+assert sampled.explain(delta="1e-3")["dropout_rounds"] == 3
+by_cli = cli("--n", "20", "--gamma", "1", "--exp-eps", "3", "--sampling-rate", "1/2", "--rounds", "3", "--delta", "1e-3")
+assert (by_cli["eps_lower_approx"], by_cli["eps_upper_approx"]) == sampled.epsilon("1e-3"), by_cli
+steps = corbin.Accountant(20, 1, exp_eps=3, rounds=2).step(2, sampling_rate="9/10")
+assert steps.get_epsilon_bounds("1e-3") == corbin.Accountant(20, 1, exp_eps=3, rounds=2).step(
+    2, dropout="1/10").get_epsilon_bounds("1e-3")
+phase = cli("--n", "20", "--gamma", "1", "--exp-eps", "3", "--rounds", "2", "--phase", "rounds=2,sampling-rate=9/10",
+            "--delta", "1e-3")
+assert (phase["eps_lower_approx"], phase["eps_upper_approx"]) == steps.epsilon("1e-3"), phase
+# What is certified: the lower end is the mechanism as run, client 1 sitting out a round with
+# probability 1 − q, so it falls with q; the upper end covers client 1 as if it took part in every
+# round, with the others' guaranteed survivors (no amplification by client 1's own sampling).
+full = corbin.Accountant(20, 1, exp_eps=3, rounds=3).get_epsilon_bounds("1e-3")
+lo_s, hi_s = sampled.get_epsilon_bounds("1e-3")
+assert lo_s < full[0] and hi_s >= full[1], (lo_s, hi_s, full)
+refused(lambda: corbin.Accountant(20, 1, exp_eps=3, sampling_rate=0), ValueError, "sampling_rate is 0, but must be in (0, 1]")
+refused(lambda: corbin.Accountant(20, 1, exp_eps=3, sampling_rate="3/2"), ValueError, "sampling_rate is 3/2")
+refused(lambda: corbin.Accountant(20, 1, exp_eps=3, sampling_rate="1/2", dropout="1/2"), ValueError,
+        "sampling_rate is given with dropout")
+refused(lambda: corbin.Accountant(20, 1, exp_eps=3).step(sampling_rate="1/2", dropout="1/2"), ValueError,
+        "sampling_rate is given with dropout")
+refused(lambda: corbin.Accountant(20, mechanism="ldp", exp_eps=3, sampling_rate="1/2"), ValueError, "sampling_rate")
+both = subprocess.run([CLI, "account", "--n", "20", "--gamma", "1", "--exp-eps", "3", "--dropout", "1/2",
+                       "--sampling-rate", "1/2", "--delta", "1e-3"], capture_output=True, text=True)
+assert both.returncode == 2 and "--sampling-rate" in both.stderr and len(both.stderr.splitlines()) == 1, both.stderr
+print("ok")
