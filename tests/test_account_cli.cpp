@@ -206,15 +206,24 @@ TEST_CASE("corbin account refuses a bad phase or role with the option's name", "
 }
 
 TEST_CASE("corbin account names every use of the configuration attaining its lower bound", "[cli][unit]") {
-  // Two rounds for a client on LDPQ at n = 4, γ = 1/2, e^ε = 3: the lower bound mixes the two
-  // orders of one pair of datasets, so the parts name both, the second reversed, and their uses
-  // add up to the 2 compositions.
+  // Two rounds for a client on LDPQ at n = 4, γ = 1/2, e^ε = 3: fixed configurations' uses add up
+  // to the 2 compositions; an adaptive strategy's (choice_plan.hpp) name each configuration it may
+  // play with the rounds it may play it in, each at most 2, together at least 2.
   for (const char* bits : {"1", "2", "3"}) {
     const Json j = run_json({"--n", "4", "--gamma", "1/2", "--exp-eps", "3", "--bits", bits, "--rounds", "2",
                              "--role", "ldpq", "--at-eps", "1"});
     std::uint64_t uses = 0;
-    for (const Json& part : j["worst_case"]["lower_bound_attained_by"]) uses += std::stoull(part["uses"].get<std::string>());
-    CHECK(uses == 2);
+    bool adaptive = false;
+    for (const Json& part : j["worst_case"]["lower_bound_attained_by"]) {
+      const std::uint64_t u = std::stoull(part["uses"].get<std::string>());
+      CHECK(u <= 2);
+      uses += u;
+      adaptive = adaptive || part.contains("chosen");
+    }
+    if (adaptive)
+      CHECK(uses >= 2);
+    else
+      CHECK(uses == 2);
   }
   // The worst role's lower bound is at least each role's own (its search covers both families at
   // the query): n = 5, γ = 1/2, e^ε = 2, d = 2, one round, at ε = 1/2.
@@ -236,12 +245,18 @@ TEST_CASE("corbin account --mechanism accounts another registered room", "[cli][
   CHECK(g["eps_lower_approx"].get<double>() <= std::log(3.0));
   CHECK(g["eps_upper_approx"].get<double>() >= std::log(3.0));
   CHECK(g["eps_upper_approx"].get<double>() - g["eps_lower_approx"].get<double>() <= 1e-3);
-  // LDP-FL's room is Theorem 3's mechanism at γ = 1 for a client on LDPQ: the same bracket.
+  // LDP-FL's room is Theorem 3's mechanism at γ = 1 for a client on LDPQ: the same upper end, up to
+  // the grids of the two families' searches over the adversary's choices (each certified), and
+  // brackets that meet. Theorem 3's lower end is the search's adaptive strategy (4.289953 here),
+  // the room's its best fixed configuration's (4.284105): within 0.2 %.
   const Json ldp = run_json({"--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5", "--delta", "1e-5"});
   const Json t3 = run_json({"--n", "10", "--gamma", "1", "--role", "ldpq", "--exp-eps", "3", "--rounds", "5",
                             "--delta", "1e-5"});
-  CHECK(std::abs(ldp["eps_upper_approx"].get<double>() - t3["eps_upper_approx"].get<double>()) <= 1e-9);
-  CHECK(std::abs(ldp["eps_lower_approx"].get<double>() - t3["eps_lower_approx"].get<double>()) <= 1e-9);
+  const double t3_upper = t3["eps_upper_approx"].get<double>(), t3_lower = t3["eps_lower_approx"].get<double>();
+  CHECK(std::abs(ldp["eps_upper_approx"].get<double>() - t3_upper) <= 1e-5 * t3_upper);
+  CHECK(ldp["eps_lower_approx"].get<double>() >= 0.998 * t3_lower);
+  CHECK(ldp["eps_lower_approx"].get<double>() <= t3_upper);
+  CHECK(t3_lower <= ldp["eps_upper_approx"].get<double>());
   // Mixed runs compose: 5 rounds of LDP-FL, then 10 of the Gaussian, cost more than either alone.
   const Json mixed = run_json({"--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5", "--delta", "1e-5",
                                "--phase", "mechanism=gaussian,calibration-delta=1e-5,rounds=10"});

@@ -9,9 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <chrono>
-#include <iomanip>
-#include <tuple>
 #include <vector>
 
 #include "corbin/number/error.hpp"
@@ -188,29 +185,3 @@ TEST_CASE("the program refuses bad input by name", "[adaptive][unit]") {
   CHECK_THROWS_WITH(adaptive_worst_case(f.members(), 2, query), Catch::Contains("eps bracket"));
 }
 
-TEST_CASE("explore", "[.explore]") {
-  const Family f = pair_family();
-  for (auto [k, lo, hi] : {std::tuple{100, 69.9, 73.72}, std::tuple{1000, 470.57, 489.09}}) {
-    ProgramQuery query;
-    query.by_delta = true;
-    query.at = Rational(1, 100000);
-    query.eps_low = lo;
-    query.eps_high = hi;
-    const auto t0 = std::chrono::steady_clock::now();
-    const ProgramAnswer a = adaptive_worst_case(f.members(), k, query);
-    const double lower = eps_lower(a.strategies[0].lower, query.at);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    WARN("k=" << k << " [" << std::setprecision(10) << lower << ", " << a.upper << "] scale " << a.scale << " cells " << a.cells << " work " << a.work << " " << s << " s");
-  }
-}
-
-TEST_CASE("explore2", "[.explore2]") {
-  const Family f = pair_family();
-  for (const char* e : {"470.717", "470.6", "470.5"}) {
-    ProgramQuery query;
-    query.by_delta = false;
-    query.at = parse_rational(e, "eps");
-    const ProgramAnswer a = adaptive_worst_case(f.members(), 1000, query);
-    WARN("eps " << e << " delta in [" << delta_lower(a.strategies[0].lower, query.at) << ", " << a.upper << "] scale " << a.scale << " cells " << a.cells);
-  }
-}

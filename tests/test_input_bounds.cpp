@@ -97,7 +97,7 @@ TEST_CASE("corbin account prints the ranges it accepts", "[cli][unit]") {
     CHECK(help.out.find(range) != std::string::npos);
 }
 
-TEST_CASE("--target-eps says when no budget up to the search's cap reaches the target", "[cli][unit]") {
+TEST_CASE("corbin account --target-eps says when no budget up to the search's cap reaches it", "[cli][unit]") {
   // One round gives at most ε_p: a target of 1000 was answered with the cap, 64, as "largest".
   refused(account({"--target-eps", "1000"}), {"--target-eps", "cap", "64"});
   // An ordinary target: the largest ε_p, its ε_upper at most the target, and the budget printed

@@ -69,11 +69,16 @@ refused([(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
          (lambda: corbin.Accountant(50, "1/2", alpha=2, eps=1), "budget is given twice"),
          (lambda: e3.get_delta(-1), "eps")])
 
-# The worst role, taken by default and named: at γ = 1/2 a paired client has no finite ε (its
-# pair's joint law has an unbounded ratio); at γ = 1 every client is on LDPQ.
+# The role as drawn, by default, and named: at γ = 1/2 client 1 is paired in some rounds, where it
+# has no finite ε (its pair's joint law has an unbounded ratio): said, with the LDPQ role's ε
+# beside it; the lower end mixes an attained configuration of each role, each with its
+# probability. At γ = 1 every client is on LDPQ.
 worst = corbin.Accountant(100, "1/2", exp_eps=3, rounds=100).explain(delta="1e-5")
-assert math.isinf(worst["eps"][1]) and worst["worst_role"] == "paired", worst
-assert worst["lower_bound_attained_by"][0]["partner"] is not None
+assert math.isinf(worst["eps"][1]) and worst["worst_role"] == "drawn", worst
+parts = worst["lower_bound_attained_by"]
+assert [p["role"] for p in parts] == ["ldpq", "paired"] and parts[1]["partner"] is not None, parts
+assert [p["when"] for p in parts] == ["client 1 alone (probability 1/2)", "client 1 paired (probability 1/2)"]
+assert "unbounded" in worst["infinite_because"] and 0 < worst["ldpq_role_eps"][0] <= worst["ldpq_role_eps"][1] < 10
 assert corbin.Accountant(100, 1, exp_eps=3).explain(delta="1e-5")["worst_role"] == "ldpq"
 
 # step(): one round at a time, as Opacus' accountant; the same as rounds=k at once.
@@ -118,8 +123,9 @@ assert info["renyi"] >= hi and info["basic"] >= hi  # the references are looser 
 # The inverse: the largest ε_p whose certified ε_upper(1e-5) after 100 rounds meets 8.
 best = corbin.Accountant(100, 1, exp_eps=3, rounds=100).largest_eps(8, "1e-5")
 assert best["eps_upper"] <= 8
-assert corbin.Accountant(100, 1, eps=best["largest"], rounds=100).get_epsilon("1e-5") == best["eps_upper"]
-assert corbin.Accountant(100, 1, eps=best["refuted"], rounds=100).get_epsilon("1e-5") > 8
+# The upper end as printed (get_epsilon_bounds: with the search of the adversary's choices).
+assert float(corbin.Accountant(100, 1, eps=best["largest"], rounds=100).get_epsilon_bounds("1e-5")[1]) == best["eps_upper"]
+assert float(corbin.Accountant(100, 1, eps=best["refuted"], rounds=100).get_epsilon_bounds("1e-5")[1]) > 8
 
 refused([(lambda: mixed.step(1, sigma=2), "sigma"),
          (lambda: mixed.step(1, dropout=1), "dropout"),

@@ -1138,6 +1138,12 @@ def quick_cases():
         # own dropout draw: [0.4773, 1.0944] against the exact 0.4638; remove: [inf, inf] against 0.3992)
         (S(3, 2, gamma=1, p=F(1, 10), m=2, role="ldpq"), F(1, 10), None),
         (S(5, 3, gamma=1, p=F(1, 4), m=2, role="ldpq", relation="remove"), F(1, 10), None),
+        # a round's m coordinates are released together: an adversary cannot choose coordinate 2's
+        # inputs after seeing coordinate 1's output (corbin's lower end at m = 2 played them
+        # adaptively: T = 2, n = 2, [1.3061, 1.3061] against 1.3007; T = 1, n = 5, γ = 1/2,
+        # d = 1: lower 0.4962 against 0.4915)
+        (S(2, 2, gamma=1, m=2, T=2), F(1, 10), None),
+        (S(5, 2, gamma=F(1, 2), d=1, m=2), F(1, 10), None),
         (S(4, 3, mechanism="rqm3"), F(1, 10), None),
         (S(3, 2, mechanism="pbm1", T=2), F(1, 10), None),
         (S(4, 3, mechanism="gaussian", calibration_delta=F(1, 10 ** 5), T=2), F(1, 10 ** 5), None),

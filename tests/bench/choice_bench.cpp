@@ -28,17 +28,17 @@ void record(benchmark::State& state, const TwoSided& eps, double pair_upper) {
 }
 
 /// k rounds (range(1)) at n = range(0), e^ε = 3, δ = 1e-5: the program's bracket, from the
-/// accountant built once outside the loop (each query runs the program afresh: a new compose).
+/// accountant built once outside the loop (each query runs the program afresh: new rounds).
 void BM_adaptive_rounds(benchmark::State& state) {
   const Accountant one(setting(static_cast<unsigned long>(state.range(0)), Rational(3)));
   const auto k = static_cast<std::uint64_t>(state.range(1));
   const Rational delta(1, 100000);
   TwoSided eps{};
   for (auto _ : state) {
-    eps = one.compose(k).epsilon(delta);
+    eps = one.coordinates(1, k).epsilon(delta);
     benchmark::DoNotOptimize(eps);
   }
-  record(state, eps, one.compose(k).upper_only().epsilon_upper(delta));
+  record(state, eps, one.coordinates(1, k).upper_only().epsilon_upper(delta));
 }
 
 /// Three coordinates of one round at n = 5, e^ε = 2, δ = 1/20: every multiset of the family.

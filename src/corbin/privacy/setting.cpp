@@ -73,4 +73,12 @@ PopulationCounts counts_of(const AccountSetting& s) {
   return s.counts ? *s.counts : population_counts(s.n, s.gamma);
 }
 
+bool same_setting(const AccountSetting& a, const AccountSetting& b) {
+  const bool same_counts = a.counts.has_value() == b.counts.has_value() &&
+                           (!a.counts || (a.counts->ldpq == b.counts->ldpq && a.counts->pairs == b.counts->pairs));
+  return a.n == b.n && a.gamma == b.gamma && a.budget.kind == b.budget.kind && a.budget.value == b.budget.value &&
+         a.center == b.center && a.radius == b.radius && a.bits == b.bits && a.variant == b.variant &&
+         a.relation == b.relation && same_counts;
+}
+
 }  // namespace corbin

@@ -97,5 +97,8 @@ void check_account_budget(const Budget& b);
 void check_account_setting(const AccountSetting& s);
 /// The population's LDPQ clients and pairs, client 1 included.
 PopulationCounts counts_of(const AccountSetting& s);
+/// Whether two settings give the same mechanism, every field equal but the role (a round's kind
+/// keeps the role apart; compare it too where it counts).
+bool same_setting(const AccountSetting& a, const AccountSetting& b);
 
 }  // namespace corbin

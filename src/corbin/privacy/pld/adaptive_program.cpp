@@ -147,6 +147,15 @@ class Program {
 
  private:
   bool plan_grid();
+  LossGrid grid_at(int scale) const;
+  /// Every member split onto the grid, each kernel's lightest ends moved up (trimmed).
+  std::vector<UpperPld> splits(const GridSplitter& splitter) const;
+  struct Pruned {
+    std::vector<bool> kept, slack;
+  };
+  /// The members whose split another kept one's dominates at every e^ε (up to `slack_` added to
+  /// that one's mass at +∞): dropped.
+  Pruned prune(const GridSplitter& splitter, const std::vector<UpperPld>& split) const;
   void build_kernels();
   void backward();
   double value0(std::int64_t i) const;
@@ -165,6 +174,9 @@ class Program {
   std::vector<Window> window_;  ///< [t]: the grid indices kept after t uses (t = 0..k)
   std::vector<Kernel> kernel_;
   double kernels_ = kInf;  ///< kernels per group: +∞, every member its own
+  double tau_ = 0;         ///< what the windows and the kernels' trimmed tails may cost δ, in all
+  double slack_ = 0;       ///< a dominating kernel's added mass at +∞ (prune)
+  std::vector<bool> kept_;  ///< the members the grid's work is estimated for
   std::int64_t amin_ = 0, amax_ = 0;  ///< the kernels' offsets
   std::size_t groups_ = 0;
   std::vector<std::vector<Runs>> policy_;  ///< [t][group]
@@ -188,8 +200,8 @@ bool Program::plan_grid() {
   }
   const double delta_scale =
       query_.by_delta ? to_double(query_.at) : std::max(query_.delta_hint, 1e-30);
-  const double tau = std::max(1e-300, std::min(1e-10, delta_scale * 1e-9));
-  const double log_tau = -std::log(tau);
+  tau_ = std::max(1e-300, std::min(1e-10, delta_scale * 1e-9));
+  const double log_tau = -std::log(tau_);
   const auto reach = [&](double uses) {
     const double a = dev * log_tau / 3;
     return a + std::sqrt(a * a + 2 * uses * var * log_tau);
@@ -221,7 +233,7 @@ bool Program::plan_grid() {
     for (std::size_t g = 0; g < groups; ++g) {
       double atoms = 0, members = 0;
       for (std::size_t c = 0; c < members_.size(); ++c)
-        if (members_[c].group == g) {
+        if (members_[c].group == g && kept_[c]) {
           const Spread& x = spreads[c];
           atoms += std::min(2.0 * static_cast<double>(x.atoms), (x.high - x.low) / h + 3) + 1;
           members += 1;
@@ -242,6 +254,13 @@ bool Program::plan_grid() {
   if (var > 0) coarsest = std::min(coarsest, static_cast<int>(std::floor(std::log2(std::sqrt(var) / 4))));
   if (span > 0) coarsest = std::max(coarsest, static_cast<int>(std::ceil(std::log2(span / kMaxSpanPoints))));
   coarsest = std::max(coarsest, kFinest);
+  // The members that another's split dominates on the coarsest grid do not count in the work
+  // (build_kernels prunes again on the grid it is given).
+  slack_ = tau_ * 1e4 / static_cast<double>(k_);
+  {
+    const GridSplitter splitter(grid_at(coarsest));
+    kept_ = prune(splitter, splits(splitter)).kept;
+  }
   // Every member its own kernel where the work allows it on the coarsest grid, else clusters.
   std::size_t cells = 0;
   kernels_ = kInf;
@@ -255,7 +274,7 @@ bool Program::plan_grid() {
   for (int s = coarsest - 1; s >= std::max(kFinest, coarsest - kRefinements); --s) {
     if (span > 0 && span / std::ldexp(1.0, s) > kMaxSpanPoints) break;
     const double w = estimate(s, cells, kernels_);
-    if (w > limits_.max_work || cells > limits_.max_cells) break;
+    if (w > limits_.refine_work || cells > limits_.max_cells) break;
     scale_ = s;
     work_ = w;
   }
@@ -269,13 +288,121 @@ bool Program::plan_grid() {
   return true;
 }
 
-void Program::build_kernels() {
+LossGrid Program::grid_at(int scale) const {
   const auto [span_lo, span_hi] = loss_span(members_);
+  const double h = std::ldexp(1.0, scale);
   LossGrid grid;
-  grid.scale = scale_;
-  grid.offset = static_cast<std::int64_t>(std::floor(span_lo / h_)) - 1;
-  grid.top = static_cast<std::int64_t>(std::ceil(span_hi / h_)) + 1;
-  const auto splitter = std::make_shared<const GridSplitter>(grid);
+  grid.scale = scale;
+  grid.offset = static_cast<std::int64_t>(std::floor(span_lo / h)) - 1;
+  grid.top = static_cast<std::int64_t>(std::ceil(span_hi / h)) + 1;
+  return grid;
+}
+
+std::vector<UpperPld> Program::splits(const GridSplitter& splitter) const {
+  // Each kernel's lightest ends, at most τ/(2k) of P-mass a side, move up: the top end to +∞, the
+  // bottom end onto the lowest point kept (V is non-decreasing and at most 1, so each use's value
+  // grows by less than τ/k).
+  const double trim = tau_ / (2 * static_cast<double>(k_));
+  std::vector<UpperPld> out;
+  for (const ChoiceMember& m : members_) {
+    UpperPld u = splitter.split(*m.p, *m.q, m.disjoint);
+    std::size_t bottom = 0, top = u.mass.size();
+    double moved = 0;
+    while (top > 1 && add_up(moved, u.mass[top - 1]) <= trim) moved = add_up(moved, u.mass[--top]);
+    for (std::size_t g = top; g < u.mass.size(); ++g) u.mass[g] = 0;
+    u.infinite = std::min(1.0, add_up(u.infinite, moved));
+    moved = 0;
+    while (bottom + 1 < top && add_up(moved, u.mass[bottom]) <= trim) {
+      moved = add_up(moved, u.mass[bottom]);
+      u.mass[bottom++] = 0;
+    }
+    if (bottom < top) u.mass[bottom] = add_up(u.mass[bottom], moved);
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+namespace {
+
+/// The profile H(γ) = m_∞ + Σ_i m_i (1 − γ e^(−y_i))₊ of grid masses at every grid point γ_k =
+/// e^(y_k), bounded above (`up`) or below, by the recurrence of GridSplitter::profile_up; and at
+/// γ = 0 (the total mass) as the last element.
+std::vector<double> profile_bounds(const UpperPld& u, double decay_up, double decay_down, double rise_up,
+                                   double rise_down, bool up) {
+  const std::size_t n = u.mass.size();
+  std::vector<double> h(n + 1);
+  double w = 0, d = 0, total = u.infinite;
+  for (std::size_t k = n; k-- > 0;) {
+    h[k] = up ? add_up(u.infinite, d) : add_down(u.infinite, d);
+    const double t = up ? add_up(w, u.mass[k]) : add_down(w, u.mass[k]);
+    d = up ? add_up(d, mul_up(rise_up, t)) : std::max(0.0, add_down(d, mul_down(rise_down, t)));
+    w = up ? mul_up(decay_up, t) : std::max(0.0, mul_down(decay_down, t));
+    total = up ? add_up(total, u.mass[k]) : add_down(total, u.mass[k]);
+  }
+  h[n] = total;
+  return h;
+}
+
+}  // namespace
+
+Program::Pruned Program::prune(const GridSplitter& splitter, const std::vector<UpperPld>& split) const {
+  // Two splits on one grid have profiles linear in γ between its points (and below the first,
+  // and constant past the last), so one at most another at every point, at γ = 0 and at +∞ is at
+  // most it everywhere; then (envelope.hpp's argument, for any masses) every use's step of the
+  // one is at most the other's, and V's recursion may leave the one out. The comparison is
+  // certified: the one's profile bounded above, the other's below, plus slack_ added to the
+  // other's mass at +∞ where it is needed. An attained member is left out only for an attained one
+  // of its group (the strategy then plays that one).
+  Mp e;
+  const Mp minus_h = Mp::grid_point(-1, splitter.grid().scale);
+  mpfr_exp(e.get(), minus_h.get(), MPFR_RNDU);
+  const double decay_up = e.up(), rise_down = sub_down(1.0, e.up());
+  mpfr_exp(e.get(), minus_h.get(), MPFR_RNDD);
+  const double decay_down = e.down(), rise_up = sub_up(1.0, e.down());
+  const std::size_t n = split.size();
+  std::vector<std::vector<double>> above(n), below(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    above[c] = profile_bounds(split[c], decay_up, decay_down, rise_up, rise_down, true);
+    below[c] = profile_bounds(split[c], decay_up, decay_down, rise_up, rise_down, false);
+  }
+  // The largest profiles first (at the point just above loss 0): they are the likely survivors.
+  std::size_t decisive = 0;
+  while (decisive + 1 < splitter.grid().points() &&
+         splitter.grid().offset + static_cast<std::int64_t>(decisive) <= 0)
+    ++decisive;
+  std::vector<std::size_t> order(n);
+  for (std::size_t c = 0; c < n; ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return below[a][decisive] > below[b][decisive]; });
+  Pruned out;
+  out.kept.assign(n, false);
+  out.slack.assign(n, false);
+  std::vector<std::size_t> survivors;
+  for (std::size_t a : order) {
+    bool dominated = false;
+    for (std::size_t b : survivors) {
+      if (members_[b].group != members_[a].group || (members_[a].attained && !members_[b].attained)) continue;
+      bool all = split[a].infinite <= add_up(split[b].infinite, slack_);
+      for (std::size_t k = 0; all && k < above[a].size(); ++k) all = above[a][k] <= add_down(below[b][k], slack_);
+      if (all) {
+        dominated = true;
+        out.slack[b] = true;
+        break;
+      }
+    }
+    if (!dominated) {
+      survivors.push_back(a);
+      out.kept[a] = true;
+    }
+  }
+  return out;
+}
+
+void Program::build_kernels() {
+  const auto splitter = std::make_shared<const GridSplitter>(grid_at(scale_));
+  const LossGrid& grid = splitter->grid();
+  const std::vector<UpperPld> split = splits(*splitter);
+  const Pruned pruned = prune(*splitter, split);
   groups_ = 0;
   for (const ChoiceMember& m : members_) groups_ = std::max(groups_, m.group + 1);
   // The grid point just above loss 0, where a long composition is decided: a cluster's
@@ -283,9 +410,9 @@ void Program::build_kernels() {
   std::size_t decisive = 0;
   while (decisive + 1 < grid.points() && grid.offset + static_cast<std::int64_t>(decisive) <= 0) ++decisive;
   bool first = true;
-  const auto add_kernel = [&](const UpperPld& u, std::size_t group, std::size_t representative) {
+  const auto add_kernel = [&](const UpperPld& u, bool slack, std::size_t group, std::size_t representative) {
     Kernel k;
-    k.infinite = u.infinite;
+    k.infinite = slack ? std::min(1.0, add_up(u.infinite, slack_)) : u.infinite;
     k.group = group;
     k.representative = representative;
     for (std::size_t g = 0; g < u.mass.size(); ++g) {
@@ -302,27 +429,41 @@ void Program::build_kernels() {
   for (std::size_t g = 0; g < groups_; ++g) {
     std::vector<std::size_t> in;
     for (std::size_t c = 0; c < members_.size(); ++c)
-      if (members_[c].group == g) in.push_back(c);
+      if (members_[c].group == g && pruned.kept[c]) in.push_back(c);
     const std::size_t clusters =
         kernels_ < static_cast<double>(in.size()) ? static_cast<std::size_t>(kernels_) : in.size();
     for (std::size_t k = 0; k < clusters; ++k) {
       const std::size_t from = in.size() * k / clusters, to = in.size() * (k + 1) / clusters;
       if (to - from == 1) {  // alone: its own split
-        const ChoiceMember& m = members_[in[from]];
-        add_kernel(splitter->split(*m.p, *m.q, m.disjoint), g, m.attained ? in[from] : Kernel::kNone);
+        const std::size_t c = in[from];
+        add_kernel(split[c], pruned.slack[c], g, members_[c].attained ? c : Kernel::kNone);
         continue;
       }
       // Consecutive members (the caller lists similar ones together) bounded by the pair that
       // dominates them all at every e^ε (envelope.hpp): V's step is monotone in the profile.
       ProfileEnvelope envelope(splitter);
       std::size_t any_attained = Kernel::kNone;
+      bool slack = false;
       for (std::size_t i = from; i < to; ++i) {
-        const ChoiceMember& m = members_[in[i]];
-        envelope.add(*m.p, *m.q, m.disjoint, m.attained ? in[i] : ProfileEnvelope::kNoTag);
-        if (m.attained && any_attained == Kernel::kNone) any_attained = in[i];
+        const std::size_t c = in[i];
+        envelope.add(split[c]);
+        slack = slack || pruned.slack[c];
+        if (members_[c].attained && any_attained == Kernel::kNone) any_attained = c;
       }
-      const std::size_t best = envelope.attained_by(decisive);
-      add_kernel(envelope.dominating(), g, best != ProfileEnvelope::kNoTag ? best : any_attained);
+      // The representative: the attained member whose split is largest just above loss 0.
+      std::size_t best = any_attained;
+      double best_value = -1;
+      for (std::size_t i = from; i < to; ++i) {
+        const std::size_t c = in[i];
+        if (!members_[c].attained) continue;
+        double v = split[c].infinite;
+        for (std::size_t j = decisive + 1; j < split[c].mass.size(); ++j) v += split[c].mass[j];
+        if (v > best_value) {
+          best_value = v;
+          best = c;
+        }
+      }
+      add_kernel(envelope.dominating(), slack, g, best);
     }
   }
   double per_cell = 0;
@@ -553,9 +694,6 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   // loss, within two points of the sum of the grid points (as pld.hpp's optimistic products
   // group), so that a cell's point stays near its transcripts' losses (rounding each atom's loss
   // to the grid would drift by k times the rounding): the strategy reads the point.
-  std::int64_t offset = 0;
-  std::vector<double> p{1.0}, t{1.0}, y{0.0}, np, nt;
-  double infinite = 0;
   double shift_up[5];  // e^(d h) bounded above, d = −2..2
   for (int d = -2; d <= 2; ++d) shift_up[d + 2] = exp_grid(d, scale_, true);
   // At most five products per atom offset land in a cell: P·p (2 factors), T·qe·e^(d h) (3).
@@ -564,79 +702,147 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   // e^(−d h) bounded above, for merging a cell d points down.
   std::vector<double> lift(static_cast<std::size_t>(hi - lo + 8));
   for (std::size_t d = 0; d < lift.size(); ++d) lift[d] = exp_grid(-static_cast<std::int64_t>(d), scale_, true);
+  // The cells of transcripts that play one member through the current round: a round's uses are
+  // configured together, so the strategy chooses at each round's first use, from the cell the
+  // transcript is in then, and keeps that member for the round.
+  struct Block {
+    std::int64_t offset = 0;
+    std::vector<double> p, t, y;
+    std::size_t member = Kernel::kNone;
+  };
+  const auto refresh = [&](Block& b) {
+    b.y.resize(b.p.size());
+    for (std::size_t j = 0; j < b.p.size(); ++j) {
+      const double ref = static_cast<double>(b.offset + static_cast<std::int64_t>(j)) * h_;
+      b.y[j] = (b.p[j] > 0 && b.t[j] > 0) ? ref + std::log(b.p[j] / b.t[j]) : ref;
+    }
+  };
+  // Blocks merged cell by cell (a merge is a post-processing).
+  const auto merged = [&](const std::vector<Block>& blocks) {
+    Block out;
+    if (blocks.empty()) {
+      out.p = out.t = out.y = {0.0};
+      return out;
+    }
+    std::int64_t from = blocks.front().offset, to = from;
+    for (const Block& b : blocks) {
+      from = std::min(from, b.offset);
+      to = std::max(to, b.offset + static_cast<std::int64_t>(b.p.size()));
+    }
+    out.offset = from;
+    out.p.assign(static_cast<std::size_t>(to - from), 0.0);
+    out.t.assign(out.p.size(), 0.0);
+    for (const Block& b : blocks)
+      for (std::size_t j = 0; j < b.p.size(); ++j) {
+        const auto at = static_cast<std::size_t>(b.offset - from) + j;
+        out.p[at] = std::max(0.0, add_down(out.p[at], b.p[j]));
+        out.t[at] = add_up(out.t[at], b.t[j]);
+      }
+    refresh(out);
+    return out;
+  };
+  std::vector<Block> blocks(1);
+  blocks[0].p = blocks[0].t = {1.0};
+  blocks[0].y = {0.0};
+  double infinite = 0;
+  const std::uint64_t round = std::max<std::uint64_t>(query_.round, 1);
+  std::vector<double> np, nt;
   for (std::uint64_t step = 0; step < k_; ++step) {
-    const Runs& runs = policy_[step][group];
-    const Window& w = window_[step];
-    const std::int64_t noff = offset + lo - 2;
-    np.assign(p.size() + static_cast<std::size_t>(hi - lo) + 4, 0.0);
-    nt.assign(np.size(), 0.0);
-    const auto last_cell = static_cast<std::int64_t>(np.size()) - 1;
-    double to_infinite = 0;
-    std::size_t run = 0, states = 0;
-    std::vector<bool> played(members_.size(), false);
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      if (p[j] <= 0) continue;  // P = 0: these transcripts never add to the sum again
-      const std::int64_t s = offset + static_cast<std::int64_t>(j);
-      const std::int64_t i = std::clamp(s + target, w.lo, w.hi);
-      while (run + 1 < runs.start.size() && runs.start[run + 1] <= i) ++run;
-      if (runs.member[run] == ~std::uint32_t(0)) continue;
-      const std::size_t c = kernel_[runs.member[run]].representative;
-      played[c] = true;
-      const Atoms& x = atoms[c];
-      ++states;
-      to_infinite += p[j] * x.infinite;
-      for (std::size_t e = 0; e < x.a.size(); ++e) {
-        const std::int64_t nominal = s + x.a[e] - noff;
-        const double cell = std::floor((y[j] + x.y[e]) / h_) - static_cast<double>(noff);
-        const std::int64_t at = std::clamp(static_cast<std::int64_t>(std::clamp(cell, -1e15, 1e15)),
-                                           std::max<std::int64_t>(nominal - 2, 0),
-                                           std::min(nominal + 2, last_cell));
-        np[at] += p[j] * x.p[e];
-        nt[at] += t[j] * x.qe[e] * shift_up[at - nominal + 2];
+    if (step % round == 0) {  // the round's choice: the whole state, split by the policy's runs
+      const Block all = merged(blocks);
+      const Runs& runs = policy_[step][group];
+      const Window& w = window_[step];
+      blocks.clear();
+      std::size_t run = 0;
+      for (std::size_t j = 0; j < all.p.size(); ++j) {
+        const std::int64_t i = std::clamp(all.offset + static_cast<std::int64_t>(j) + target, w.lo, w.hi);
+        while (run + 1 < runs.start.size() && runs.start[run + 1] <= i) ++run;
+        const std::size_t member =
+            runs.member[run] == ~std::uint32_t(0) ? Kernel::kNone : kernel_[runs.member[run]].representative;
+        if (member == Kernel::kNone) continue;  // no attained member: these transcripts are left out
+        if (blocks.empty() || blocks.back().member != member ||
+            blocks.back().offset + static_cast<std::int64_t>(blocks.back().p.size()) != all.offset + static_cast<std::int64_t>(j)) {
+          blocks.emplace_back();
+          blocks.back().offset = all.offset + static_cast<std::int64_t>(j);
+          blocks.back().member = member;
+        }
+        blocks.back().p.push_back(all.p[j]);
+        blocks.back().t.push_back(all.t[j]);
+        blocks.back().y.push_back(all.y[j]);
       }
     }
-    for (std::size_t c = 0; c < played.size(); ++c) out.uses[c] += played[c];
-    for (std::size_t j = 0; j < np.size(); ++j) {
-      np[j] = widen_p.down(np[j]);
-      nt[j] = widen_t.up(nt[j]);
-    }
-    infinite = std::min(1.0, add_down(infinite, SumWidening(states + 1, 2).down(to_infinite)));
-    // The states the windows keep: below the next window's lowest point (where the rest of the run
-    // reaches ε with probability below τ) they are left out; above its top (past ε by more than
-    // ln(1/τ), where every transcript counts almost whole) they merge into its top point, their
-    // Q-mass times e^(s h) moved down to it (a merge is a post-processing).
+    std::vector<bool> played(members_.size(), false);
     const Window& next = window_[step + 1];
-    const std::int64_t top = std::clamp(next.hi - target - noff, std::int64_t(0), last_cell);
-    for (std::int64_t j = last_cell; j > top; --j) {
-      if (np[j] <= 0) continue;
-      const auto d = static_cast<std::size_t>(j - top);
-      const double down = d < lift.size() ? lift[d] : exp_grid(-static_cast<std::int64_t>(d), scale_, true);
-      np[top] = add_down(np[top], np[j]);
-      nt[top] = add_up(nt[top], mul_up(nt[j], down));
-      np[j] = nt[j] = 0;
+    std::vector<Block> evolved;
+    for (const Block& b : blocks) {
+      const Atoms& x = atoms[b.member];
+      const std::int64_t noff = b.offset + lo - 2;
+      np.assign(b.p.size() + static_cast<std::size_t>(hi - lo) + 4, 0.0);
+      nt.assign(np.size(), 0.0);
+      const auto last_cell = static_cast<std::int64_t>(np.size()) - 1;
+      double to_infinite = 0;
+      std::size_t states = 0;
+      for (std::size_t j = 0; j < b.p.size(); ++j) {
+        if (b.p[j] <= 0) continue;  // P = 0: these transcripts never add to the sum again
+        const std::int64_t s = b.offset + static_cast<std::int64_t>(j);
+        ++states;
+        to_infinite += b.p[j] * x.infinite;
+        for (std::size_t e = 0; e < x.a.size(); ++e) {
+          const std::int64_t nominal = s + x.a[e] - noff;
+          const double cell = std::floor((b.y[j] + x.y[e]) / h_) - static_cast<double>(noff);
+          const std::int64_t at = std::clamp(static_cast<std::int64_t>(std::clamp(cell, -1e15, 1e15)),
+                                             std::max<std::int64_t>(nominal - 2, 0),
+                                             std::min(nominal + 2, last_cell));
+          np[at] += b.p[j] * x.p[e];
+          nt[at] += b.t[j] * x.qe[e] * shift_up[at - nominal + 2];
+        }
+      }
+      if (states == 0) continue;
+      played[b.member] = true;
+      for (std::size_t j = 0; j < np.size(); ++j) {
+        np[j] = widen_p.down(np[j]);
+        nt[j] = widen_t.up(nt[j]);
+      }
+      infinite = std::min(1.0, add_down(infinite, SumWidening(states + 1, 2).down(to_infinite)));
+      // The states the windows keep: below the next window's lowest point (where the rest of the
+      // run reaches ε with probability below τ) they are left out; above its top (past ε by more
+      // than ln(1/τ), where every transcript counts almost whole) they merge into its top point,
+      // their Q-mass times e^(s h) moved down to it (a merge is a post-processing).
+      const std::int64_t top = std::clamp(next.hi - target - noff, std::int64_t(0), last_cell);
+      for (std::int64_t j = last_cell; j > top; --j) {
+        if (np[j] <= 0) continue;
+        const auto d = static_cast<std::size_t>(j - top);
+        const double down = d < lift.size() ? lift[d] : exp_grid(-static_cast<std::int64_t>(d), scale_, true);
+        np[top] = add_down(np[top], np[j]);
+        nt[top] = add_up(nt[top], mul_up(nt[j], down));
+        np[j] = nt[j] = 0;
+      }
+      std::size_t first = static_cast<std::size_t>(std::clamp(next.lo - target - noff, std::int64_t(0), top));
+      std::size_t last = static_cast<std::size_t>(top) + 1;
+      // Then the ends' lightest cells are left out (at most the trim's mass a side), as LowerPld
+      // trims.
+      double dropped = 0;
+      while (last > first + 1 && dropped + np[last - 1] <= pld_limits_.tail / 2) dropped += np[--last];
+      dropped = 0;
+      while (first + 1 < last && dropped + np[first] <= pld_limits_.tail / 2) dropped += np[first++];
+      Block o;
+      o.member = b.member;
+      o.offset = noff + static_cast<std::int64_t>(first);
+      o.p.assign(np.begin() + static_cast<std::ptrdiff_t>(first), np.begin() + static_cast<std::ptrdiff_t>(last));
+      o.t.assign(nt.begin() + static_cast<std::ptrdiff_t>(first), nt.begin() + static_cast<std::ptrdiff_t>(last));
+      refresh(o);
+      evolved.push_back(std::move(o));
     }
-    std::size_t first = static_cast<std::size_t>(std::clamp(next.lo - target - noff, std::int64_t(0), top));
-    std::size_t last = static_cast<std::size_t>(top) + 1;
-    // Then the ends' lightest cells are left out (at most the trim's mass a side), as LowerPld trims.
-    double dropped = 0;
-    while (last > first + 1 && dropped + np[last - 1] <= pld_limits_.tail / 2) dropped += np[--last];
-    dropped = 0;
-    while (first + 1 < last && dropped + np[first] <= pld_limits_.tail / 2) dropped += np[first++];
-    p.assign(np.begin() + static_cast<std::ptrdiff_t>(first), np.begin() + static_cast<std::ptrdiff_t>(last));
-    t.assign(nt.begin() + static_cast<std::ptrdiff_t>(first), nt.begin() + static_cast<std::ptrdiff_t>(last));
-    offset = noff + static_cast<std::int64_t>(first);
-    y.resize(p.size());
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      const double ref = static_cast<double>(offset + static_cast<std::int64_t>(j)) * h_;
-      y[j] = (p[j] > 0 && t[j] > 0) ? ref + std::log(p[j] / t[j]) : ref;
-    }
+    blocks.swap(evolved);
+    for (std::size_t c = 0; c < played.size(); ++c) out.uses[c] += played[c];
   }
+  const Block all = merged(blocks);
   LowerPld& l = out.lower;
   l.scale = scale_;
-  l.offset = offset;
-  l.p = p;
-  l.t = t;
-  l.y = y;
+  l.offset = all.offset;
+  l.p = all.p;
+  l.t = all.t;
+  l.y = all.y;
   l.infinite = std::clamp(infinite, 0.0, 1.0);
   return out;
 }
@@ -652,6 +858,7 @@ ProgramAnswer Program::solve() {
   backward();
   const std::int64_t target = answer(out);
   out.run = true;
+  if (query_.round == 0) return out;  // rounds unknown: no strategy is known to be attained
   for (std::size_t g = 0; g < groups_; ++g) {
     bool attained = false;
     for (const ChoiceMember& m : members_) attained = attained || (m.group == g && m.attained);

@@ -43,10 +43,11 @@
 // δ(ε) = V_0^0(−ε) is bounded at any ε. The windows follow the loss's spread (Bernstein's
 // inequality with each member's mean and variance): they decide tightness only, never validity.
 //
-// Lower bound. The program's own strategy, evaluated: at use t the strategy reads a state s_t (a
-// function of the outputs so far: the sum of each output's loss rounded to the grid) and plays the
-// member that maximises the upper program's value there, among one group's attained members (a
-// role client 1 keeps through the run). The transcript's laws are followed cell by cell, each cell
+// Lower bound. The program's own strategy, evaluated: at the first use of each round the strategy
+// reads a state s_t (a function of the outputs so far: the cell of the accumulated loss) and plays
+// the member that maximises the upper program's value there, among one group's attained members
+// (a role client 1 keeps through the run), in every use of that round (a round's coordinates are
+// configured together: adapting within a round would not be attained). The transcript's laws are followed cell by cell, each cell
 // holding every transcript with the same state: its P-mass bounded below and its Q-mass times
 // e^(s h) above, exactly as an optimistic PLD (pld.hpp): merging transcripts into cells is a
 // post-processing, so Σ_cells (P − γ Q)₊ <= H_γ of the strategy's transcript <= the adaptive worst
@@ -74,13 +75,14 @@ struct ChoiceMember {
   std::size_t group = 0;
 };
 
-/// The program's size: the finest grid whose backward pass takes at most `max_work`
-/// multiply-adds (each use's window of the loss times the members' split atoms) and at most
-/// `max_cells` points per use; where even the coarsest grid the members allow takes more, the
-/// program does not run.
+/// The program's size. Its grid is the coarsest the members allow (a quarter of their largest
+/// standard deviation), refined while the backward pass's multiply-adds (each use's window of the
+/// loss times the members' split atoms) stay within `refine_work` and its windows within
+/// `max_cells`; where even the coarsest takes more than `max_work`, the program does not run.
 struct ProgramLimits {
   std::size_t max_cells = std::size_t(1) << 16;
-  double max_work = 1e9;
+  double refine_work = 2.5e8;
+  double max_work = 3e9;
   /// Kernels per group where every member its own would pass max_work even on the coarsest grid:
   /// a group is then bounded in this many clusters of consecutive members (the caller lists
   /// similar members together), each by the pair that dominates its members (envelope.hpp), which
@@ -97,6 +99,10 @@ struct ProgramLimits {
 struct ProgramQuery {
   bool by_delta = true;
   Rational at;
+  /// Uses per round: the lower bound's strategy chooses at each round's first use and keeps that
+  /// member through the round (a round's coordinates are configured together, before its
+  /// outputs); 0: unknown, no strategy (the upper bound, which lets every use adapt, still holds).
+  std::uint64_t round = 1;
   double eps_low = 0, eps_high = 0;
   double delta_hint = 0;
 };

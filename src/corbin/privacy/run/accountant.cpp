@@ -359,6 +359,8 @@ Accountant Accountant::compose(std::uint64_t k) const {
   Accountant out = *this;
   out.k_ = k_ * k;
   if (plan_) out.plan_ = plan_->composed(k);
+  for (std::shared_ptr<const Accountant>& part : out.parts_)  // a part's k-fold is the whole's part
+    part = std::make_shared<const Accountant>(part->compose(k));
   if (k == 1) return out;
   out.singles_.clear();
   if (kept_) {
@@ -448,9 +450,12 @@ Accountant Accountant::compose(std::uint64_t k) const {
   return out;
 }
 
-Accountant Accountant::coordinates(std::uint64_t m) const {
-  Accountant out = compose(m);
-  if (plan_) out.plan_ = plan_->together(m);
+Accountant Accountant::coordinates(std::uint64_t m, std::uint64_t rounds) const {
+  if (m < 1 || rounds < 1 || m > kMaxCompositions / rounds)
+    throw invalid_argument("compositions", std::to_string(m) + "·" + std::to_string(rounds),
+                           "in [1, " + std::to_string(kMaxCompositions) + "]");
+  Accountant out = compose(m * rounds);
+  if (plan_) out.plan_ = plan_->rounds_of(m, rounds);
   return out;
 }
 
@@ -474,6 +479,10 @@ Accountant Accountant::then(const Accountant& next) const {
   // post-processing of the whole.
   out.mixes_ = mixes_ && next.mixes_;
   out.symmetric_ = symmetric_ && next.symmetric_;
+  if (plan_ && next.plan_) out.plan_ = plan_->then(*next.plan_);  // the same family's uses only
+  if (!out.plan_)  // each part's searches stay lower bounds of the whole
+    for (const Accountant* part : {this, &next})
+      if (part->has_plan() || !part->parts_.empty()) out.parts_.push_back(std::make_shared<const Accountant>(*part));
   if (lower_.empty() || next.lower_.empty()) {
     out.lower_ = lower_.empty() ? next.lower_ : lower_;
     return out;
@@ -586,6 +595,7 @@ Accountant Accountant::upper_only() const {
   out.lower_.clear();
   out.singles_.clear();  // the families searched at the query are lower bounds too
   out.plan_.reset();     // and the adversary's choices are searched per query: not here
+  out.parts_.clear();
   return out;
 }
 
@@ -602,6 +612,13 @@ Accountant Accountant::with_lower_bounds(const std::vector<AttainedLaws>& attain
                                 lower_pld(l.q, l.p, l.disjoint, limits_)},
                                by});
   }
+  return out;
+}
+
+Accountant Accountant::compose_sharing(std::uint64_t m) const {
+  if (k_ != 1) throw std::logic_error("Accountant::compose_sharing: one use only");
+  Accountant out = upper_only().compose(m);
+  out.lower_ = lower_;
   return out;
 }
 
@@ -671,6 +688,13 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
   };
   for (const Lower& l : lower_) consider(l);
   for (const Lower& l : near_query(by_delta, at)) consider(l);
+  for (const std::shared_ptr<const Accountant>& part : parts_) {  // a `then`'s parts, searched
+    auto [x, part_by] = part->best_lower(by_delta, at);
+    if (x > value) {
+      value = x;
+      by = std::move(part_by);
+    }
+  }
   if (choices && has_plan()) {  // the upper bound's query computes the plan's answer, kept for this one
     const double pair = by_delta ? epsilon_upper(at) : delta_upper(at);
     const ChoicePlan::Answer a = plan_->answer(by_delta, at, value, pair);

@@ -90,10 +90,12 @@ class Accountant {
 
   /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
   Accountant compose(std::uint64_t k) const;
-  /// The m coordinates of one round (1 <= m <= kMaxCompositions): compose(m), the uses configured
-  /// together before any output, so that the worst case over the adversary's choices may be taken
-  /// over multisets of configurations (choice_plan.hpp).
-  Accountant coordinates(std::uint64_t m) const;
+  /// m coordinates per round over `rounds` rounds (m·rounds <= kMaxCompositions): compose(m·rounds),
+  /// the same doubles, and what the worst case over the adversary's actual choices
+  /// (choice_plan.hpp) needs to know: a round's coordinates are configured together, before its
+  /// outputs (one round: the worst case over multisets of configurations), and the rounds follow
+  /// each other's outputs.
+  Accountant coordinates(std::uint64_t m, std::uint64_t rounds = 1) const;
   std::uint64_t compositions() const { return k_; }
   /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
   /// limits are this one's.
@@ -124,6 +126,13 @@ class Accountant {
   /// (dropout_floor.hpp) and whose lower bound from the mechanism as run (dropout_mixture.hpp).
   /// Without any, the same as upper_only().
   Accountant with_lower_bounds(const std::vector<AttainedLaws>& attained) const;
+  /// This one-use accountant's m uses where they are not independent (they share randomness: a
+  /// dropout round's coordinates share each client's draw): the upper bounds of compose(m), which
+  /// hold where this pair dominates each use given what they share (dropout_floor.hpp), and this
+  /// one's lower bounds as they are, one use's: the others' outputs dropped are a post-processing,
+  /// while composing the one use's laws m times would be another mechanism's (the draws redrawn
+  /// for every use).
+  Accountant compose_sharing(std::uint64_t m) const;
 
   /// Bounds on ε(δ) for δ in (0, 1).
   TwoSided epsilon(const Rational& delta) const;
@@ -202,6 +211,9 @@ class Accountant {
   /// The family member by member and the uses, for the worst case over the adversary's actual
   /// choices (choice_plan.hpp); none where the accountant is not one family's uses.
   std::shared_ptr<const ChoicePlan> plan_;
+  /// The parts of a `then` whose uses no one plan covers, each with its own plan: a part's lower
+  /// bound is the whole's too (the other parts' outputs dropped are a post-processing).
+  std::vector<std::shared_ptr<const Accountant>> parts_;
   /// The powers of upper_ kept for compose() (keeping_powers); none by default.
   struct KeptPowers;
   std::shared_ptr<KeptPowers> kept_;

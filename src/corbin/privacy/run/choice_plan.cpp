@@ -35,6 +35,20 @@ ConfigurationWords UseFamily::words(std::size_t i) const {
   return list_ ? (*list_)[i].words : aggregate_->describe(configurations_[i]);
 }
 
+bool UseFamily::same_as(const UseFamily& other) const {
+  if (backward_ != other.backward_) return false;
+  if (list_ || other.list_) return list_ == other.list_;
+  const AccountSetting& a = aggregate_->setting();
+  const AccountSetting& b = other.aggregate_->setting();
+  if (!same_setting(a, b) || a.role != b.role || configurations_.size() != other.configurations_.size())
+    return false;
+  for (std::size_t i = 0; i < configurations_.size(); ++i)
+    if (configurations_[i].candidate != other.configurations_[i].candidate ||
+        configurations_[i].top != other.configurations_[i].top)
+      return false;
+  return true;
+}
+
 bool UseFamily::attained(std::size_t i) const {
   return list_ ? true : aggregate_->candidate(configurations_[i].candidate).attained();
 }
@@ -43,25 +57,24 @@ ChoicePlan::ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limit
   for (UseFamily& f : directions) directions_.push_back({std::move(f)});
 }
 
-std::shared_ptr<const ChoicePlan> ChoicePlan::with_uses(std::uint64_t uses, bool together) const {
+std::shared_ptr<const ChoicePlan> ChoicePlan::with_uses(std::uint64_t uses, std::uint64_t round) const {
   auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
   out->directions_ = directions_;
   out->uses_ = uses;  // the accountant keeps it within kMaxCompositions
-  out->together_ = together;
+  out->round_ = round;
   return out;
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::composed(std::uint64_t k) const {
-  return with_uses(uses_ * k, k == 1 && together_);
+  return with_uses(uses_ * k, k == 1 ? round_ : 0);
 }
 
-std::shared_ptr<const ChoicePlan> ChoicePlan::together(std::uint64_t m) const {
-  return with_uses(uses_ * m, uses_ == 1 || (m == 1 && together_));
+std::shared_ptr<const ChoicePlan> ChoicePlan::rounds_of(std::uint64_t m, std::uint64_t rounds) const {
+  return with_uses(uses_ * m * rounds, uses_ == 1 ? m : 0);  // the caller keeps m·rounds in range
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) const {
-  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || other.together_ != together_)
-    return nullptr;
+  if (other.directions_.size() != directions_.size() || other.uses_ != uses_) return nullptr;
   for (std::size_t d = 0; d < directions_.size(); ++d)
     if (directions_[d].front().backward() != other.directions_[d].front().backward()) return nullptr;
   auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
@@ -70,8 +83,19 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) co
     out->directions_[d].insert(out->directions_[d].end(), other.directions_[d].begin(),
                                other.directions_[d].end());
   out->uses_ = uses_;
-  out->together_ = together_;
+  out->round_ = other.round_ == round_ ? round_ : 0;
   return out;
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const {
+  if (next.directions_.size() != directions_.size()) return nullptr;
+  for (std::size_t d = 0; d < directions_.size(); ++d) {
+    if (next.directions_[d].size() != directions_[d].size()) return nullptr;
+    for (std::size_t r = 0; r < directions_[d].size(); ++r)
+      if (!directions_[d][r].same_as(next.directions_[d][r])) return nullptr;
+  }
+  // Rounds of the same size stay rounds: the first part's last round ends before the next begins.
+  return with_uses(uses_ + next.uses_, round_ == next.round_ ? round_ : 0);
 }
 
 ChoicePlan::Answer ChoicePlan::answer(bool by_delta, const Rational& at, double fixed_lower,
@@ -97,7 +121,8 @@ ChoicePlan::Answer ChoicePlan::compute(bool by_delta, const Rational& at, double
     std::size_t members = 0;
     for (const UseFamily& f : roles) members += f.size();
     Answer a;
-    if (together_ && roles.size() == 1 && multiset_count(members, uses_, kMaxMultisets) <= kMaxMultisets) {
+    if (round_ == uses_ && uses_ >= 2 && roles.size() == 1 &&
+        multiset_count(members, uses_, kMaxMultisets) <= kMaxMultisets) {
       a = by_multisets(roles.front(), by_delta, at);
     } else {
       if (members > kMaxProgramMembers ||
@@ -161,6 +186,7 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<UseFamily>& roles, b
   ProgramQuery q;
   q.by_delta = by_delta;
   q.at = at;
+  q.round = round_;
   if (by_delta) {
     q.eps_high = pair_upper;
     q.eps_low = std::clamp(fixed_lower, 0.0, pair_upper);  // a lower end at another δ may pass it

@@ -59,6 +59,9 @@ class UseFamily {
   ConfigurationWords words(std::size_t i) const;
   bool attained(std::size_t i) const;
   bool backward() const { return backward_; }
+  /// The same members in the same direction: one builder's list, or Theorem 3's family of the
+  /// same setting and role at the same configurations.
+  bool same_as(const UseFamily& other) const;
 
  private:
   std::shared_ptr<const AggregateFamily> aggregate_;
@@ -73,14 +76,22 @@ class ChoicePlan {
   /// (one role here; Accountant::either adds the other).
   ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limits);
 
-  /// k times as many uses, each chosen after the outputs before it.
+  /// k times as many uses (k >= 1). Whether they are coordinates of one round or rounds is not
+  /// said: the upper end lets every use adapt to the outputs before it (which covers both), and
+  /// no strategy is attained (its lower end would adapt within a round).
   std::shared_ptr<const ChoicePlan> composed(std::uint64_t k) const;
-  /// m times as many uses, all chosen together (one round's coordinates): where this plan is one
-  /// use, the worst case is over multisets; otherwise as `composed`.
-  std::shared_ptr<const ChoicePlan> together(std::uint64_t m) const;
+  /// This one use as m coordinates (configured together) in each of `rounds` rounds (the adversary
+  /// sees each round's outputs before the next): one round is the worst case over multisets
+  /// where there are few; the strategy's lower end chooses once a round. Of a plan of more than
+  /// one use, as composed(m·rounds).
+  std::shared_ptr<const ChoicePlan> rounds_of(std::uint64_t m, std::uint64_t rounds) const;
   /// In each use, a member of this plan's family or of `other`'s (as many uses, the same
   /// directions): none where they differ.
   std::shared_ptr<const ChoicePlan> either(const ChoicePlan& other) const;
+  /// This plan's uses, then `next`'s, where both choose from the same families (as one family's
+  /// uses composed, chosen after the outputs before); none otherwise (the adversary's choices
+  /// then differ from use to use).
+  std::shared_ptr<const ChoicePlan> then(const ChoicePlan& next) const;
 
   struct Answer {
     bool computed = false;  ///< false: beyond the limits, or nothing to gain; nothing below holds
@@ -97,7 +108,7 @@ class ChoicePlan {
   std::uint64_t uses() const { return uses_; }
 
  private:
-  std::shared_ptr<const ChoicePlan> with_uses(std::uint64_t uses, bool together) const;
+  std::shared_ptr<const ChoicePlan> with_uses(std::uint64_t uses, std::uint64_t round) const;
   Answer compute(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
   Answer by_multisets(const UseFamily& f, bool by_delta, const Rational& at) const;
   Answer by_program(const std::vector<UseFamily>& roles, bool by_delta, const Rational& at,
@@ -106,7 +117,8 @@ class ChoicePlan {
   std::vector<std::vector<UseFamily>> directions_;  ///< [direction][role]
   PldLimits limits_;
   std::uint64_t uses_ = 1;
-  bool together_ = false;  ///< every use chosen before any output
+  /// Uses per round (the coordinates configured together): 0 unknown; uses_ itself: one round.
+  std::uint64_t round_ = 1;
   mutable std::mutex mutex_;
   mutable std::map<std::pair<bool, Rational>, Answer> answers_;
 };

@@ -50,43 +50,64 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
   const bool drawn = !kind.role.has_value();
   const bool alone_drawn = c.ldpq > 0 && (drawn || kind.role == Role::ldpq);
   const bool pair_drawn = c.pairs > 0 && (drawn || kind.role != Role::ldpq);
-  // Client 1's accountant in each position the draw may give it.
-  std::optional<Accountant> alone, paired;
+  // Client 1's accountant in each position the draw may give it: one coordinate, and the round.
+  const std::uint64_t m = kind.coordinates;
+  std::optional<Accountant> alone, paired, alone_round, paired_round;
   if (kind.dropout == 0) {
     if (alone_drawn) alone = build(Role::ldpq, kind.setting.counts);
     if (pair_drawn) paired = build(Role::leader, kind.setting.counts);
+    if (alone) alone_round = alone->compose(m);
+    if (paired) paired_round = paired->compose(m);
   } else {
     const DropoutFloor f =
         dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
-    // The floors bound from above only; the lower bounds are the position's mechanism as run.
-    const auto as_run = [&](const Accountant& floors, Role role) {
-      if (!lower) return floors.upper_only();
+    // The floors bound from above only; the lower bounds are the position's mechanism as run,
+    // in a round of m coordinates one coordinate's (they share the draws).
+    const auto as_run = [&](const Accountant& floors, Role role, std::optional<Accountant>& one,
+                            std::optional<Accountant>& round) {
+      if (!lower) {
+        one = floors.upper_only();
+        round = one->compose(m);
+        return;
+      }
       AccountSetting s = kind.setting;
       s.role = role;
-      return floors.with_lower_bounds(dropout_mixtures(s, kind.dropout, limits));
+      std::vector<AttainedLaws> laws = dropout_mixtures(s, kind.dropout, limits);
+      one = floors.with_lower_bounds(laws);
+      if (m == 1) {
+        round = one;
+        return;
+      }
+      for (AttainedLaws& l : laws)
+        l.words.dropout += "; of the round's " + std::to_string(m) +
+                           " coordinates, which share every client's draw, one (the others' outputs dropped)";
+      round = floors.with_lower_bounds(laws).compose_sharing(m);
     };
-    if (alone_drawn) alone = as_run(build(Role::ldpq, f.alone), Role::ldpq);
+    if (alone_drawn) as_run(build(Role::ldpq, f.alone), Role::ldpq, alone, alone_round);
     if (pair_drawn) {
       Accountant position = build(Role::ldpq, f.alone);  // its partner dropped
       if (f.paired) position = position.either(build(Role::leader, *f.paired));
-      paired = as_run(position, Role::leader);
+      as_run(position, Role::leader, paired, paired_round);
     }
   }
+  const bool shared = kind.dropout > 0 && m > 1;
   if (!alone || !paired) {
     const Accountant& one = alone ? *alone : *paired;
-    return {one, one.compose(kind.coordinates), one, false};
+    return {one, alone ? *alone_round : *paired_round, one, false, shared};
   }
   if (kind.any_role_sequence)
-    return {alone->either(*paired),
-            alone->compose(kind.coordinates).either(paired->compose(kind.coordinates)),
-            alone->either(*paired), true};
+    return {alone->either(*paired), alone_round->either(*paired_round), alone->either(*paired), true, true};
   const Rational w = alone_probability(kind.setting);
   const char* const when_alone = "client 1 alone";
   const char* const when_paired = "client 1 paired";
   return {alone->mixture(w, *paired, when_alone, when_paired),
-          alone->compose(kind.coordinates)
-              .mixture(w, paired->compose(kind.coordinates), when_alone, when_paired),
-          alone->either(*paired), true};
+          alone_round->mixture(w, *paired_round, when_alone, when_paired), alone->either(*paired), true, true};
+}
+
+Accountant phase_of(const RoundAccountants& r, std::uint64_t m, std::uint64_t rounds) {
+  // One position and fresh draws in every coordinate: all m·R uses in one power, a round's m
+  // coordinates configured together (Accountant::coordinates' search of the adversary's choices).
+  return r.per_round ? r.round.compose(rounds) : r.coordinate.coordinates(m, rounds);
 }
 
 DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds) {

@@ -23,7 +23,10 @@
 // upper bound takes the population every round is guaranteed except with probability β
 // (dropout_floor.hpp): in an LDPQ position client 1 is alone; in a pair it is alone or paired as
 // its partner survives (the either of the two floors). The lower bound is the mechanism as run
-// (dropout_mixture.hpp). δ is split once (split_delta): half for the mechanism, half for the
+// (dropout_mixture.hpp), of one coordinate: a round's m coordinates share every client's draw, so
+// the m-fold composition of one coordinate's mixture is not the round's law (it redraws who drops
+// for each coordinate; it gave lower ends above the exact ε), while one coordinate's release is a
+// post-processing of the round's (Accountant::compose_sharing). δ is split once (split_delta): half for the mechanism, half for the
 // floors' failures over the run's dropout rounds (a union bound).
 
 #include <cstdint>
@@ -58,7 +61,15 @@ Rational alone_probability(const AccountSetting& setting);
 struct RoundAccountants {
   Accountant coordinate, round, any_role;
   bool drawn = false;  ///< whether the draw gives client 1 two positions (else one, every round)
+  /// Whether a phase of R rounds is `round` composed R times: where the role is drawn once for a
+  /// round's coordinates, or where they share the clients' dropout draws (m >= 2). Else
+  /// `coordinate`'s m·R uses in one power (Accountant::coordinates), the same role and fresh
+  /// randomness in each.
+  bool per_round = false;
 };
+/// A phase of `rounds` rounds (at most kMaxCompositions / m) of a kind whose round is `r`, with m
+/// coordinates: the one rule of every run accountant.
+Accountant phase_of(const RoundAccountants& r, std::uint64_t m, std::uint64_t rounds);
 RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
                                    const PldLimits& limits);
 

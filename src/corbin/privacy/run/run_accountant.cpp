@@ -17,7 +17,7 @@ RunAccountant::RunAccountant(const RoundKind& kind, const Rational& delta, std::
   const RoundAccountants r = round_accountants(kind, split_.failure_per_round, true, limits);
   coordinate_ = r.coordinate;
   drawn_ = r.drawn;
-  if (drawn_) round_ = r.round;
+  round_ = r;
 }
 
 RunAccountant::RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta)
@@ -39,12 +39,11 @@ RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const Rational& delta = split_.mechanism;
   Bounds out{kInf, kInf};
-  // As run_ledger.cpp composes a phase: with the role drawn, the round (m coordinates, one draw)
-  // R times; with one position, all m·R compositions in one power.
-  if (!coordinate_infinite_) out.coordinate = coordinate_->compose(rounds).epsilon_upper(delta);
+  // As run_ledger.cpp composes a phase (phase_of).
+  if (!coordinate_infinite_) out.coordinate = coordinate_->coordinates(1, rounds).epsilon_upper(delta);
   if (!model_infinite_)
-    out.model = drawn_ ? round_->compose(rounds).epsilon_upper(delta)
-                       : coordinate_->compose(m_ * rounds).epsilon_upper(delta);
+    out.model = round_ ? phase_of(*round_, m_, rounds).epsilon_upper(delta)  // Theorem 3's
+                       : coordinate_->coordinates(m_, rounds).epsilon_upper(delta);
   coordinate_infinite_ = std::isinf(out.coordinate);
   model_infinite_ = std::isinf(out.model);
   return out;

@@ -42,7 +42,8 @@ class RunAccountant {
  private:
   std::uint64_t m_;
   DeltaSplit split_;
-  std::optional<Accountant> coordinate_, round_;  ///< one coordinate of a round; all m of it
+  std::optional<Accountant> coordinate_;  ///< one coordinate of a round
+  std::optional<RoundAccountants> round_;  ///< Theorem 3's round (phase_of); none: a lone room's
   bool drawn_ = false;
   bool coordinate_infinite_ = false, model_infinite_ = false;  ///< at last_ rounds (kept after)
   std::uint64_t last_ = 0;

@@ -34,12 +34,7 @@ std::uint64_t plus(std::uint64_t a, std::uint64_t b, const char* name) {
 }
 
 bool same_kind(const RoundKind& a, const RoundKind& b) {
-  const AccountSetting &x = a.setting, &y = b.setting;
-  const bool same_counts = x.counts.has_value() == y.counts.has_value() &&
-                           (!x.counts || (x.counts->ldpq == y.counts->ldpq && x.counts->pairs == y.counts->pairs));
-  return x.n == y.n && x.gamma == y.gamma && x.budget.kind == y.budget.kind && x.budget.value == y.budget.value &&
-         x.center == y.center && x.radius == y.radius && x.bits == y.bits && x.variant == y.variant &&
-         x.relation == y.relation && same_counts && a.role == b.role &&
+  return same_setting(a.setting, b.setting) && a.role == b.role &&
          a.any_role_sequence == b.any_role_sequence && a.dropout == b.dropout &&
          a.coordinates == b.coordinates;
 }
@@ -164,12 +159,7 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
         return *kept.rounds;
       }();
       one = r.any_role;  // basic composition bounds each use given the ones before it
-      // One position: all m·T compositions in one power (the role is the same in every one); one
-      // round's m coordinates are configured together (Accountant::coordinates).
-      const std::uint64_t m = p.kind->coordinates;
-      phase = r.drawn           ? r.round.compose(p.rounds)
-              : p.rounds == 1 ? r.coordinate.coordinates(m)
-                              : r.coordinate.compose(m * p.rounds);
+      phase = phase_of(r, p.kind->coordinates, p.rounds);
     }
     const std::uint64_t uses = p.rounds * (p.kind ? p.kind->coordinates : 1);
     out.uses.emplace_back(*one, uses);
@@ -191,8 +181,8 @@ RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
         // build()'s round where it has one (sharing its kept powers), else one without lower bounds.
         const RoundAccountants r =
             kept.rounds ? *kept.rounds : round_accountants(*p.kind, failure_per_round, false, limits_);
-        kept.per_round = r.drawn;
-        kept.pair = (r.drawn ? r.round : r.coordinate).upper_only();
+        kept.per_round = r.per_round;  // as phase_of composes
+        kept.pair = (r.per_round ? r.round : r.coordinate).upper_only();
         if (!kept.rounds) kept.pair = kept.pair->keeping_powers();
         kept.one = r.any_role.upper_only();
       }
@@ -322,15 +312,16 @@ LargestBudget largest_eps(const RunLedger& ledger, const Rational& target, const
   if (target <= 0) throw invalid_argument("target eps", to_string(target), "> 0");
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   const Rational bottom(1, 1 << 20), top(kLargestBudgetCap);
-  // The fast upper end (no lower bounds, no search of the adversary's choices): never below the
-  // one epsilon() prints, so what meets the target here meets it there.
+  // The upper end epsilon() prints (with the search of the adversary's actual choices,
+  // choice_plan.hpp, which the fast epsilon_upper leaves out): what meets the target meets it as
+  // printed, and what is refuted is refuted as printed.
   const auto upper_at = [&](const Rational& eps) {
-    return ledger.with_budget(Budget::make(Budget::Kind::eps, eps)).epsilon_upper(delta);
+    return ledger.with_budget(Budget::make(Budget::Kind::eps, eps)).epsilon(delta).bounds.upper;
   };
   const double goal = to_double(target);
   const bool meets = to_rational(goal) <= target;  // compare against a double no larger than target
   const double limit = meets ? goal : std::nextafter(goal, 0.0);
-  // Each trial is a whole ledger (0.15 s at n = 100, 100 rounds), so the search
+  // Each trial is a whole ledger (about 0.5 s at n = 100, 100 rounds), so the search
   // spends few: ε_upper grows with ε_p about as a power of it (ε_p·√(k ln 1/δ) for small budgets,
   // k·ε_p for large ones), so it runs on log ε_p against log ε_upper. The first trial is at the
   // target (one use gives at most ε_p); the bracket is found by steps of (target/ε_upper) (at

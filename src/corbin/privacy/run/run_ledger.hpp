@@ -125,9 +125,9 @@ constexpr long kLargestBudgetCap = 64;
 /// The inverse question (Opacus' get_noise_multiplier): the largest ε_p, as every round's budget,
 /// whose certified ε_upper(δ) is at most `target`. A search on dyadic ε_p in [2^−20, 64] (secant
 /// steps on the logarithms, Illinois' and Brent's safeguards) to a relative 2^−20; each trial a
-/// whole ledger's fast upper end (epsilon_upper, never below epsilon()'s). What holds at `largest`
-/// is certified (its ε_upper was computed); "largest" is up to the step, to the bracket's width
-/// and to the fast end's (ε_upper need not be exactly monotone in ε_p).
+/// whole ledger (epsilon()'s upper end, as printed). What holds at `largest` is certified (its
+/// ε_upper was computed); "largest" is up to the step and to the bracket's width, since ε_upper
+/// need not be exactly monotone in ε_p.
 struct LargestBudget {
   std::optional<Rational> largest;  ///< none: even ε_p = 2^−20 gives more than the target
   std::optional<Rational> refuted;  ///< the smallest ε_p tried whose ε_upper is above the target
