@@ -150,10 +150,11 @@ EPS_U_CURVES = (("printed", "Eq. (th:3:1) as printed"), ("cpsgd_proof_units", "c
                 ("cpsgd_consistent_units", "cpSGD, consistent units"), ("exact_replace_one", "exact (replace one)"))
 
 
-def plot_eps_u_vs_n(curve, ax, setting=None, witness_n=None):
+def plot_eps_u_vs_n(curve, ax, setting=None, witness_n=None, precondition_from=None):
     """curve: dicts with n, the keys of EPS_U_CURVES and optionally printed_precondition (a hollow
-    marker where it fails, a dotted line where it starts to hold); setting: the words for the
-    title (the parameters every point shares); witness_n: marked."""
+    marker where it fails); setting: the words for the title (the parameters every point shares);
+    witness_n: marked; precondition_from: the least n meeting the printed precondition (a dotted
+    line; by default the least point meeting it, where some point does not)."""
     n = [p["n"] for p in curve]
     met = [p.get("printed_precondition", True) for p in curve]
     for key, label in EPS_U_CURVES:
@@ -163,9 +164,11 @@ def plot_eps_u_vs_n(curve, ax, setting=None, witness_n=None):
             if points:
                 ax.loglog(*zip(*points), "o", color=line.get_color(),
                           markerfacecolor=line.get_color() if filled else "none")
-    if not all(met) and any(met):
-        ax.axvline(min(x for x, m in zip(n, met) if m), color="grey", linestyle=":",
-                   label="printed precondition holds from here")
+    if precondition_from is None and not all(met) and any(met):
+        precondition_from = min(x for x, m in zip(n, met) if m)
+    if precondition_from is not None:
+        ax.axvline(precondition_from, color="grey", linestyle=":",
+                   label=f"printed precondition holds from n = {precondition_from}")
     if witness_n is not None:
         ax.axvline(witness_n, color="tab:red", alpha=0.4, label=f"witness n = {witness_n}")
     ax.set_xlabel("clients n")
@@ -184,7 +187,7 @@ def eps_u_vs_n(out_dir, fig_dir):
     setting = (f"m = {cx['m']}, γ = {cx['gamma']}, α = {cx['alpha']}, r = {cx['radius']}, "
                f"δ = {cx['delta_approx']:g}")
     fig, ax = plt.subplots(figsize=(9.5, 4.5))
-    plot_eps_u_vs_n(curve, ax, setting=setting, witness_n=cx["n"])
+    plot_eps_u_vs_n(curve, ax, setting=setting, witness_n=cx["n"], precondition_from=data["printed_precondition_from_n"])
     fig.tight_layout()
     save_figure(fig, os.path.join(fig_dir, "t3_eps_u_vs_n.png"), dpi=110)
     plt.close(fig)

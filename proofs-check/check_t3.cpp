@@ -71,8 +71,10 @@ ClaimResult check_t3(const Grid& grid) {
     probe.n = below + (n0 - below) / 2;
     (theorem3_printed(probe).precondition ? n0 : below) = probe.n;
   }
-  std::vector<unsigned long> ns = grid.quick ? std::vector<unsigned long>{500, n0, s.n}
-                                             : std::vector<unsigned long>{200, 500, 1000, n0, s.n, 2500};
+  // The quick grid keeps one point on each side of n0 (each point's exact worst case is costly to
+  // recheck; the witness's is the counterexample's, computed once).
+  std::vector<unsigned long> ns = grid.quick ? std::vector<unsigned long>{500, s.n}
+                                             : std::vector<unsigned long>{200, 500, 1000, n0, s.n};
   std::sort(ns.begin(), ns.end());
   ns.erase(std::unique(ns.begin(), ns.end()), ns.end());
   Json curve = Json::array();
@@ -95,6 +97,7 @@ ClaimResult check_t3(const Grid& grid) {
     curve.push_back(point);
   }
   out.certificate["eps_u_against_n"] = curve;
+  out.certificate["printed_precondition_from_n"] = n0;  // the least n (the counterexample's setting) meeting it
   // At the sizes of the paper's models (m coordinates, one round): the printed ε_u and its
   // precondition against the certified worst-case ε of the m coordinates composed (replace one).
   Json models = Json::array();
