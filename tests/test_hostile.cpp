@@ -140,8 +140,9 @@ TEST_CASE("ε far below 1 is computed at the precision it needs, and printed as 
   const Outcome s = corbin({"sweep", "--quantity", "sup_gap", "--eps", "1e-200,1e-5000", "--bits", "3"});
   INFO(s.err);
   REQUIRE(s.status == 0);
-  CHECK(s.out == "eps,bits,sup_gap,sup_gap_exact,sup_gap_lower,sup_gap_upper\n"
-                 "1e-200,3,8e+200,,8e+200,8e+200\n1e-5000,3,8e+5000,,8e+5000,8e+5000\n");
+  // Every parameter the quantity read is a column (c and r at their defaults).
+  CHECK(s.out == "eps,bits,center,radius,sup_gap,sup_gap_exact,sup_gap_lower,sup_gap_upper\n"
+                 "1e-200,3,0,1,8e+200,,8e+200,8e+200\n1e-5000,3,0,1,8e+5000,,8e+5000,8e+5000\n");
   const Outcome m = corbin({"sweep", "--quantity", "mse", "--eps", "1e-200", "--bits", "3", "--w", "1/3", "--w2", "1/5"});
   REQUIRE(m.status == 0);
   CHECK(m.out.find("2.1333333333333333e+200") != std::string::npos);

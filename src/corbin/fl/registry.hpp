@@ -192,7 +192,7 @@ class Mechanism {
   virtual bool couples_lone_clients() const { return false; }
   virtual DeviceKernel device_kernel() const { return DeviceKernel::host; }
   /// Whether any of its per-coordinate questions (law, MSE, PLDP, accountant) reads `p` of the
-  /// setting: the one declaration by which `corbin sweep` and `corbin account --mechanism` refuse a
+  /// setting: the one declaration by which `corbin sweep` and `corbin account` (another mechanism's rounds) refuse a
   /// parameter that would answer no other question than without it. The default: the budget
   /// where it takes one, CorBinQ's d and variant where clients pair, γ where the pairing is
   /// augmented, δ nowhere (the Gaussian's calibration reads it).

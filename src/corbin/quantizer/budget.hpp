@@ -69,8 +69,8 @@ struct Budget {
   /// One line where the budget looks like the other unit, else empty (a warning: the budget is
   /// valid). e^ε below kExpEpsLooksLikeEps given as e^ε: "`given_as` `typed` is e^ε, so ε = …;
   /// for ε = `typed` give `eps_as``typed`". `typed` is the value as written; `given_as` and
-  /// `eps_as` name the two ways in the caller's words (the CLI's "--exp-eps" and "--eps ",
-  /// Python's "exp_eps =" and "eps=", a spec's field).
+  /// `eps_as` name the two ways in the caller's words (the CLI's option names, Python's
+  /// keywords "exp_eps =" and "eps=", a spec's field).
   std::string unit_warning(const std::string& given_as, const std::string& typed, const std::string& eps_as) const;
 };
 

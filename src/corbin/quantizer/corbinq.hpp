@@ -30,14 +30,14 @@ enum class Variant { corrected, as_printed, reference_code };
 Variant parse_variant(std::string_view text);
 const char* to_string(Variant v);
 
-/// Largest working precision, in bits, anything asks for: --precision, a `corbin check` entry's, a
+/// Largest working precision, in bits, anything asks for: the user's, a `corbin check` entry's, a
 /// budget's default (Budget::precision_bits). The certified paths' work grows faster than the
-/// precision's square (`corbin pldp --eps 1`: 0.4 s at 2^14 bits, 2.7 s at 2^16; a `corbin check`
-/// entry took 25 s at 2^24, and a spec may hold 10 000).
+/// precision's square (`corbin pldp` at ε = 1: 0.4 s at 2^14 bits, 2.7 s at 2^16; a `corbin
+/// check` entry took 25 s at 2^24, and a spec may hold 10 000).
 constexpr unsigned long kMaxPrecisionBits = 1ul << 16;
 /// Largest d accepted by the exact paths (2^d is a d-bit integer; nothing is O(2^d)). The default
 /// precision is d + 128 bits, so d stays well below kMaxPrecisionBits (with a budget's own need:
-/// `corbin pldp --eps 1` took 8.7 s at d = 10^5, 0.6 s at 2^14).
+/// `corbin pldp` at ε = 1 took 8.7 s at d = 10^5, 0.6 s at 2^14).
 constexpr unsigned long kMaxBits = 1ul << 15;
 /// Largest d accepted by the double fast path (2^d q must be representable with room for f).
 constexpr unsigned long kMaxBitsDouble = 40;
