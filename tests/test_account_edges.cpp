@@ -166,3 +166,26 @@ TEST_CASE("largest_eps finds the largest budget in a few trials, and says when t
   CHECK(!capped.refuted);
   CHECK(capped.eps_upper <= kLargestBudgetCap);
 }
+
+TEST_CASE("largest_eps crosses budgets whose bound is infinite by halving, not by creeping", "[accountant][unit]") {
+  // γ = 1/2, the role drawn: past some ε_p client 1's pair (S1) has no finite ε, and a secant
+  // through ∞ moved a quarter of the width asked for a trial (n = 20, 10 rounds, target 2: past
+  // 80 s). Each ε_upper tried is finite below the answer and infinite or above 2 past it.
+  RoundKind kind;
+  kind.setting = ldpq_population(20, 3);
+  kind.setting.gamma = Rational(1, 2);
+  RunLedger ledger;
+  ledger.step(kind, 10);
+  const Rational delta(1, 100000);
+  const LargestBudget best = largest_eps(ledger, Rational(2), delta);
+  REQUIRE(best.largest);
+  REQUIRE(best.refuted);
+  INFO("largest " << to_string(*best.largest) << " in " << best.trials << " trials");
+  CHECK(best.eps_upper <= 2);
+  CHECK(*best.refuted - *best.largest <= *best.largest / (1 << 20));
+  const auto upper_at = [&](const Rational& eps) {
+    return ledger.with_budget(Budget::make(Budget::Kind::eps, eps)).epsilon(delta).bounds.upper;
+  };
+  CHECK(upper_at(*best.refuted) > 2);
+  CHECK(best.trials <= 40);
+}

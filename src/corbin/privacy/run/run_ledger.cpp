@@ -326,8 +326,9 @@ LargestBudget largest_eps(const RunLedger& ledger, const Rational& target, const
   // k·ε_p for large ones), so it runs on log ε_p against log ε_upper. The first trial is at the
   // target (one use gives at most ε_p); the bracket is found by steps of (target/ε_upper) (at
   // least 2 each way); inside it a secant step (Illinois: an end kept twice has its value halved,
-  // so that it moves too), at least a quarter of the width asked for from either end. About a
-  // dozen trials where bisection from 2^−20 took up to 46.
+  // so that it moves too), at least a quarter of the width asked for from either end, or the
+  // geometric midpoint where an end is infinite. About a dozen trials where bisection from 2^−20
+  // took up to 46.
   struct Trial {
     Rational eps;
     double upper;
@@ -361,7 +362,11 @@ LargestBudget largest_eps(const RunLedger& ledger, const Rational& target, const
     double fa = std::log(lo->upper / goal), fb = std::log(hi->upper / goal);  // fa <= 0 < fb
     if (kept_lo >= 2) fa = std::ldexp(fa, 1 - kept_lo);
     if (kept_hi >= 2) fb = std::ldexp(fb, 1 - kept_hi);
-    const double step = b - fb * (b - a) / (fb - fa);
+    // Where an end's ε_upper is infinite (client 1 paired past some budget: S1) or 0 there is no
+    // secant: the geometric midpoint (a secant through ∞ stepped a quarter of the width asked
+    // for at a time: minutes of trials).
+    const bool secant = std::isfinite(fa) && std::isfinite(fb);
+    const double step = secant ? b - fb * (b - a) / (fb - fa) : (a + b) / 2;
     Rational x = std::isfinite(step) ? dyadic(std::exp(step)) : lo->eps;
     // A step never shorter than a quarter of the width asked for, so that the end the secant
     // approaches from one side is passed, and the other end comes in (Brent's rule).
