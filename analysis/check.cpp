@@ -51,6 +51,11 @@ using nlohmann::json;
 /// A spec's size limits: its bytes are read whole, and every entry is evaluated before anything is
 /// printed, so both are bounded.
 constexpr std::size_t kMaxEntries = 10'000;
+/// And the precision asked for, in all: an entry at a floor of b bits counts (max(b, 2^12)/2^12)²
+/// (the certified paths' work grows about as the precision's square: an entry at 2^16 bits took
+/// 1.8 s, one at 2^12 a few ms), at most kMaxPrecisionWork in all: 10 000 entries at 2^12 bits or
+/// fewer, 39 at 2^16 (about 70 s).
+constexpr double kMaxPrecisionWork = 10'000;
 
 const char* const kRelations[] = {"==", "<=", ">=", "<", ">"};
 const char* const kFields[] = {"name", "quantity", "params", "relation", "value", "precision"};
@@ -508,6 +513,19 @@ int run_check(const CheckArgs& a) {
   // Every certified evaluation of an entry starts from at least this precision (the entry's own,
   // else --precision; none: each quantity's default).
   const auto floor_of_entry = [&](const Entry& e) { return e.precision ? e.precision : precision; };
+  double work = 0;
+  unsigned highest = 0;
+  for (const Entry& e : entries) {
+    const double units = std::max(1.0, static_cast<double>(floor_of_entry(e)) / 4096);
+    work += units * units;
+    highest = std::max(highest, floor_of_entry(e));
+  }
+  if (work > kMaxPrecisionWork)
+    throw invalid_argument("the spec's precision", std::to_string(entries.size()) + " entries at up to " +
+                                                       std::to_string(highest) + " bits",
+                           "at most " + std::to_string(static_cast<long>(kMaxPrecisionWork)) +
+                               " units of work in all, an entry at b bits counting (max(b, 4096)/4096)² "
+                               "(at 2^16 bits 256: 39 such entries)");
   struct Side {
     std::optional<Enclosed> value;
     std::string note;  ///< an evaluation that could not be certified (undecidable's message)

@@ -484,6 +484,19 @@ TEST_CASE("corbin check: --precision and an entry's precision decide what the de
   CHECK(b.status == 2);
   CHECK(b.err_lines() == 1);
   CHECK(b.err.find("precision") != std::string::npos);
+  // The precision asked for in all is bounded (an entry at 2^16 bits took 1.8 s, and 10 000 were
+  // allowed: hours): 40 entries at 2^16 are refused before any is evaluated, 39 are within it.
+  std::string many;
+  for (int i = 0; i < 40; ++i)
+    many += "[[bound]]\nname = \"e" + std::to_string(i) + "\"\nquantity = \"sup_gap\"\nparams = { exp-eps = \"3\" }\n"
+            "relation = \"<=\"\nvalue = \"1\"\nprecision = \"65536\"\n";
+  const Outcome heavy = run_process({CORBIN_CLI_PATH, "check", write(dir, "heavy.toml", many).string()});
+  CHECK(heavy.status == 2);
+  CHECK(heavy.err_lines() == 1);
+  CHECK(heavy.err.find("the spec's precision is 40 entries at up to 65536 bits") != std::string::npos);
+  const Outcome global = run_process({CORBIN_CLI_PATH, "check", spec.string(), "--precision", "65536", "--json",
+                                      (dir / "one.json").string()});
+  CHECK(global.status != 2);  // one entry at 2^16: 256 units of 10 000
 }
 
 TEST_CASE("corbin check: the aggregate MSE at given inputs, a list or a range, and its refusals", "[check]") {
