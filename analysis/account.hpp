@@ -27,6 +27,9 @@ struct AccountArgs {
   /// A registered mechanism (fl/registry.hpp) other than Theorem 3's (augcorbin with --gamma, the
   /// default), and the Gaussian's calibration δ.
   std::string mechanism, calibration_delta;
+  /// A pair of laws of the user's own, "P:Q" (P and Q comma lists of probabilities on the same
+  /// outputs): the mechanism, in place of every option above but the rounds (its compositions).
+  std::string laws;
   std::vector<std::string> phases;
 };
 

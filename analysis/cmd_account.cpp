@@ -48,6 +48,7 @@ const FieldName kFields[] = {
     {"variant", [](AccountArgs& a) { return &a.geometry.variant; }, true},
     {"mechanism", [](AccountArgs& a) { return &a.mechanism; }, true},
     {"calibration-delta", [](AccountArgs& a) { return &a.calibration_delta; }, true},
+    {"laws", [](AccountArgs& a) { return &a.laws; }, false},
     {"delta", [](AccountArgs& a) { return &a.delta; }, false},
     {"at-eps", [](AccountArgs& a) { return &a.at_eps; }, false},
     {"cells", [](AccountArgs& a) { return &a.cells; }, false}};
@@ -197,6 +198,56 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   return {*one, phase};
 }
 
+/// --laws P:Q composed --rounds times (the peers' question: one pair of datasets in every use).
+/// The laws are the mechanism: every option a round's mechanism reads is refused by name.
+std::pair<RunLedger, AccountPhase> laws_of(const AccountArgs& a, const PldLimits& limits) {
+  const AccountArgs unset;
+  const std::pair<const char*, bool> given[] = {
+      {"--n", !a.n.empty()},
+      {"--gamma", !a.gamma.empty()},
+      {"--m", a.m != unset.m},
+      {"--mechanism", !a.mechanism.empty()},
+      {"--calibration-delta", !a.calibration_delta.empty()},
+      {"--dropout", a.dropout != unset.dropout},
+      {"--sampling-rate", !a.sampling_rate.empty()},
+      {"--role", a.role != unset.role},
+      {"--neighbours", !a.neighbours.empty() && a.neighbours != "replace"},
+      {"--phase", !a.phases.empty()},
+      {"--target-eps", !a.target_eps.empty()},
+      {"--alpha, --exp-eps or --eps", a.budget.given()},
+      {"--center", a.geometry.center != unset.geometry.center},
+      {"--radius", a.geometry.radius != unset.geometry.radius},
+      {"--bits", a.geometry.bits != unset.geometry.bits},
+      {"--variant", a.geometry.variant != unset.geometry.variant}};
+  for (const auto& [name, is_given] : given)
+    if (is_given) throw invalid_argument(name, "given", "absent with --laws (the laws are the mechanism)");
+  const std::size_t colon = a.laws.find(':');
+  if (colon == std::string::npos || a.laws.find(':', colon + 1) != std::string::npos)
+    throw invalid_argument("--laws", quote(a.laws), "P:Q, two comma lists of probabilities (1/4,3/4:3/4,1/4)");
+  const auto values = [&](const std::string& list, const char* which) {
+    std::vector<Rational> out;
+    const std::vector<std::string> items = split_list(list);
+    if (items.size() > Accountant::kMaxLawValues)  // before reading them
+      throw invalid_argument(std::string("--laws (") + which + ")", std::to_string(items.size()) + " values",
+                             "at most " + std::to_string(Accountant::kMaxLawValues));
+    for (std::size_t i = 0; i < items.size(); ++i)
+      out.push_back(parse_rational(items[i], std::string("--laws (") + which + "[" + std::to_string(i) + "])"));
+    return out;
+  };
+  AccountPhase phase;
+  phase.mechanism = "laws";
+  phase.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions, 1);
+  RunLedger ledger(limits);
+  try {
+    ledger.step(Accountant::from_laws(values(a.laws.substr(0, colon), "p"), values(a.laws.substr(colon + 1), "q"), limits),
+                phase.rounds);
+  } catch (const invalid_argument& e) {
+    if (e.parameter().rfind("--laws", 0) == 0) throw;
+    throw invalid_argument("--laws (" + e.parameter() + ")", e.value(), e.rule());
+  }
+  return {std::move(ledger), phase};
+}
+
 /// The ledger of every kind of round, at `budget` (none: each kind's own), and each phase as asked.
 RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<Budget>& budget,
                     const PldLimits& limits, std::vector<AccountPhase>* asked = nullptr) {
@@ -255,6 +306,16 @@ AccountOutcome compute_account(const AccountArgs& a) {
     o.delta = parse_rational(a.delta, "--delta");
     if (o.delta <= 0 || o.delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
   }
+  if (!a.laws.empty()) {
+    auto [ledger, phase] = laws_of(a, limits);
+    o.ledger = std::move(ledger);
+    o.phases = {phase};
+    o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
+    o.bounds = o.answer.bounds;
+    if (!o.at) o.infinite = explain_infinite_eps(o.ledger, o.delta, o.answer);
+    return o;
+  }
+  if (a.n.empty()) throw invalid_argument("--n", "missing", "given (clients n in [2, 10^6]), or --laws");
   const std::vector<AccountArgs> kinds = kinds_of(a, a.target_eps.empty());
   // Every certified decision on this path (binomial windows, thresholds of a transcendental α)
   // runs at --precision, or at what a kind's budget needs where that is more.
@@ -349,18 +410,24 @@ void run_account(const AccountCli& cli) {
   const AccountOutcome o = compute_account(a);
   const AccountPhase& asked = o.phases.front();
   Json out = Json::object();
+  const bool laws = !a.laws.empty();
   out["mechanism"] = asked.mechanism;
-  put_budget(out, asked.budget);
-  out["n"] = asked.n;
+  if (laws) {
+    out["laws"] = a.laws;
+  } else {
+    put_budget(out, asked.budget);
+    out["n"] = asked.n;
+  }
   const RunLedger::Phase& front = o.ledger.phases().front();
   if (front.kind) put(out, "gamma", front.kind->setting.gamma);
-  out["m"] = asked.m;
+  if (!laws) out["m"] = asked.m;
   // A room's phase counts its uses (m per round) as the ledger's rounds: the rounds asked are summed.
   std::uint64_t rounds = 0;
   for (const AccountPhase& p : o.phases) rounds += p.rounds;
   out["rounds"] = std::to_string(rounds);
   out["compositions"] = std::to_string(o.ledger.compositions());
-  out["neighbours"] = !front.kind || front.kind->setting.relation == Neighbour::replace_one ? "replace" : "remove";
+  if (!laws)  // the laws' pair of datasets is the user's
+    out["neighbours"] = !front.kind || front.kind->setting.relation == Neighbour::replace_one ? "replace" : "remove";
   if (front.kind) {
     const RoundKind& first = *front.kind;
     out["role"] = a.role;
@@ -453,16 +520,21 @@ void run_account(const AccountCli& cli) {
   }
   out["cells"] = o.cells;
   Json worst = Json::object();
-  worst["configurations"] = o.answer.family_size;
-  worst["computed_one_by_one"] = o.answer.configurations;
-  worst["blocks_bounded_together"] = o.answer.blocks;
-  worst["covers"] = std::string("every pair of datasets that differ in client 1 (its inputs, or its presence under "
-                                "remove), in both orders, every other input anywhere in [c - r, c + r], chosen per "
-                                "coordinate and round") +
-                    (a.role == "drawn"   ? "; client 1's role as the server draws it each round (a mixture over role "
-                                           "sequences, run/round.hpp)"
-                     : a.role == "worst" ? "; client 1 in every role its round's population has, any sequence"
-                                         : "");
+  if (!laws) {  // one pair: no family of configurations
+    worst["configurations"] = o.answer.family_size;
+    worst["computed_one_by_one"] = o.answer.configurations;
+    worst["blocks_bounded_together"] = o.answer.blocks;
+  }
+  worst["covers"] =
+      laws ? std::string("the given pair of laws in both orders, each order composed alone (one pair of datasets in "
+                         "every use)")
+           : std::string("every pair of datasets that differ in client 1 (its inputs, or its presence under "
+                         "remove), in both orders, every other input anywhere in [c - r, c + r], chosen per "
+                         "coordinate and round") +
+                 (a.role == "drawn"   ? "; client 1's role as the server draws it each round (a mixture over role "
+                                        "sequences, run/round.hpp)"
+                  : a.role == "worst" ? "; client 1 in every role its round's population has, any sequence"
+                                      : "");
   if (o.answer.attained) {
     worst["lower_bound_attained_by"] = audit::attained_json(*o.answer.attained);
     worst["worst_role"] = role_name(*o.answer.attained);
@@ -483,12 +555,15 @@ void add_account(CLI::App& app) {
   cmd->get_option("--alpha")->description("α(ε) = (e^ε+1)/(e^ε−1), rational > 1 with e^ε at most 10^279 (exact)");
   cmd->get_option("--exp-eps")->description("e^ε, rational in (1, 10^279] (exact)");
   cmd->get_option("--eps")->description("ε in (0, 642] (e^ε at most 10^279; transcendental α: certified intervals)");
-  cmd->add_option("--n", args->n, "clients n in [2, 10^6]")->required();
+  cmd->add_option("--n", args->n, "clients n in [2, 10^6] (required but with --laws)");
   cmd->add_option("--gamma", args->gamma,
                   "fraction γ in [0, 1] of clients on LDPQ (1: all); Theorem 3's mechanism only");
   cmd->add_option("--mechanism", args->mechanism,
                   "a registered mechanism other than Theorem 3's (default augcorbin at --gamma; corbin; "
                   "ldp, pbm1, rqm2, rqm3, gaussian: the released sum of n alone clients)");
+  cmd->add_option("--laws", args->laws,
+                  "P:Q, a pair of laws of your own on the same outputs (comma lists of probabilities, exact: "
+                  "1/4,3/4:3/4,1/4), in place of the mechanism's options; --rounds composes it");
   cmd->add_option("--calibration-delta", args->calibration_delta,
                   "δ in (0, 1) the Gaussian's σ is calibrated at (--mechanism gaussian)");
   cmd->add_option("--m", args->m, "coordinates m in [1, 2^40] (default 1; m·T at most 2^40)");

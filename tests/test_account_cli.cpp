@@ -343,3 +343,44 @@ TEST_CASE("corbin account: a phase's budget replaces the one before it, in any f
   refuses({kCli, "account", "--n", "100", "--gamma", "1", "--alpha", "2", "--delta", "1e-5"},
           {{{"--phase", "rounds=1,exp-eps="}, "--phase 1 is 'exp-eps=', but must be a budget with its value"}});
 }
+
+TEST_CASE("corbin account --laws accounts a pair of laws of the user's own", "[cli][unit]") {
+  // One use of p = (1/4, 3/4) against q = (3/4, 1/4): δ(ε) = 3/4 − e^ε/4 for e^ε <= 3, so
+  // ε(1/10) = ln(13/5) exactly.
+  const Json one = run_json({"--laws", "1/4,3/4:3/4,1/4", "--delta", "1/10"});
+  CHECK(one["mechanism"] == "laws");
+  CHECK(one["laws"] == "1/4,3/4:3/4,1/4");
+  CHECK(!one.contains("n"));
+  CHECK(!one.contains("neighbours"));  // the user's pair of datasets
+  CHECK(!one["worst_case"].contains("configurations"));
+  CHECK(one["compositions"] == "1");
+  const double exact = std::log(13.0 / 5);
+  CHECK(one["eps_lower_approx"].get<double>() <= exact);
+  CHECK(one["eps_upper_approx"].get<double>() >= exact);
+  CHECK(one["eps_upper_approx"].get<double>() - one["eps_lower_approx"].get<double>() <= 1e-6);
+  // Three uses (--rounds composes): δ(1) = Σ_j (P_j − e Q_j)₊ over the count j of the second
+  // output = (27 − e)/64 + (27 − 9e)/64.
+  const Json three = run_json({"--laws", "1/4,3/4:3/4,1/4", "--rounds", "3", "--at-eps", "1"});
+  const double delta = (54 - 10 * std::exp(1.0)) / 64;
+  CHECK(three["compositions"] == "3");
+  CHECK(three["delta_lower_approx"].get<double>() <= delta);
+  CHECK(three["delta_upper_approx"].get<double>() >= delta);
+  CHECK(three["delta_upper_approx"].get<double>() - three["delta_lower_approx"].get<double>() <= 1e-6 * delta);
+  // The laws are the mechanism: every option of another is refused by name, and so are laws that
+  // are none.
+  const std::vector<std::string> base = {kCli, "account", "--laws", "1/4,3/4:3/4,1/4", "--delta", "1/10"};
+  refuses(base, {{{"--n", "5"}, "--n"},
+                 {{"--exp-eps", "3"}, "--alpha, --exp-eps or --eps"},
+                 {{"--gamma", "1"}, "--gamma"},
+                 {{"--m", "2"}, "--m"},
+                 {{"--dropout", "1/2"}, "--dropout"},
+                 {{"--mechanism", "ldp"}, "--mechanism"},
+                 {{"--bits", "3"}, "--bits"},
+                 {{"--phase", "rounds=2"}, "--phase"}});
+  refuses({kCli, "account", "--delta", "1/10"}, {{{"--laws", "1/4,3/4"}, "--laws"},
+                                                 {{"--laws", "1/4,3/4:3/4"}, "--laws (q)"},
+                                                 {{"--laws", "1/2,1/4:3/4,1/4"}, "--laws (p)"},
+                                                 {{"--laws", "1/4,x:3/4,1/4"}, "--laws (p[1])"},
+                                                 {{"--laws", "5/4,-1/4:3/4,1/4"}, "--laws (p[1])"},
+                                                 {{"--exp-eps", "3"}, "--n is missing"}});
+}

@@ -99,12 +99,19 @@ for call, name in ((lambda: corbin.ldpq_q(2, 0, 1, 7), "w"),
                    (lambda: corbin.mse("ldp", 0, exp_eps=3, radius=0), "radius"),
                    (lambda: corbin.mse("ldp", 0, exp_eps=1), "exp_eps"),
                    (lambda: corbin.mse("ldp", 0), "budget"),
-                   (lambda: corbin.mse("corbin", 0, exp_eps=3, bits=-1), "bits")):
+                   (lambda: corbin.mse("corbin", 0, exp_eps=3, bits=-1), "bits"),
+                   # Integers past Python's 4 300 digits of str(): read exactly, refused by name
+                   # (was: "Exceeds the limit (4300 digits) for integer string conversion").
+                   (lambda: corbin.Accountant(10 ** 5000, gamma=1, exp_eps=3), "n"),
+                   (lambda: corbin.Accountant(10, gamma=1, exp_eps=10 ** 5000), "exp_eps"),
+                   (lambda: corbin.sup_gap(2, 0, 1, 10 ** 5000), "bits"),
+                   (lambda: corbin.ldpq_q(2, 0, 1, 10 ** 5000), "w")):
     try:
         call()
         raise AssertionError("accepted: " + name)
     except ValueError as e:
         assert str(e).startswith(name + " is "), (name, str(e))
+        assert len(str(e)) < 400, (name, len(str(e)))  # one short line, the value shortened
 try:
     corbin.law("gaussian", 0, exp_eps=3)
 except ValueError as e:

@@ -92,6 +92,13 @@ mixed = (corbin.Accountant(12, "1/2", exp_eps=3, role="ldpq", rounds=2)
          .step(2, dropout="1/10").step(gamma=1, eps="0.5")
          .then(corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3))
          .compose(2))
+# A pair of laws of one's own: from_laws and the CLI's --laws are one accountant (the same doubles),
+# and a malformed pair is refused naming p or q.
+laws = corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3)
+by_cli = cli("--laws", "1/4,3/4:3/4,1/4", "--rounds", "3", "--delta", "1/100")
+assert (by_cli["eps_lower_approx"], by_cli["eps_upper_approx"]) == laws.epsilon("1/100"), (by_cli, laws.epsilon("1/100"))
+refused(lambda: corbin.Accountant.from_laws(["1/2", "1/4"], ["3/4", "1/4"]), ValueError, "p is summing to 3/4")
+refused(lambda: corbin.Accountant.from_laws(["1/4", "3/4"], ["1"]), ValueError, "q is 1 values")
 back = pickle.loads(pickle.dumps(mixed))
 assert back.rounds == mixed.rounds == 2 * (2 + 2 + 1 + 3)  # the laws' 3 uses count as rounds
 assert back.get_epsilon_bounds("1e-3") == mixed.get_epsilon_bounds("1e-3")

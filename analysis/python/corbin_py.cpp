@@ -40,15 +40,31 @@ std::string type_name(const py::handle& value) {
   return py::str(py::type::handle_of(value).attr("__name__")).cast<std::string>();
 }
 
+/// Whether `value` is a Python int (bool aside).
+bool is_int(const py::handle& value) {
+  return py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value);
+}
+
+/// A Python int exactly, through hexadecimal: Python refuses str() of an int past 4 300 digits
+/// (sys.set_int_max_str_digits), which would otherwise be a ValueError naming nothing.
+BigInt int_value(const py::handle& value) {
+  std::string hex = py::module_::import("builtins").attr("hex")(value).cast<std::string>();
+  const bool negative = hex.front() == '-';
+  const BigInt magnitude(hex.substr(negative ? 1 : 0));  // "0x…": read as hexadecimal
+  return negative ? BigInt(-magnitude) : magnitude;
+}
+
 /// Fraction, int, str or float (or another type with __float__: Decimal, NumPy's scalars) ->
-/// exact Rational (a float through its shortest repr). Any other type, None and bool among them,
-/// is a TypeError naming the parameter: its str() ("None", "True", "[1]") is no number to read.
+/// exact Rational (a float through its shortest repr, an int of any length exactly). Any other
+/// type, None and bool among them, is a TypeError naming the parameter: its str() ("None",
+/// "True", "[1]") is no number to read.
 Rational to_rational(const py::handle& value, const char* name) {
   if (value.is_none() || py::isinstance<py::bool_>(value) ||
       !(py::isinstance<py::str>(value) || py::hasattr(value, "__float__")))
     throw py::type_error(std::string(name) +
                          " must be a number (int, Fraction, float or a str such as '3/10'), not " +
                          type_name(value));
+  if (is_int(value)) return Rational(int_value(value));
   return parse_rational(py::str(value).cast<std::string>(), name);
 }
 
@@ -61,7 +77,8 @@ std::optional<Budget> to_budget(const py::handle& alpha, const py::handle& exp_e
   if (!exp_eps.is_none()) {
     const Budget b = Budget::make(Budget::Kind::exp_eps, to_rational(exp_eps, "exp_eps"));
     // An ε passed as e^ε (exp_eps=1.0986): valid, so a warning (warnings.warn), not an error.
-    const std::string line = b.unit_warning("exp_eps =", py::str(exp_eps).cast<std::string>(), "eps=");
+    const std::string typed = is_int(exp_eps) ? int_value(exp_eps).str() : py::str(exp_eps).cast<std::string>();
+    const std::string line = b.unit_warning("exp_eps =", typed, "eps=");
     if (!line.empty() && PyErr_WarnEx(PyExc_UserWarning, line.c_str(), 1) < 0) throw py::error_already_set();
     return b;
   }
@@ -106,12 +123,11 @@ Rational to_weight(const py::handle& value, const char* name, const Rational& c,
 /// Any integer type (int, NumPy's integers: __index__) but bool is accepted; another type is a
 /// TypeError naming the parameter.
 unsigned long to_count(const py::handle& value, const char* name, unsigned long limit, unsigned long minimum = 0) {
-  const std::string text = py::str(value).cast<std::string>();
   if (py::isinstance<py::bool_>(value) || !PyIndex_Check(value.ptr()))
     throw py::type_error(std::string(name) + " must be an integer, not " + type_name(value));
   const py::int_ v(py::reinterpret_borrow<py::object>(value));
   if (v < py::int_(minimum) || v > py::int_(limit))
-    throw corbin::invalid_argument(name, quote(text),
+    throw corbin::invalid_argument(name, quote(int_value(v).str()),  // shortened by the message
                                    "an integer in [" + std::to_string(minimum) + ", " + std::to_string(limit) + "]");
   return v.cast<unsigned long>();
 }
@@ -516,13 +532,14 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   s.budget = required_budget(alpha, exp_eps, eps);
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
-  if (name == "gaussian") {
+  // The δ a room's calibration reads, as the room declares (Mechanism::reads): the CLI's rule.
+  if (room.reads(fl::SettingParameter::delta)) {
     if (calibration_delta.is_none())
-      throw corbin::invalid_argument("calibration_delta", "missing", "the δ the Gaussian's σ is calibrated at");
+      throw corbin::invalid_argument("calibration_delta", "missing", "the δ " + which + " is calibrated at");
     s.delta = to_rational(calibration_delta, "calibration_delta");
     if (s.delta <= 0 || s.delta >= 1) throw corbin::invalid_argument("calibration_delta", to_string(s.delta), "in (0, 1)");
   } else if (!calibration_delta.is_none()) {
-    throw corbin::invalid_argument("calibration_delta", "given", "absent: only mechanism='gaussian' reads it");
+    throw corbin::invalid_argument("calibration_delta", "given", "absent for " + which + ", which does not read it");
   }
   const unsigned long clients = to_count(n, "n", kMaxAccountClients);
   if (clients < 2) throw corbin::invalid_argument("n", std::to_string(clients), "at least 2");
@@ -1076,28 +1093,19 @@ PYBIND11_MODULE(corbin, m) {
           [](const py::sequence& p, const py::sequence& q, const py::handle& cells) {
             // A given pair of laws on 0..len − 1 (exact values, read as written): the peers'
             // question, the same pair of datasets in every use (each order composed alone).
-            if (p.size() != q.size() || p.size() == 0)
-              throw corbin::invalid_argument("q", std::to_string(q.size()) + " values",
-                                             std::to_string(p.size()) + " values, as many as p (at least one)");
-            PrecisionScope scope(128);
-            std::vector<Interval> pi, qi;
-            Rational total_p(0), total_q(0);
-            for (std::size_t i = 0; i < p.size(); ++i) {
-              const Rational x = to_rational(p[i], "p"), y = to_rational(q[i], "q");
-              if (x < 0) throw corbin::invalid_argument("p", to_string(x), ">= 0");
-              if (y < 0) throw corbin::invalid_argument("q", to_string(y), ">= 0");
-              total_p += x;
-              total_q += y;
-              pi.push_back(interval_from(x));
-              qi.push_back(interval_from(y));
-            }
-            if (total_p != 1) throw corbin::invalid_argument("p", "summing to " + to_string(total_p), "summing to 1");
-            if (total_q != 1) throw corbin::invalid_argument("q", "summing to " + to_string(total_q), "summing to 1");
+            const auto values = [](const py::sequence& s, const char* name) {
+              if (s.size() > Accountant::kMaxLawValues)  // before reading them
+                throw corbin::invalid_argument(name, std::to_string(s.size()) + " values",
+                                               "at most " + std::to_string(Accountant::kMaxLawValues));
+              std::vector<Rational> out;
+              for (std::size_t i = 0; i < s.size(); ++i) out.push_back(to_rational(s[i], name));
+              return out;
+            };
             PldLimits limits;
             limits.max_cells = to_count(cells, "cells", 1ul << 16);
             if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
             PyLedger out{RunLedger(limits), std::nullopt};
-            out.ledger.step(Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits));
+            out.ledger.step(Accountant::from_laws(values(p, "p"), values(q, "q"), limits));
             out.recipe.append(py::make_tuple("from_laws", py::tuple(p), py::tuple(q), cells));
             return out;
           },

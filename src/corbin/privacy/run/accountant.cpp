@@ -349,6 +349,30 @@ struct Accountant::KeptPowers {
   std::optional<PowerMemo<UpperPld>> backward;  ///< none where upper_[1] is upper_[0]
 };
 
+Accountant Accountant::from_laws(const std::vector<Rational>& p, const std::vector<Rational>& q,
+                                 const PldLimits& limits) {
+  if (p.empty() || p.size() > kMaxLawValues)
+    throw invalid_argument("p", std::to_string(p.size()) + " values", "between 1 and " + std::to_string(kMaxLawValues));
+  if (q.size() != p.size())
+    throw invalid_argument("q", std::to_string(q.size()) + " values", std::to_string(p.size()) + " values, as many as p");
+  // The laws' own enclosures at 128 bits (exact where the values are dyadic); the PLDs are
+  // certified from them.
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  std::vector<Interval> pi, qi;
+  Rational total_p(0), total_q(0);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] < 0) throw invalid_argument("p[" + std::to_string(i) + "]", to_string(p[i]), ">= 0");
+    if (q[i] < 0) throw invalid_argument("q[" + std::to_string(i) + "]", to_string(q[i]), ">= 0");
+    total_p += p[i];
+    total_q += q[i];
+    pi.push_back(interval_from(p[i]));
+    qi.push_back(interval_from(q[i]));
+  }
+  if (total_p != 1) throw invalid_argument("p", "summing to " + to_string(total_p), "summing to 1");
+  if (total_q != 1) throw invalid_argument("q", "summing to " + to_string(total_q), "summing to 1");
+  return Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits);
+}
+
 Accountant Accountant::compose(std::uint64_t k) const {
   if (k < 1 || k > kMaxCompositions)
     throw invalid_argument("compositions", std::to_string(k),

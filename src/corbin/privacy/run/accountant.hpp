@@ -73,6 +73,13 @@ class Accountant {
   /// The mechanism whose neighbouring laws are p and q on one window (tests, other mechanisms).
   Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits = {});
 
+  /// The mechanism whose neighbouring laws are p and q on the outputs 0..len − 1, exact values
+  /// (the peers' question: one pair of datasets in every use). Raises invalid_argument naming p or
+  /// q: lengths that differ, none, more than kMaxLawValues, a negative value, a sum other than 1.
+  static Accountant from_laws(const std::vector<Rational>& p, const std::vector<Rational>& q,
+                              const PldLimits& limits = {});
+  static constexpr std::size_t kMaxLawValues = std::size_t(1) << 16;
+
   /// One use of a mechanism given as a family of configurations, each a pair of neighbouring
   /// laws with its words: the worst case over the family (every member, chosen freely in each use,
   /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one
