@@ -56,7 +56,7 @@ ClaimResult check_x8(const Grid& grid) {
   // The claim holds on the grid, so there is no witness: the figure shows the claim's own quantity
   // (the gap) at the experiment's setting.
   std::ostringstream eps_list;
-  for (const double eps : kExperiment8Eps) eps_list << (&eps == kExperiment8Eps ? "" : ", ") << eps;
+  for (const double& eps : kExperiment8Eps) eps_list << (&eps == kExperiment8Eps ? "" : ", ") << eps;
   const long steps = experiment8_steps(grid.quick);
   out.figures = {{"experiment8_pair_mse.png",
                   "Experiment 8's setting: c = 0, r = 1/2, d = 5, Algorithm 2 as intended, inputs w1, w2 in [−1/2, 1/2] "
