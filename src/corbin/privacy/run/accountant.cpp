@@ -646,6 +646,18 @@ Accountant Accountant::compose_sharing(std::uint64_t m) const {
   return out;
 }
 
+Accountant Accountant::with_attained_plds(const std::vector<AttainedPlds>& attained) const {
+  Accountant out = *this;
+  for (const AttainedPlds& a : attained) {
+    AttainedBy by;
+    by.parts.push_back(a.words);
+    by.repeats.push_back(1);
+    by.reversed.push_back(false);
+    out.lower_.push_back(Lower{{a.forward, a.backward}, by});
+  }
+  return out;
+}
+
 std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Rational& at) const {
   std::vector<Lower> out;
   if (singles_.empty() || k_ != 1) return out;

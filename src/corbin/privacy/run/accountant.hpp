@@ -64,6 +64,13 @@ struct AttainedLaws {
   double max_loss = std::numeric_limits<double>::infinity();
 };
 
+/// A lower bound computed whole: the optimistic PLDs of a pair of laws of the release (or of a
+/// coarsening of it), P against Q and Q against P, and the configuration that gives them.
+struct AttainedPlds {
+  LowerPld forward, backward;
+  ConfigurationWords words;
+};
+
 class ChoicePlan;  // choice_plan.hpp
 
 class Accountant {
@@ -140,6 +147,9 @@ class Accountant {
   /// while composing the one use's laws m times would be another mechanism's (the draws redrawn
   /// for every use).
   Accountant compose_sharing(std::uint64_t m) const;
+  /// These lower bounds added to this one's, each of all this accountant's uses together (a
+  /// dropout round's m coordinates with their shared draw: dropout_mixture.hpp).
+  Accountant with_attained_plds(const std::vector<AttainedPlds>& attained) const;
 
   /// Bounds on ε(δ) for δ in (0, 1).
   TwoSided epsilon(const Rational& delta) const;

@@ -81,7 +81,10 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
       for (AttainedLaws& l : laws)
         l.words.dropout += "; of the round's " + std::to_string(m) +
                            " coordinates, which share every client's draw, one (the others' outputs dropped)";
-      round = floors.with_lower_bounds(laws).compose_sharing(m);
+      // And, where it is computed, the round whole: each component of who survived composed m
+      // times (replace one, every client on LDPQ).
+      round = floors.with_lower_bounds(laws).compose_sharing(m).with_attained_plds(
+          dropout_round_lowers(s, kind.dropout, m, limits));
     };
     if (alone_drawn) as_run(build(Role::ldpq, f.alone), Role::ldpq, alone, alone_round);
     if (pair_drawn) {

@@ -23,10 +23,11 @@
 // upper bound takes the population every round is guaranteed except with probability β
 // (dropout_floor.hpp): in an LDPQ position client 1 is alone; in a pair it is alone or paired as
 // its partner survives (the either of the two floors). The lower bound is the mechanism as run
-// (dropout_mixture.hpp), of one coordinate: a round's m coordinates share every client's draw, so
-// the m-fold composition of one coordinate's mixture is not the round's law (it redraws who drops
-// for each coordinate; it gave lower ends above the exact ε), while one coordinate's release is a
-// post-processing of the round's (Accountant::compose_sharing). δ is split once (split_delta): half for the mechanism, half for the
+// (dropout_mixture.hpp): a round's m coordinates share every client's draw, so the m-fold
+// composition of one coordinate's mixture is not the round's law (it redraws who drops for each
+// coordinate; it gave lower ends above the exact ε). The round's lower bound is one coordinate's
+// (a post-processing of the round's release: Accountant::compose_sharing) and, where computed
+// (replace one, every client on LDPQ), the round whole (dropout_round_lowers). δ is split once (split_delta): half for the mechanism, half for the
 // floors' failures over the run's dropout rounds (a union bound).
 
 #include <cstdint>

@@ -1,8 +1,10 @@
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <string>
 
 #include "corbin/number/directed.hpp"
@@ -277,6 +279,79 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
         kept.push_back(i);
   std::vector<AttainedLaws> out;
   for (std::size_t i : kept) out.push_back(std::move(all[i].attained));
+  return out;
+}
+
+std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population, const Rational& p,
+                                               std::uint64_t m, const PldLimits& limits) {
+  std::vector<AttainedPlds> out;
+  if (m < 2 || p <= 0 || p >= 1 || population.relation != Neighbour::replace_one ||
+      population.n > kMaxRoundMixtureClients || population.counts)
+    return out;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const AggregateFamily family(population);
+  if (family.other_pairs() != 0) return out;
+  const std::size_t others = family.other_ldpq();
+  const Interval alpha = population.budget.alpha_interval();
+  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  // P(client 1 survives and k others do), exactly; client 1 dropped (probability p) leaves both
+  // worlds alike.
+  const Rational alive = Rational(1) - p;
+  std::vector<Rational> weight(others + 1);
+  {
+    Rational choose(1);
+    for (std::size_t k = 0; k <= others; ++k) {
+      Rational w = alive * choose;
+      for (std::size_t i = 0; i < k; ++i) w *= alive;
+      for (std::size_t i = k; i < others; ++i) w *= p;
+      weight[k] = w;
+      choose = choose * Rational(static_cast<long>(others - k)) / Rational(static_cast<long>(k + 1));
+    }
+  }
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  const LowerPld silent = lower_pld(point, point, false, limits);
+  for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
+    const ClientCandidate<Interval>& x = family.candidate(cand);
+    if (!x.attained() || x.role != TargetClient::Role::ldpq || x.terms_with != 1 || x.terms_neighbour != 1) continue;
+    for (const bool high : {false, true}) {
+      const Interval& q = high ? q_high : q_low;
+      std::vector<Interval> binomial{Interval(1)};  // of the k surviving others' "+" count
+      std::optional<std::array<LowerPld, 2>> mixed;
+      Rational mass(0);
+      for (std::size_t k = 0; k <= others; ++k) {
+        if (k > 0) {  // one more survivor
+          std::vector<Interval> next(k + 1, Interval(0));
+          for (std::size_t j = 0; j < binomial.size(); ++j) {
+            next[j] = Interval(next[j] + binomial[j] * (1 - q));
+            next[j + 1] = Interval(next[j + 1] + binomial[j] * q);
+          }
+          binomial = std::move(next);
+        }
+        std::vector<Interval> with(k + 2, Interval(0)), neighbour(k + 2, Interval(0));
+        for (std::size_t j = 0; j <= k; ++j)
+          for (std::size_t b = 0; b < 2; ++b) {
+            with[j + b] = Interval(with[j + b] + x.with[b] * binomial[j]);
+            neighbour[j + b] = Interval(neighbour[j + b] + x.neighbour[b] * binomial[j]);
+          }
+        const WindowPmf P = few_point_pmf(with), Q = few_point_pmf(neighbour);
+        const std::array<LowerPld, 2> part{power(lower_pld(P, Q, false, limits), m, limits),
+                                           power(lower_pld(Q, P, false, limits), m, limits)};
+        if (!mixed) {
+          mixed = part;
+        } else {
+          const Rational w = weight[k] / (mass + weight[k]);
+          for (int d = 0; d < 2; ++d) (*mixed)[d] = mixture(part[d], (*mixed)[d], w, limits);
+        }
+        mass += weight[k];
+      }
+      for (int d = 0; d < 2; ++d) (*mixed)[d] = mixture(silent, (*mixed)[d], p, limits);
+      ConfigurationWords words = family.describe(Configuration{cand, high ? others : 0});
+      words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                      ", once for the round's " + std::to_string(m) +
+                      " coordinates; the server sees who survived and the sums";
+      out.push_back({(*mixed)[0], (*mixed)[1], std::move(words)});
+    }
+  }
   return out;
 }
 
