@@ -625,18 +625,12 @@ Accountant Accountant::upper_only() const {
 
 Accountant Accountant::with_lower_bounds(const std::vector<AttainedLaws>& attained) const {
   if (k_ != 1) throw std::logic_error("Accountant::with_lower_bounds: one use only");
-  Accountant out = upper_only();
+  std::vector<AttainedPlds> plds;
   for (const AttainedLaws& a : attained) {
-    AttainedBy by;
-    by.parts.push_back(a.words);
-    by.repeats.push_back(1);
-    by.reversed.push_back(false);
     const NeighbouringPmfs& l = a.laws;
-    out.lower_.push_back(Lower{{lower_pld(l.p, l.q, l.disjoint, limits_),
-                                lower_pld(l.q, l.p, l.disjoint, limits_)},
-                               by});
+    plds.push_back({lower_pld(l.p, l.q, l.disjoint, limits_), lower_pld(l.q, l.p, l.disjoint, limits_), a.words});
   }
-  return out;
+  return upper_only().with_attained_plds(plds);
 }
 
 Accountant Accountant::compose_sharing(std::uint64_t m) const {
