@@ -1,8 +1,9 @@
 // `corbin conform`: a sampler on trial against the exact law (src/corbin/conform/,
 // docs/conform.md).
 //
-// The sampler is corbin's own (builtin:cpu, the fixed-point samplers of `corbin fl`; builtin:exact,
-// draws from the exact law) or a program started with an argument vector, never a shell, that
+// The sampler is corbin's own (builtin:cpu, the fixed-point samplers of `corbin fl`; builtin:kernels
+// and builtin:cuda, its round kernels on the host and on a GPU; builtin:exact, draws from the exact
+// law: src/corbin/conform/builtin.hpp) or a program started with an argument vector, never a shell, that
 // speaks the line protocol: one JSON request per line on its stdin, one JSON answer per line on
 // its stdout. Everything after `--sampler PROGRAM` is the program's own arguments. The program is
 // stopped, with everything it started, however the run ends; a bad answer, a hang past --timeout,
@@ -691,7 +692,8 @@ void run_conform(const ConformArgs& a) {
   if (a.sampler.empty() && !a.plan_only)
     throw invalid_argument(
         "--sampler", "missing",
-        "given: builtin:cpu, builtin:exact, or PROGRAM [ARG...] (last on the line)");
+        "given: builtin:cpu, builtin:kernels, builtin:cuda, builtin:exact, or PROGRAM [ARG...] "
+        "(last on the line)");
   const cf::Mechanism mechanism = cf::parse_mechanism(a.mechanism);
   const std::string variant = a.variant.empty() ? cf::variants_of(mechanism).front() : a.variant;
   cf::check_variant(mechanism, variant);
@@ -714,20 +716,21 @@ void run_conform(const ConformArgs& a) {
   const std::uint64_t stderr_limit = parse_count(a.stderr_limit, "--stderr-limit", 1ul << 40);
   if (!a.junit.empty()) io::check_output_file(a.junit, "junit");
 
-  const bool cpu = a.sampler == "builtin:cpu", exact = a.sampler == "builtin:exact";
-  if (!cpu && !exact && a.sampler.rfind("builtin:", 0) == 0)
-    throw invalid_argument("--sampler", quote(a.sampler),
-                           "builtin:cpu, builtin:exact, or a program");
-  if ((cpu || exact) && !sampler_arguments().empty())
+  const bool builtin = cf::is_builtin(a.sampler);
+  if (builtin && !sampler_arguments().empty())
     throw invalid_argument(
         "--sampler", quote(a.sampler + " " + sampler_arguments().front()),
         "a built-in sampler without arguments (corbin's options go before --sampler)");
-  if (cpu && mechanism.kind == cf::Kind::corbinq && variant != "corrected")
-    throw invalid_argument("--variant", quote(variant),
-                           "corrected with --sampler builtin:cpu (corbin's fixed-point sampler "
-                           "implements the corrected algorithm)");
-  const cf::ClaimedLaw claimed =
-      cpu ? cf::ClaimedLaw(cf::fixed_point_law) : cf::exact_claim(variant);
+  cf::Builtin own;
+  if (builtin) {
+    try {
+      own = cf::builtin_sampler(a.sampler, mechanism, variant);
+    } catch (const invalid_argument& e) {
+      throw invalid_argument("--" + e.parameter(), e.value(), e.rule());
+    }
+  }
+  const bool fixed = own.fixed_point;
+  const cf::ClaimedLaw claimed = builtin ? own.claimed : cf::exact_claim(variant);
   const std::vector<cf::Setting> settings = grid_settings(a, mechanism, variant);
   // A library error here names a setting's parameter (a grid file's budget too large for a float
   // sampler): said of --grid, which chose the setting.
@@ -742,7 +745,7 @@ void run_conform(const ConformArgs& a) {
   const double plan_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
   std::vector<std::string> argv;
-  if (!cpu && !exact && !a.sampler.empty()) {
+  if (!builtin && !a.sampler.empty()) {
     argv.push_back(a.sampler);
     for (const std::string& x : sampler_arguments()) argv.push_back(x);
   }
@@ -755,7 +758,7 @@ void run_conform(const ConformArgs& a) {
   out["variant"] = variant;
   out["variant_description"] = cf::describe_law(mechanism, variant);
   out["claimed_law"] =
-      cpu ? "the fixed-point law builtin:cpu realises" : "the exact law of the variant";
+      fixed ? "the fixed-point law " + a.sampler + " realises" : "the exact law of the variant";
   out["grid"] = a.grid;
   out["level"] = o.level;
   out["power"] = o.power;
@@ -802,10 +805,8 @@ void run_conform(const ConformArgs& a) {
   std::string sampler_end;
   std::uint64_t sampler_stderr = 0;
   try {
-    if (cpu || exact) {
-      cf::CpuSampler cpu_sampler;
-      cf::ExactSampler exact_sampler;
-      TimedSampler timed(cpu ? static_cast<cf::Sampler&>(cpu_sampler) : exact_sampler);
+    if (builtin) {
+      TimedSampler timed(*own.sampler);
       report = cf::run_trial(timed, plan, o);
       sampler_seconds = timed.seconds();
     } else {
@@ -829,7 +830,7 @@ void run_conform(const ConformArgs& a) {
   out["exit_status"] = status;
   out["rejected"] = rejected;
   if (!sampler_end.empty()) out["sampler_end"] = sampler_end;
-  if (!cpu && !exact) out["sampler_stderr_bytes"] = sampler_stderr;
+  if (!builtin) out["sampler_stderr_bytes"] = sampler_stderr;
   out["corbin_seconds"] = corbin_seconds;
   out["sampler_seconds"] = sampler_seconds;
   Json laws = Json::array(), consistent = Json::array();
@@ -865,7 +866,7 @@ void run_conform(const ConformArgs& a) {
     privacy.push_back(j);
   }
   out["privacy"] = privacy;
-  if (cpu) {
+  if (fixed) {
     Json fp = Json::array();
     Rational worst_float = 0, worst_exact = 0;
     for (std::size_t i = 0; i < plan.settings.size(); ++i) {
@@ -902,7 +903,7 @@ void run_conform(const ConformArgs& a) {
       << "\n";
     s << "  claims    " << mechanism.name() << ", " << variant << ": "
       << cf::describe_law(mechanism, variant)
-      << (cpu ? "; held to the fixed-point law it realises" : "") << "\n";
+      << (fixed ? "; held to the fixed-point law it realises" : "") << "\n";
     s << "  run       " << plan.settings.size() << " settings (grid " << a.grid << "), "
       << plan.probes.size() << " independence probe(s), " << report.draws << " draws, seed "
       << o.seed << "; corbin " << decimal(corbin_seconds, 3) << " s, sampler "
@@ -940,9 +941,9 @@ void run_conform(const ConformArgs& a) {
       rows.push_back({c.name, verdict, power, c.description});
     }
     print_table(s, rows, "  ");
-    if (cpu)
-      s << "  (these are the exact laws; builtin:cpu itself is held to the fixed-point law it "
-           "realises)\n";
+    if (fixed)
+      s << "  (these are the exact laws; " << a.sampler
+        << " itself is held to the fixed-point law it realises)\n";
     std::vector<std::string> matches;
     for (const cf::Consistency& c : report.laws)
       if (c.consistent) matches.push_back(c.name);
@@ -976,7 +977,7 @@ void run_conform(const ConformArgs& a) {
               : decimal(worst_shift, 3) + " (the largest such shift, at #" + std::to_string(at) +
                     ")")
       << "; smaller departures can pass.\n";
-    if (cpu) {
+    if (fixed) {
       s << "fixed-point law vs exact law: TV at most "
         << decimal(out["fixed_point_tv_max_at_float_inputs_approx"].get<double>(), 3)
         << " at the float inputs the sampler receives, "
@@ -1047,7 +1048,7 @@ void add_conform(CLI::App& app) {
   cmd->add_flag("--plan-only", a->plan_only,
                 "print the settings and draws a run would use, without a sampler");
   cmd->add_option("--sampler", a->sampler,
-                  "builtin:cpu | builtin:exact | PROGRAM [ARG...]: last on the line, the rest is "
+                  "builtin:cpu | builtin:kernels | builtin:cuda | builtin:exact | PROGRAM [ARG...]: last on the line, the rest is "
                   "the program's");
   cmd->callback([a] { run_conform(*a); });
 }

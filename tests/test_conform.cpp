@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
+#include <numeric>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -28,6 +29,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/quantizer/corbinq.hpp"
 #include "corbin/quantizer/keystream.hpp"
+#include "parameter_of.hpp"
 #include "process.hpp"
 
 using corbin::Rational;
@@ -549,6 +551,74 @@ TEST_CASE("builtin:cpu conforms to the fixed-point law it claims, for every mech
   CHECK_THROWS_AS(cpu.draw(r), corbin::invalid_argument);
 }
 
+TEST_CASE("the round kernels on the host draw what builtin:cpu draws, and conform", "[conform][unit]") {
+  namespace k = corbin::fl::kernels;
+  cf::KernelSampler kernels(k::Backend::host);
+  cf::CpuSampler cpu;
+  const cf::Mechanism ldpq = cf::parse_mechanism("ldpq");
+  // Within the kernels' first block the outputs are the CPU sampler's, draw by draw (the same keys,
+  // streams, fixed-point rule and tie coins); 70 000 draws cross builtin:cpu's 2^16 block and the
+  // CorBinQ chunk of 32 768.
+  for (const cf::Setting& s : {pair_setting(2, 3, 0, 0), pair_setting(3, 9, 1, -1),
+                               pair_setting(1, 2, Rational(1, 3), Rational(1, 3))}) {
+    const cf::Request r{1, s, "corrected", 70000, 11, true};
+    const cf::Answer a = kernels.draw(r), b = cpu.draw(r);
+    CHECK(a.counts == b.counts);
+    CHECK(a.sequence == b.sequence);
+    cf::Setting one = s;
+    one.mechanism = ldpq;
+    one.bits = 0;
+    one.inputs.resize(1);
+    const cf::Request q{2, one, cf::variants_of(ldpq).front(), 70000, 12, true};
+    CHECK(kernels.draw(q).sequence == cpu.draw(q).sequence);
+  }
+  // Beyond the first block each block is a stream of its own: the counts still add up, and the run
+  // conforms to the fixed-point law.
+  const cf::Request big{3, pair_setting(2, 3, 0, 0), "corrected", cf::kKernelBlock + 5, 4, false};
+  const cf::Answer a = kernels.draw(big);
+  CHECK(std::accumulate(a.counts.begin(), a.counts.end(), std::uint64_t{0}) == cf::kKernelBlock + 5);
+  cf::Options o;
+  o.min_draws = 20000;
+  for (const cf::Mechanism& m : {ldpq, kPair}) {
+    const std::string variant = cf::variants_of(m).front();
+    const auto settings = grid(m, cf::GridSize::quick, variant);
+    INFO(m.name());
+    CHECK(cf::run_trial(kernels, cf::make_plan(settings, variant, cf::fixed_point_law, o), o).conforms);
+  }
+  // What the kernels do not sample is refused by name, and so is a device this build lacks.
+  const cf::Mechanism pbm = cf::parse_mechanism("pbm1");
+  CHECK(parameter_of([&] { cf::builtin_sampler("builtin:kernels", pbm, cf::variants_of(pbm).front()); }) ==
+        "mechanism");
+  CHECK(parameter_of([&] { cf::builtin_sampler("builtin:kernels", kPair, "as-printed"); }) == "variant");
+  CHECK(parameter_of([&] { cf::builtin_sampler("builtin:gpu", kPair, "corrected"); }) == "sampler");
+  if (!k::cuda_available())
+    CHECK(parameter_of([&] { cf::builtin_sampler("builtin:cuda", kPair, "corrected"); }) == "sampler");
+  CHECK(cf::builtin_sampler("builtin:kernels", kPair, "corrected").fixed_point);
+  CHECK(!cf::builtin_sampler("builtin:exact", kPair, "as-printed").fixed_point);
+}
+
+TEST_CASE("builtin:cuda draws what the kernels draw on the host (where a CUDA device is)",
+          "[conform][unit][cuda]") {
+  namespace k = corbin::fl::kernels;
+  if (!k::cuda_available()) {
+    SUCCEED("no CUDA device: the host backend runs the same per-job code (the test above)");
+    return;
+  }
+  cf::KernelSampler gpu(k::Backend::cuda), host(k::Backend::host);
+  const cf::Mechanism ldpq = cf::parse_mechanism("ldpq");
+  for (const cf::Setting& s : {pair_setting(2, 3, 0, 0), pair_setting(3, 9, 1, -1),
+                               pair_setting(8, 2, Rational(1, 3), Rational(-1, 7))}) {
+    const cf::Request r{1, s, "corrected", cf::kKernelBlock + 70000, 11, true};
+    CHECK(gpu.draw(r).sequence == host.draw(r).sequence);
+    cf::Setting one = s;
+    one.mechanism = ldpq;
+    one.bits = 0;
+    one.inputs.resize(1);
+    const cf::Request q{2, one, cf::variants_of(ldpq).front(), cf::kKernelBlock + 70000, 12, true};
+    CHECK(gpu.draw(q).sequence == host.draw(q).sequence);
+  }
+}
+
 TEST_CASE("builtin:exact conforms for every variant, and a run is repeatable from its seed",
           "[conform][unit]") {
   for (const std::string v : {"corrected", "as-printed", "reference-code"}) {
@@ -800,6 +870,24 @@ TEST_CASE("corbin conform: bad options exit 2 naming the option", "[conform][cli
   r = conform({"--grid", "quick"}, {"builtin:cpu", "--json"});
   CHECK(r.status == 2);
   CHECK(line(r).find("without arguments") != std::string::npos);
+  r = conform({"--mechanism", "rqm2"}, {"builtin:kernels"});
+  CHECK(r.status == 2);
+  CHECK(line(r).find("--mechanism is rqm2, but must be ldpq or corbinq with builtin:kernels") != std::string::npos);
+  if (!corbin::fl::kernels::cuda_available()) {
+    r = conform({"--grid", "quick"}, {"builtin:cuda"});
+    CHECK(r.status == 2);
+    CHECK(line(r).find("--sampler is builtin:cuda") != std::string::npos);
+  }
+}
+
+TEST_CASE("corbin conform: the round kernels on the host conform", "[conform][cli]") {
+  const Run r = conform({"--grid", "quick", "--mechanism", "ldpq", "--json", "--min-draws", "20000"},
+                        {"builtin:kernels"});
+  CHECK(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["verdict"] == "conforms");
+  CHECK(j["claimed_law"] == "the fixed-point law builtin:kernels realises");
+  CHECK(j["fixed_point"].size() == j["settings"].size());
 }
 
 TEST_CASE("corbin conform: a grid file, and the docs' Python adapter", "[conform][cli]") {

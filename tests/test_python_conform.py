@@ -107,7 +107,11 @@ def main():
     assert r["conforms"], [t for t in r["tests"] if t["rejected"]]
     r = corbin.conform("builtin:exact", mechanism="pbm2", grid="quick", draws=20000)
     assert r["conforms"], [t for t in r["tests"] if t["rejected"]]
-    print("builtin:cpu and builtin:exact conform")
+    r = corbin.conform("builtin:kernels", mechanism="ldpq", grid="quick", draws=20000)
+    assert r["conforms"], [t for t in r["tests"] if t["rejected"]]
+    expect(ValueError, lambda: corbin.conform("builtin:kernels", mechanism="rqm2"), "mechanism")
+    expect(ValueError, lambda: corbin.conform("builtin:kernels", variant="as-printed"), "variant")
+    print("builtin:cpu, builtin:kernels and builtin:exact conform")
     print("ok (%.2f s)" % (time.time() - t0))
 
 

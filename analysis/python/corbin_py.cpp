@@ -1324,27 +1324,20 @@ PYBIND11_MODULE(corbin, m) {
           throw corbin::invalid_argument("grid", quote(grid), "quick or default");
 
         const bool builtin = py::isinstance<py::str>(sampler);
-        const std::string name = builtin ? sampler.cast<std::string>() : "";
-        const bool cpu = name == "builtin:cpu";
-        if (builtin && !cpu && name != "builtin:exact")
-          throw corbin::invalid_argument("sampler", quote(name), "builtin:cpu, builtin:exact, or a callable");
         if (!builtin && !PyCallable_Check(sampler.ptr()))
-          throw py::type_error("sampler must be a callable or 'builtin:cpu' / 'builtin:exact', not " +
+          throw py::type_error("sampler must be a callable or a built-in sampler's name ('builtin:cpu', "
+                               "'builtin:kernels', 'builtin:cuda', 'builtin:exact'), not " +
                                type_name(sampler));
-        if (cpu && mechanism.kind == cf::Kind::corbinq && variant != "corrected")
-          throw corbin::invalid_argument("variant", quote(variant),
-                                         "corrected with builtin:cpu (corbin's fixed-point sampler "
-                                         "implements the corrected algorithm)");
-        const cf::ClaimedLaw claimed = cpu ? cf::ClaimedLaw(cf::fixed_point_law) : cf::exact_claim(variant);
+        cf::Builtin own;
+        if (builtin) own = cf::builtin_sampler(sampler.cast<std::string>(), mechanism, variant);
+        const cf::ClaimedLaw claimed = builtin ? own.claimed : cf::exact_claim(variant);
         const cf::Plan plan = cf::make_plan(
             cf::grid_settings(mechanism, grid == "quick" ? cf::GridSize::quick : cf::GridSize::standard, variant),
             variant, claimed, o);
         cf::Report report;
         if (builtin) {
-          cf::CpuSampler cpu_sampler;
-          cf::ExactSampler exact_sampler;
           py::gil_scoped_release release;
-          report = cf::run_trial(cpu ? static_cast<cf::Sampler&>(cpu_sampler) : exact_sampler, plan, o);
+          report = cf::run_trial(*own.sampler, plan, o);
         } else {
           CallableSampler callable(sampler);
           report = cf::run_trial(callable, plan, o);
@@ -1353,7 +1346,8 @@ PYBIND11_MODULE(corbin, m) {
       },
       "put a sampler on trial against the exact law (docs/conform.md): sampler is a callable taking "
       "a request dict and returning {'counts': {label: n}} (and 'outputs': [label, ...] in draw "
-      "order when request['outputs']), or 'builtin:cpu' / 'builtin:exact'. Returns {'conforms', "
+      "order when request['outputs']), or a built-in sampler's name ('builtin:cpu', 'builtin:kernels', "
+      "'builtin:cuda', 'builtin:exact'). Returns {'conforms', "
       "'level', 'tests', 'laws', 'privacy', 'draws', 'settings'}",
       py::arg("sampler"), py::arg("mechanism") = "corbinq", py::arg("variant") = py::none(),
       py::arg("grid") = "quick", py::arg("level") = 1e-3, py::arg("power") = 0.9,

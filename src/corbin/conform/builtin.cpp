@@ -73,6 +73,24 @@ void record(Answer& a, std::uint8_t index, bool sequence) {
   if (sequence) a.sequence.push_back(index);
 }
 
+fl::kernels::Backend usable(fl::kernels::Backend backend) {
+  if (backend == fl::kernels::Backend::cuda && !fl::kernels::cuda_available())
+    throw invalid_argument("device", "cuda",
+                           fl::kernels::cuda_built()
+                               ? "a CUDA device on this machine (none is visible)"
+                               : "a device this build has (built without CUDA; docs/fl.md, \"On a GPU\")");
+  return backend;
+}
+
+/// An output index of a kernel's float output: 0 for c + rα, 1 for c − rα.
+std::uint8_t level_of(float x, const SamplerConstants& k) {
+  if (x == k.plus) return 0;
+  if (x == k.minus) return 1;
+  throw ProtocolError("the kernels sent " + corbin::describe(x) +
+                      ", which is neither output level (" + corbin::describe(k.plus) + ", " +
+                      corbin::describe(k.minus) + ")");
+}
+
 }  // namespace
 
 float input_as_float(const Rational& w) {
@@ -183,6 +201,66 @@ Answer CpuSampler::draw(const Request& r) {
   return a;
 }
 
+KernelSampler::KernelSampler(fl::kernels::Backend backend)
+    : backend_(usable(backend)),
+      w1_(backend, kKernelBlock),
+      w2_(backend, kKernelBlock),
+      out1_(backend, kKernelBlock),
+      out2_(backend, kKernelBlock),
+      host1_(kKernelBlock),
+      host2_(kKernelBlock) {}
+
+Answer KernelSampler::draw(const Request& r) {
+  namespace k = fl::kernels;
+  const Setting& s = r.setting;
+  check_setting(s);
+  if (s.mechanism.kind != Kind::ldpq && s.mechanism.kind != Kind::corbinq)
+    throw invalid_argument("mechanism", s.mechanism.name(),
+                           "LDPQ or CorBinQ for the round kernels (corbin fl samples PBM and RQM on "
+                           "the host: builtin:cpu)");
+  check_cpu_variant(s, r.variant);
+  const bool pair = s.mechanism.kind == Kind::corbinq;
+  const FixedPointLaw law(budget_of(s), s.center, s.radius);
+  const SamplerConstants constants = law.constants(pair ? kFixedBits - s.bits : 0);
+  // The keys builtin:cpu uses, so that block 0 draws what it draws.
+  const chacha20::KeyWords coins = key_words(derive_key(r.seed, "conform private coins"));
+  const chacha20::KeyWords shared = key_words(derive_key(r.seed, "conform shared Z"));
+  const chacha20::KeyWords follower =
+      key_words(derive_key(r.seed, "conform follower's private coins"));
+  // Every draw of a request reads the same inputs: a block's worth (or fewer) is written once.
+  const std::size_t filled = static_cast<std::size_t>(std::min<std::uint64_t>(kKernelBlock, r.draws));
+  std::fill_n(host1_.begin(), filled, input_as_float(s.inputs[0]));
+  w1_.write(host1_.data(), filled);
+  if (pair) {
+    std::fill_n(host2_.begin(), filled, input_as_float(s.inputs[1]));
+    w2_.write(host2_.data(), filled);
+  }
+  Answer a;
+  a.counts.assign(output_labels(s.mechanism).size(), 0);
+  if (r.outputs) a.sequence.reserve(r.draws);
+  for (std::uint64_t first = 0; first < r.draws; first += kKernelBlock) {
+    const std::uint64_t n = std::min<std::uint64_t>(kKernelBlock, r.draws - first);
+    const auto stream = static_cast<std::uint32_t>(first / kKernelBlock);
+    bool nan = false;
+    if (pair)
+      nan = k::run_corbinq(backend_, {{w1_.data(), w2_.data(), out1_.data(), out2_.data(), n,
+                                       shared, coins, follower, nullptr, stream, s.bits,
+                                       constants}});
+    else
+      nan = k::run_ldpq(backend_, {{w1_.data(), out1_.data(), n, coins, stream, constants}});
+    if (nan) throw ProtocolError("the kernels read a NaN input");
+    out1_.read(host1_.data(), n);
+    if (pair) out2_.read(host2_.data(), n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      record(a,
+             pair ? static_cast<std::uint8_t>(2 * level_of(host1_[i], constants) +
+                                              level_of(host2_[i], constants))
+                  : level_of(host1_[i], constants),
+             r.outputs);
+  }
+  return a;
+}
+
 Answer ExactSampler::draw(const Request& r) {
   const Law law = exact_law(r.setting, r.variant);
   const std::size_t K = law.prob.size();
@@ -215,6 +293,55 @@ Answer ExactSampler::draw(const Request& r) {
     }
   }
   return a;
+}
+
+}  // namespace corbin::conform
+
+namespace corbin::conform {
+
+const std::vector<std::string>& builtin_names() {
+  static const std::vector<std::string> names{"builtin:cpu", "builtin:kernels", "builtin:cuda",
+                                              "builtin:exact"};
+  return names;
+}
+
+bool is_builtin(const std::string& name) { return name.rfind("builtin:", 0) == 0; }
+
+Builtin builtin_sampler(const std::string& name, const Mechanism& mechanism,
+                        const std::string& variant) {
+  check_variant(mechanism, variant);
+  const auto& names = builtin_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw invalid_argument("sampler", quote(name),
+                           "builtin:cpu, builtin:kernels, builtin:cuda or builtin:exact");
+  Builtin b;
+  if (name == "builtin:exact") {
+    b.sampler = std::make_unique<ExactSampler>();
+    b.claimed = exact_claim(variant);
+    return b;
+  }
+  if (mechanism.kind == Kind::corbinq && variant != "corrected")
+    throw invalid_argument("variant", quote(variant),
+                           "corrected with " + name +
+                               " (corbin's fixed-point samplers implement the corrected algorithm)");
+  b.fixed_point = true;
+  b.claimed = ClaimedLaw(fixed_point_law);
+  if (name == "builtin:cpu") {
+    b.sampler = std::make_unique<CpuSampler>();
+    return b;
+  }
+  if (mechanism.kind != Kind::ldpq && mechanism.kind != Kind::corbinq)
+    throw invalid_argument("mechanism", mechanism.name(),
+                           "ldpq or corbinq with " + name +
+                               " (the round kernels sample these; corbin fl samples the others on "
+                               "the host: builtin:cpu)");
+  try {
+    b.sampler = std::make_unique<KernelSampler>(name == "builtin:cuda" ? fl::kernels::Backend::cuda
+                                                                        : fl::kernels::Backend::host);
+  } catch (const invalid_argument& e) {
+    throw invalid_argument("sampler", name, e.rule());
+  }
+  return b;
 }
 
 }  // namespace corbin::conform

@@ -1,5 +1,6 @@
 #include "corbin/fl/round_kernels.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "corbin/fl/round_kernel_steps.hpp"
@@ -13,12 +14,21 @@ bool ldpq(const std::vector<LdpqJob>& jobs);
 bool corbinq(const std::vector<CorbinqJob>& jobs);
 void noise(const std::vector<NoiseJob>& jobs);
 void sums(const SumInput& input, const std::vector<SumJob>& jobs);
+bool available();
+float* allocate(std::size_t count);
+void release(float* data) noexcept;
+void copy_in(float* device, const float* host, std::size_t count);
+void copy_out(float* host, const float* device, std::size_t count);
 }  // namespace cuda
 bool cuda_built() { return true; }
+bool cuda_available() { return cuda::available(); }
 #define CORBIN_ON_CUDA(call) return cuda::call
+#define CORBIN_ON_CUDA_VOID(statement) statement
 #else
 bool cuda_built() { return false; }
+bool cuda_available() { return false; }
 #define CORBIN_ON_CUDA(call) throw invalid_argument("device", "cuda", "a device this build has (built without CUDA)")
+#define CORBIN_ON_CUDA_VOID(statement) CORBIN_ON_CUDA(statement)
 #endif
 
 namespace {
@@ -47,6 +57,42 @@ bool corbinq_chunk_on_host(const CorbinqJob& job, std::uint64_t chunk, std::vect
 }
 
 }  // namespace
+
+FloatBuffer::FloatBuffer(Backend backend, std::size_t size) : backend_(backend), size_(size) {
+  if (backend == Backend::host) {
+    data_ = new float[size]();
+    return;
+  }
+  CORBIN_ON_CUDA_VOID(data_ = cuda::allocate(size));
+}
+
+FloatBuffer::~FloatBuffer() {
+  if (backend_ == Backend::host) {
+    delete[] data_;
+    return;
+  }
+#if defined(CORBIN_WITH_CUDA)
+  cuda::release(data_);
+#endif
+}
+
+void FloatBuffer::write(const float* from, std::size_t count) {
+  count = std::min(count, size_);
+  if (backend_ == Backend::host) {
+    std::copy(from, from + count, data_);
+    return;
+  }
+  CORBIN_ON_CUDA_VOID(cuda::copy_in(data_, from, count));
+}
+
+void FloatBuffer::read(float* to, std::size_t count) const {
+  count = std::min(count, size_);
+  if (backend_ == Backend::host) {
+    std::copy(data_, data_ + count, to);
+    return;
+  }
+  CORBIN_ON_CUDA_VOID(cuda::copy_out(to, data_, count));
+}
 
 bool run_ldpq(Backend backend, const std::vector<LdpqJob>& jobs) {
   if (backend == Backend::cuda) CORBIN_ON_CUDA(ldpq(jobs));

@@ -174,4 +174,25 @@ void sums(const SumInput& input, const std::vector<SumJob>& jobs) {
   check(cudaDeviceSynchronize(), "sum kernel");
 }
 
+bool available() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+float* allocate(std::size_t count) {
+  void* data = nullptr;
+  check(cudaMalloc(&data, std::max<std::size_t>(count, 1) * sizeof(float)), "allocate buffer");
+  return static_cast<float*>(data);
+}
+
+void release(float* data) noexcept { cudaFree(data); }
+
+void copy_in(float* device, const float* host, std::size_t count) {
+  check(cudaMemcpy(device, host, count * sizeof(float), cudaMemcpyHostToDevice), "copy buffer in");
+}
+
+void copy_out(float* host, const float* device, std::size_t count) {
+  check(cudaMemcpy(host, device, count * sizeof(float), cudaMemcpyDeviceToHost), "copy buffer out");
+}
+
 }  // namespace corbin::fl::kernels::cuda

@@ -81,6 +81,32 @@ enum class Backend { host, cuda };
 /// Whether this build has the CUDA kernels (CORBIN_WITH_CUDA).
 bool cuda_built();
 
+/// Whether Backend::cuda can run here: the build has the kernels and the machine a CUDA device.
+bool cuda_available();
+
+/// Floats where a backend's jobs read and write them: host memory, or device memory for
+/// Backend::cuda, freed with the buffer. What a caller without tensors (corbin conform's
+/// builtin:cuda) stages its jobs' inputs and outputs in. Backend::cuda in a build without CUDA
+/// raises invalid_argument("device").
+class FloatBuffer {
+ public:
+  FloatBuffer(Backend backend, std::size_t size);
+  ~FloatBuffer();
+  FloatBuffer(const FloatBuffer&) = delete;
+  FloatBuffer& operator=(const FloatBuffer&) = delete;
+
+  float* data() { return data_; }
+  std::size_t size() const { return size_; }
+  /// Copies the first count (<= size()) floats in from host memory, or out to it.
+  void write(const float* from, std::size_t count);
+  void read(float* to, std::size_t count) const;
+
+ private:
+  Backend backend_;
+  std::size_t size_;
+  float* data_ = nullptr;
+};
+
 /// Each returns true if some weight it read was NaN (the outputs are then meaningless).
 /// Backend::cuda in a build without CUDA raises invalid_argument("device").
 bool run_ldpq(Backend backend, const std::vector<LdpqJob>& jobs);
