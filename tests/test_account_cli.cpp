@@ -273,7 +273,6 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
           "[cli][unit]") {
   const std::vector<std::string> base = {kCli, "account", "--n", "10", "--exp-eps", "3", "--delta", "1e-5"};
   const Cases cases = {
-      {{"--mechanism", "laplace"}, "--mechanism"},
       {{"--mechanism", "pbm2"}, "--mechanism"},
       {{"--mechanism", "nope"}, "--mechanism"},
       {{"--mechanism", "gaussian"}, "--calibration-delta"},

@@ -278,8 +278,8 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   CHECK(unaccounted.err.find("--target-eps") != std::string::npos);
   CHECK(unaccounted.err.find("dropout") != std::string::npos);
   // Every room with a builder of its own is accounted (Mechanism::round_accountant): LDP-FL's
-  // round is the LDPQ role's above, the same numbers; the Gaussian's ε grows round by round; the
-  // Laplace's has none, and --target-eps says why.
+  // round is the LDPQ role's above, the same numbers; the Gaussian's and the Laplace's ε grow round
+  // by round; CQ's has none, and --target-eps says why.
   REQUIRE(fresh(common + "--mechanism ldp --rounds 3").status == 0);
   const auto ldp = rounds(out);
   for (std::size_t r = 0; r < ldp.size(); ++r) {
@@ -289,9 +289,12 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   REQUIRE(fresh(common + "--mechanism gaussian --rounds 2").status == 0);
   const auto gaussian = rounds(out);
   CHECK(gaussian[1]["eps_upper_model"].get<double>() > gaussian[0]["eps_upper_model"].get<double>());
-  const Result laplace = fresh(common + "--mechanism laplace --rounds 1 --target-eps 10");
-  CHECK(laplace.status == 2);
-  CHECK(laplace.err.find("Laplace") != std::string::npos);
+  REQUIRE(fresh(common + "--mechanism laplace --rounds 2").status == 0);
+  const auto laplace = rounds(out);
+  CHECK(laplace[1]["eps_upper_model"].get<double>() > laplace[0]["eps_upper_model"].get<double>());
+  const Result cq = fresh(common + "--mechanism cq --rounds 1 --target-eps 10");
+  CHECK(cq.status == 2);
+  CHECK(cq.err.find("--target-eps") != std::string::npos);
   for (const char* bad : {"0", "-1", "nan", "abc", "inf"}) {
     INFO(bad);
     const Result r = fresh(lone + "--rounds 1 --target-eps " + std::string(bad));

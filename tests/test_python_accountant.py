@@ -139,7 +139,9 @@ print("ok")
 for args, kwargs in [(["--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--rounds", "5"],
                       dict(mechanism="ldp", exp_eps=3, rounds=5)),
                      (["--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10", "--exp-eps", "3",
-                       "--rounds", "10"], dict(mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10))]:
+                       "--rounds", "10"], dict(mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10)),
+                     (["--mechanism", "laplace", "--n", "10", "--eps", "1", "--rounds", "10"],
+                      dict(mechanism="laplace", eps=1, rounds=10))]:
     room = corbin.Accountant(10, **kwargs)
     lo, hi = room.epsilon("1e-5")
     out = json.loads(subprocess.run([cli, "account", *args, "--delta", "1e-5", "--json"], check=True,
@@ -148,7 +150,8 @@ for args, kwargs in [(["--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--r
 g = corbin.Accountant(10, mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10).epsilon("1e-5")
 assert g[0] <= math.log(3) <= g[1] and g[1] - g[0] < 1e-3, g
 refused([(lambda: corbin.Accountant(10, "1/2", mechanism="ldp", exp_eps=3), "gamma"),
-         (lambda: corbin.Accountant(10, mechanism="laplace", exp_eps=3), "mechanism"),
+         (lambda: corbin.Accountant(10, mechanism="pbm2", exp_eps=3), "mechanism"),
+         (lambda: corbin.Accountant(1001, mechanism="laplace", exp_eps=3), "mechanism"),
          (lambda: corbin.Accountant(10, mechanism="gaussian", exp_eps=3), "calibration_delta"),
          (lambda: corbin.Accountant(10, mechanism="ldp", exp_eps=3, dropout="1/10"), "dropout"),
          (lambda: corbin.Accountant(10, mechanism="rqm3", exp_eps=3, role="ldpq"), "role"),

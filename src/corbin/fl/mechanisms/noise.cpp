@@ -5,6 +5,7 @@
 #include "corbin/fl/mechanism.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/privacy/worst_case/gaussian_pld.hpp"
+#include "corbin/privacy/worst_case/laplace_sum.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 
@@ -60,17 +61,29 @@ Rational calibration_eps(const Budget& budget) {
   return to_rational(lower_of(budget.eps_interval()));
 }
 
+/// The Laplace scale the sampler uses: b = Δ/ε rounded up to a double (more noise, never less).
+double laplace_b(const Rational& eps, const Rational& sensitivity) {
+  const Rational b = laplace_scale(eps, sensitivity);
+  const double nearest = to_double(b);
+  return to_rational(nearest) >= b ? nearest : std::nextafter(nearest, HUGE_VAL);
+}
+
 }  // namespace
 
 std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                            const PldLimits& limits, std::string& why_not) const {
-  if (!gaussian_) {
-    why_not = "the sum of n clients' Laplace noise has no certified accountant here yet (one client's own "
-              "Laplace mechanism bounds it above: ε_p per use)";
-    return std::nullopt;
-  }
   check_radius(s.radius);
   const Rational sensitivity = 2 * s.radius;
+  if (!gaussian_) {
+    if (n > kMaxLaplaceSumClients) {
+      why_not = "the law of the sum of n clients' Laplace noise is computed for at most " +
+                std::to_string(kMaxLaplaceSumClients) + " clients (one client's own Laplace mechanism bounds it above: ε_p per use)";
+      return std::nullopt;
+    }
+    // The b the sampler uses, so that the lower end is the mechanism's as run.
+    return laplace_sum_accountant(to_rational(laplace_b(calibration_eps(s.budget), sensitivity)), sensitivity, n,
+                                  limits);
+  }
   PrecisionScope scope(std::max(working_precision_bits(), 256u));
   return gaussian_sum_accountant(agm_sigma(calibration_eps(s.budget), s.delta, sensitivity), sensitivity, n, limits);
 }
@@ -84,10 +97,7 @@ double NoiseMechanism::scale(const MechanismConfig& config, const Geometry& g) c
   const Rational eps = calibration_eps(config.budget);
   const Rational sensitivity = to_rational(2 * g.r);
   if (gaussian_) return agm_sigma_double(eps, config.delta, sensitivity);
-  // b = Δ/ε rounded up.
-  const Rational b = laplace_scale(eps, sensitivity);
-  const double nearest = to_double(b);
-  return to_rational(nearest) >= b ? nearest : std::nextafter(nearest, HUGE_VAL);
+  return laplace_b(eps, sensitivity);
 }
 
 std::unique_ptr<LayerSampler> NoiseMechanism::sampler(const LayerRound& layer) const {

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/pld/continuous.hpp"
+#include "corbin/privacy/worst_case/noise_sum.hpp"
 
 namespace corbin {
 namespace {
@@ -97,15 +98,7 @@ GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, u
   upper.mass[0] = std::min(1.0, up(upper_of(p_law.below(offset))));
   for (std::size_t i = 1; i < cells; ++i) {
     const std::int64_t k = offset + static_cast<std::int64_t>(i);
-    const Interval p = p_law.mass(k - 1, k), q = q_law.mass(k - 1, k);
-    const Interval& e0 = e_minus[i - 1];
-    const Interval& e1 = e_minus[i];
-    const Interval gap(e0 - e1);
-    const double whole = up(upper_of(p));
-    const double at_low = std::min(whole, up(upper_of(Interval(Interval(q - p * e1) / gap))));
-    const double at_high = std::min(whole, up(upper_of(Interval(Interval(p * e0 - q) / gap))));
-    upper.mass[i - 1] = std::min(1.0, directed::add_up(upper.mass[i - 1], std::max(0.0, at_low)));
-    upper.mass[i] = std::max(0.0, at_high);
+    add_split(upper, k - 1, k, p_law.mass(k - 1, k), q_law.mass(k - 1, k), e_minus[i - 1], e_minus[i]);
   }
   upper.infinite = up(upper_of(p_law.above(top)));
   // Optimistic: [y_k, y_(k+1)) merged (the same cells, closed on the other side: the law has no
@@ -125,16 +118,7 @@ GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, u
 Accountant gaussian_sum_accountant(const Real& sigma, const Rational& sensitivity, unsigned long n,
                                    const PldLimits& limits) {
   const GaussianPlds plds = gaussian_sum_plds(sigma, sensitivity, n, limits);
-  AttainedBy by;
-  ConfigurationWords w;
-  w.client_1 = "client 1 at c + r";
-  w.replaced_by = "client 1 at c - r";
-  w.others_ldpq = "the other " + std::to_string(n - 1) + " clients anywhere (a shift: no effect)";
-  w.others_pairs = "N(0, sigma^2) noise on each of the n clients' inputs; the release is their sum";
-  by.parts.push_back(w);
-  by.repeats.push_back(1);
-  by.reversed.push_back(false);
-  return Accountant::from_plds(plds.upper, plds.upper, plds.lower, plds.lower, by, limits);
+  return shift_pair_accountant(plds.upper, plds.lower, n, "N(0, sigma^2)", limits);
 }
 
 }  // namespace corbin

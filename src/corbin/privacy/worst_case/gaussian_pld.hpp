@@ -15,15 +15,13 @@
 // cell's outputs merged (a post-processing), its P-mass rounded down and its Q-mass up, the mass
 // below the grid dropped.
 
+#include "corbin/privacy/pld/continuous.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 
 namespace corbin {
 
 /// The pessimistic and optimistic PLDs of one use (the same in both orders).
-struct GaussianPlds {
-  UpperPld upper;
-  LowerPld lower;
-};
+using GaussianPlds = ContinuousPlds;
 GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, unsigned long n,
                                const PldLimits& limits = {});
 

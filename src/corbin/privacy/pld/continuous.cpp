@@ -1,0 +1,98 @@
+#include "corbin/privacy/pld/continuous.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "corbin/number/directed.hpp"
+
+namespace corbin {
+namespace {
+
+double up(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDU); }
+double down(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDD); }
+
+/// The grid point 2^scale·k as an exact rational.
+Rational grid_point(int scale, std::int64_t k) {
+  const Rational step = scale >= 0 ? Rational(BigInt(1) << scale) : Rational(1, BigInt(1) << -scale);
+  return step * k;
+}
+
+/// floor(x / 2^scale) and ceil(x / 2^scale), exactly (x finite).
+std::int64_t floor_index(const Real& x, int scale) {
+  Real y = x;
+  mpfr_mul_2si(y.backend().data(), x.backend().data(), -scale, MPFR_RNDN);  // exact: a power of 2
+  return static_cast<std::int64_t>(floor(y).convert_to<double>());
+}
+std::int64_t ceil_index(const Real& x, int scale) {
+  Real y = x;
+  mpfr_mul_2si(y.backend().data(), x.backend().data(), -scale, MPFR_RNDN);
+  return static_cast<std::int64_t>(ceil(y).convert_to<double>());
+}
+
+void add_up_at(UpperPld& upper, std::int64_t k, double mass) {
+  double& m = upper.mass[static_cast<std::size_t>(k - upper.offset)];
+  m = m == 0 ? mass : std::min(1.0, directed::add_up(m, mass));
+}
+
+}  // namespace
+
+void add_split(UpperPld& upper, std::int64_t a, std::int64_t b, const Interval& p, const Interval& q,
+               const Interval& e_a, const Interval& e_b) {
+  const double whole = up(upper_of(p));
+  if (a == b) {
+    add_up_at(upper, a, std::max(0.0, whole));
+    return;
+  }
+  const Interval gap(e_a - e_b);
+  const double at_low = std::min(whole, up(upper_of(Interval(Interval(q - p * e_b) / gap))));
+  const double at_high = std::min(whole, up(upper_of(Interval(Interval(p * e_a - q) / gap))));
+  add_up_at(upper, a, std::max(0.0, at_low));
+  add_up_at(upper, b, std::max(0.0, at_high));
+}
+
+ContinuousPlds continuous_plds(const std::vector<LossPiece>& pieces, int scale, std::int64_t offset,
+                               std::int64_t top) {
+  const auto cells = static_cast<std::size_t>(top - offset + 1);
+  const double h = std::ldexp(1.0, scale);
+  ContinuousPlds out;
+  UpperPld& upper = out.upper;
+  upper.scale = scale;
+  upper.offset = offset;
+  upper.mass.assign(cells, 0.0);
+  LowerPld& lower = out.lower;
+  lower.scale = scale;
+  lower.offset = offset;
+  lower.p.assign(cells, 0.0);
+  lower.t.assign(cells, 0.0);
+  lower.y.assign(cells, 0.0);
+  for (std::size_t i = 0; i < cells; ++i) lower.y[i] = (static_cast<double>(offset) + static_cast<double>(i) + 0.5) * h;
+  std::vector<Interval> e_minus(cells), e_plus(cells);  // e^(−y_k), e^(y_k)
+  for (std::size_t i = 0; i < cells; ++i) {
+    const Interval y = interval_from(grid_point(scale, offset + static_cast<std::int64_t>(i)));
+    e_minus[i] = exp(Interval(-y));
+    e_plus[i] = exp(y);
+  }
+  const auto at = [&](std::int64_t k) { return static_cast<std::size_t>(k - offset); };
+  for (const LossPiece& piece : pieces) {
+    if (!(upper_of(piece.p) > 0)) continue;
+    // Pessimistic.
+    const std::int64_t b = isinf(piece.hi) ? top + 1 : std::max(offset, ceil_index(piece.hi, scale));
+    if (b > top) {
+      upper.infinite = std::min(1.0, directed::add_up(upper.infinite, up(upper_of(piece.p))));
+    } else {
+      const std::int64_t a = isinf(piece.lo) ? offset : std::clamp(floor_index(piece.lo, scale), offset, b);
+      add_split(upper, a, b, piece.p, piece.q, e_minus[at(a)], e_minus[at(b)]);
+    }
+    // Optimistic.
+    const std::int64_t c = isinf(piece.lo) ? offset : std::clamp(floor_index(piece.lo, scale), offset, top);
+    const std::size_t i = at(c);
+    lower.p[i] = directed::add_down(lower.p[i], std::max(0.0, down(lower_of(piece.p))));
+    lower.p[i] = std::max(0.0, lower.p[i]);
+    lower.t[i] = directed::add_up(lower.t[i], up(upper_of(Interval(piece.q * e_plus[i]))));
+  }
+  return out;
+}
+
+}  // namespace corbin

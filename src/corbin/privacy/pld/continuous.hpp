@@ -1,0 +1,44 @@
+#pragma once
+// PLDs of a pair of continuous laws from a partition of the outputs into pieces: each piece's
+// losses enclosed in [lo, hi] and its P- and Q-masses enclosed (worst_case/gaussian_pld,
+// worst_case/laplace_sum). Both discretisations are pld.hpp's:
+//
+// * pessimistic: a piece is split onto the grid points y_a <= lo and y_b >= hi around its losses,
+//   keeping its P-mass and its Q-mass (= E_P[e^(−L)] there). Every output of the piece could be
+//   split so, and merging the splits back is a post-processing, so the split dominates the piece.
+//   Each part is taken at an upper end; a piece reaching above the grid goes to +∞ whole, one
+//   below it is split as if its losses started at the lowest point (moving mass up in loss).
+// * optimistic: a piece is merged (a post-processing) into the cell of the grid point at or below
+//   its losses (the lowest cell for a piece below the grid), its P-mass rounded down and its
+//   Q-mass up.
+
+#include <cstdint>
+#include <vector>
+
+#include "corbin/number/interval.hpp"
+#include "corbin/privacy/pld/pld.hpp"
+
+namespace corbin {
+
+/// Adds to `upper` a piece whose losses all lie in [y_a, y_b] (grid indices offset <= a <= b),
+/// of P-mass p and Q-mass q, split onto y_a and y_b keeping both masses, each part rounded up;
+/// e_a and e_b enclose e^(−y_a) and e^(−y_b). a == b puts the whole P-mass at y_a.
+void add_split(UpperPld& upper, std::int64_t a, std::int64_t b, const Interval& p, const Interval& q,
+               const Interval& e_a, const Interval& e_b);
+
+/// One piece of the outputs: its losses in [lo, hi] (lo <= hi; ±∞ allowed), its masses enclosed.
+struct LossPiece {
+  Real lo, hi;
+  Interval p, q;
+};
+
+/// The pessimistic and optimistic PLDs on the grid (offset + i)·2^scale, i <= top − offset, of a
+/// pair whose outputs the pieces partition.
+struct ContinuousPlds {
+  UpperPld upper;
+  LowerPld lower;
+};
+ContinuousPlds continuous_plds(const std::vector<LossPiece>& pieces, int scale, std::int64_t offset,
+                               std::int64_t top);
+
+}  // namespace corbin
