@@ -21,7 +21,7 @@ struct AccountArgs {
   BudgetOptions budget;
   GeometryOptions geometry;
   std::string n, gamma, m = "1", rounds = "1", delta, at_eps, neighbours, role = "drawn",
-                        dropout = "0", cells = "2048", target_eps;
+                        dropout = "0", cells, target_eps;
   /// Poisson client sampling at rate q: the round's dropout 1 − q (round.hpp); empty: not given.
   std::string sampling_rate;
   /// A registered mechanism (fl/registry.hpp) other than Theorem 3's (augcorbin with --gamma, the

@@ -292,8 +292,11 @@ std::vector<std::string> account_field_names(bool per_round) {
 AccountOutcome compute_account(const AccountArgs& a) {
   AccountOutcome o;
   PldLimits limits;
-  limits.max_cells = parse_count(a.cells, "--cells", 1ul << 16);
-  if (limits.max_cells < 64) throw invalid_argument("--cells", a.cells, "at least 64");
+  // Unset: a mechanism's default grid, or the finer one of a pair of laws (Accountant::kLawsCells).
+  const std::string cells =
+      !a.cells.empty() ? a.cells : std::to_string(a.laws.empty() ? PldLimits{}.max_cells : Accountant::kLawsCells);
+  limits.max_cells = parse_count(cells, "--cells", 1ul << 16);
+  if (limits.max_cells < 64) throw invalid_argument("--cells", cells, "at least 64");
   o.cells = limits.max_cells;
   o.at = !a.at_eps.empty();
   if (o.at && !a.delta.empty())
@@ -306,14 +309,18 @@ AccountOutcome compute_account(const AccountArgs& a) {
     o.delta = parse_rational(a.delta, "--delta");
     if (o.delta <= 0 || o.delta >= 1) throw invalid_argument("--delta", a.delta, "in (0, 1)");
   }
-  if (!a.laws.empty()) {
-    auto [ledger, phase] = laws_of(a, limits);
-    o.ledger = std::move(ledger);
-    o.phases = {phase};
+  // The question asked of the ledger built below, and why ε is infinite where it is.
+  const auto answered = [&]() -> AccountOutcome& {
     o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
     o.bounds = o.answer.bounds;
     if (!o.at) o.infinite = explain_infinite_eps(o.ledger, o.delta, o.answer);
     return o;
+  };
+  if (!a.laws.empty()) {
+    auto [ledger, phase] = laws_of(a, limits);
+    o.ledger = std::move(ledger);
+    o.phases = {phase};
+    return answered();
   }
   if (a.n.empty()) throw invalid_argument("--n", "missing", "given (clients n in [2, 10^6]), or --laws");
   const std::vector<AccountArgs> kinds = kinds_of(a, a.target_eps.empty());
@@ -349,10 +356,7 @@ AccountOutcome compute_account(const AccountArgs& a) {
   } else {
     o.ledger = ledger_of(kinds, std::nullopt, limits, &o.phases);
   }
-  o.answer = o.at ? o.ledger.delta(o.at_eps) : o.ledger.epsilon(o.delta);
-  o.bounds = o.answer.bounds;
-  if (!o.at) o.infinite = explain_infinite_eps(o.ledger, o.delta, o.answer);
-  return o;
+  return answered();
 }
 
 namespace {
@@ -560,7 +564,7 @@ void add_account(CLI::App& app) {
                   "fraction γ in [0, 1] of clients on LDPQ (1: all); Theorem 3's mechanism only");
   cmd->add_option("--mechanism", args->mechanism,
                   "a registered mechanism other than Theorem 3's (default augcorbin at --gamma; corbin; "
-                  "ldp, pbm1, rqm2, rqm3, gaussian: the released sum of n alone clients)");
+                  "ldp, pbm1, rqm2, rqm3, gaussian, laplace: the released sum of n alone clients)");
   cmd->add_option("--laws", args->laws,
                   "P:Q, a pair of laws of your own on the same outputs (comma lists of probabilities, exact: "
                   "1/4,3/4:3/4,1/4), in place of the mechanism's options; --rounds composes it");
@@ -595,7 +599,7 @@ void add_account(CLI::App& app) {
   cmd->add_option("--bits", args->geometry.bits, "shared bits d in [0, 2^15] (default 5)");
   cmd->add_option("--variant", args->geometry.variant, "CorBinQ variant (default corrected)");
   cmd->add_option("--cells", args->cells,
-                  "grid points per distribution (default 2048; cost ~ cells²)");
+                  "grid points per distribution (default 2048, 8192 with --laws; cost ~ cells²)");
   cmd->add_flag("--json", cli->json, "one JSON object on stdout");
   cmd->callback([cli] { run_account(*cli); });
 }

@@ -353,6 +353,9 @@ TEST_CASE("corbin account --laws accounts a pair of laws of the user's own", "[c
   CHECK(!one.contains("neighbours"));  // the user's pair of datasets
   CHECK(!one["worst_case"].contains("configurations"));
   CHECK(one["compositions"] == "1");
+  CHECK(one["cells"] == 8192);  // a pair's default grid (Accountant::kLawsCells); --cells still rules
+  CHECK(run_json({"--laws", "1/4,3/4:3/4,1/4", "--delta", "1/10", "--cells", "2048"})["cells"] == 2048);
+  CHECK(run_json({"--n", "5", "--gamma", "1", "--exp-eps", "3", "--delta", "1/10"})["cells"] == 2048);
   const double exact = std::log(13.0 / 5);
   CHECK(one["eps_lower_approx"].get<double>() <= exact);
   CHECK(one["eps_upper_approx"].get<double>() >= exact);

@@ -1110,7 +1110,7 @@ PYBIND11_MODULE(corbin, m) {
             return out;
           },
           "the accountant of a given pair of laws (exact values), each order composed alone", py::arg("p"),
-          py::arg("q"), py::arg("cells") = 2048)
+          py::arg("q"), py::arg("cells") = Accountant::kLawsCells)
       .def(
           "step",
           [](const py::object& self, const py::handle& rounds, const py::kwargs& changes) {

@@ -14,6 +14,7 @@
 #include "corbin/number/mp.hpp"
 #include "corbin/privacy/pld/envelope.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 
 namespace corbin {
 namespace {
@@ -488,9 +489,7 @@ void Program::backward() {
   for (const Kernel& k : kernel_)
     group_attained[k.group] = group_attained[k.group] || k.representative != Kernel::kNone;
 
-  const unsigned hw = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  const unsigned threads = std::max(1u, std::min<unsigned>(limits_.threads ? limits_.threads : hw,
-                                                          static_cast<unsigned>(cells_ / 256 + 1)));
+  const unsigned threads = thread_count(cells_ / 256 + 1, limits_.threads);
   std::vector<double> cur, ext;
   std::vector<std::vector<std::uint32_t>> arg(groups_);
   std::vector<std::exception_ptr> failed(threads);
@@ -583,10 +582,7 @@ void Program::backward() {
       if (done) return;
     }
   };
-  std::vector<std::thread> pool;
-  for (unsigned id = 1; id < threads; ++id) pool.emplace_back(worker, id);
-  worker(0);
-  for (std::thread& th : pool) th.join();
+  run_on_threads(threads, worker);
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
   u0_ = next;

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 
 namespace corbin {
 
@@ -104,27 +105,11 @@ MultisetAnswer multiset_worst_case(const std::vector<MultisetMember>& members, s
   // multiset named is the same whatever the threads).
   const std::size_t n = members.size();
   std::vector<Best> best(n);
-  std::vector<std::exception_ptr> failed(n);
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
-      n, limits.threads ? limits.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
-  const auto work = [&](unsigned t) {
+  const unsigned threads = thread_count(n, limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
     Walk walk(members, k, by_delta, at, limits);
-    for (std::size_t first = t; first < n; first += threads) {
-      try {
-        walk.from(first, best[first]);
-      } catch (...) {
-        failed[first] = std::current_exception();
-      }
-    }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (std::thread& th : pool) th.join();
-  }
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+    for (std::size_t first = t; first < n; first += threads) walk.from(first, best[first]);
+  });
   MultisetAnswer out;
   bool have = false;
   for (const Best& b : best) {

@@ -13,6 +13,7 @@
 #include "corbin/privacy/pld/envelope.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
 #include "corbin/privacy/pld/power_memo.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/run/choice_plan.hpp"
 
 namespace corbin {
@@ -174,42 +175,26 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   // The members, spread over threads (each its own envelopes, merged after: the maxima and the
   // attained members' ties do not depend on the order).
   const std::vector<TopRange> ranges = family.tops(limits);
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(
-      ranges.size(),
-      limits.threads ? limits.threads : std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+  const unsigned threads = thread_count(ranges.size(), limits.threads);
   std::vector<ProfileEnvelope> forward(threads, ProfileEnvelope(splitter)), backward;
   if (both) backward.assign(threads, ProfileEnvelope(splitter));
-  std::vector<std::exception_ptr> failed(threads);
   const unsigned precision = working_precision_bits();
-  auto work = [&](unsigned t) {
-    try {
-      PrecisionScope local(precision);  // the same value: each thread reads it while the others do
-      for (std::size_t i = t; i < ranges.size(); i += threads) {
-        const TopRange& range = ranges[i];
-        double slack = 0;
-        const WindowPmf others =
-            range.single() ? family.others(range.first) : family.relaxed_others(range, slack);
-        for (std::size_t c = 0; c < candidates; ++c) {
-          const NeighbouringPmfs laws = family.laws(others, c);
-          const std::size_t tag = range.single() && family.candidate(c).attained()
-                                      ? tag_of(Configuration{c, range.first}, candidates)
-                                      : ProfileEnvelope::kNoTag;
-          forward[t].add(laws.p, laws.q, laws.disjoint, tag, slack, &tails[c]);
-          if (both) backward[t].add(laws.q, laws.p, laws.disjoint, tag, slack);
-        }
+  run_on_threads(threads, [&](unsigned t) {
+    PrecisionScope local(precision);  // the same value: each thread reads it while the others do
+    for (std::size_t i = t; i < ranges.size(); i += threads) {
+      const TopRange& range = ranges[i];
+      double slack = 0;
+      const WindowPmf others = range.single() ? family.others(range.first) : family.relaxed_others(range, slack);
+      for (std::size_t c = 0; c < candidates; ++c) {
+        const NeighbouringPmfs laws = family.laws(others, c);
+        const std::size_t tag = range.single() && family.candidate(c).attained()
+                                    ? tag_of(Configuration{c, range.first}, candidates)
+                                    : ProfileEnvelope::kNoTag;
+        forward[t].add(laws.p, laws.q, laws.disjoint, tag, slack, &tails[c]);
+        if (both) backward[t].add(laws.q, laws.p, laws.disjoint, tag, slack);
       }
-    } catch (...) {
-      failed[t] = std::current_exception();
     }
-  };
-  {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (std::thread& th : pool) th.join();
-  }
-  for (const std::exception_ptr& e : failed)
-    if (e) std::rethrow_exception(e);
+  });
   for (unsigned t = 1; t < threads; ++t) {
     forward[0].merge(forward[t]);
     if (both) backward[0].merge(backward[t]);
@@ -534,7 +519,7 @@ Accountant Accountant::then(const Accountant& next) const {
   return out;
 }
 
-Accountant Accountant::either(const Accountant& other) const {
+Accountant Accountant::per_use_with(const Accountant& other) const {
   if (k_ != other.k_)
     throw invalid_argument("compositions", std::to_string(other.k_), "as many as " + std::to_string(k_));
   Accountant out;
@@ -544,7 +529,13 @@ Accountant Accountant::either(const Accountant& other) const {
   out.family_size_ = family_size_ + other.family_size_;
   out.blocks_ = blocks_ + other.blocks_;
   out.mixes_ = mixes_ && other.mixes_;
+  // The pair (D, D') is one for both: each direction combines with the same direction.
   out.symmetric_ = symmetric_ && other.symmetric_;
+  return out;
+}
+
+Accountant Accountant::either(const Accountant& other) const {
+  Accountant out = per_use_with(other);
   out.upper_[0] = dominating_either(upper_[0], other.upper_[0], limits_);
   out.upper_[1] = out.symmetric_ ? out.upper_[0] : dominating_either(upper_[1], other.upper_[1], limits_);
   // Rényi moments compose adaptively with the largest of each step's, order by order.
@@ -565,18 +556,8 @@ Accountant Accountant::either(const Accountant& other) const {
 
 Accountant Accountant::mixture(const Rational& w, const Accountant& other, const std::string& when_this,
                                const std::string& when_other) const {
-  if (k_ != other.k_)
-    throw invalid_argument("compositions", std::to_string(other.k_), "as many as " + std::to_string(k_));
   if (w < 0 || w > 1) throw invalid_argument("weight", to_string(w), "in [0, 1]");
-  Accountant out;
-  out.limits_ = limits_;
-  out.k_ = k_;
-  out.configurations_ = configurations_ + other.configurations_;
-  out.family_size_ = family_size_ + other.family_size_;
-  out.blocks_ = blocks_ + other.blocks_;
-  out.mixes_ = mixes_ && other.mixes_;
-  // The pair (D, D') is one for both draws: each direction mixes with the same direction.
-  out.symmetric_ = symmetric_ && other.symmetric_;
+  Accountant out = per_use_with(other);
   for (int d = 0; d < 2; ++d) {
     out.upper_[d] = corbin::mixture(upper_[d], other.upper_[d], w, limits_);
     out.moments_[d] = corbin::mixture(moments_[d], other.moments_[d], w);

@@ -80,6 +80,12 @@ class Accountant {
   /// The mechanism whose neighbouring laws are p and q on one window (tests, other mechanisms).
   Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits = {});
 
+  /// The grid a pair of laws is accounted on by default (`corbin account --laws`, Python's
+  /// from_laws): one chain of FFT powers and no family's envelope, so four times the mechanisms'
+  /// default grid costs about a second at k = 10^4 and brackets ε narrower than Google's
+  /// dp_accounting and Microsoft's prv_accountant at their defaults from k = 10 to 10^4
+  /// (docs/benchmarks.md, "Accountant peers").
+  static constexpr std::size_t kLawsCells = 8192;
   /// The mechanism whose neighbouring laws are p and q on the outputs 0..len − 1, exact values
   /// (the peers' question: one pair of datasets in every use). Raises invalid_argument naming p or
   /// q: lengths that differ, none, more than kMaxLawValues, a negative value, a sum other than 1.
@@ -178,6 +184,9 @@ class Accountant {
 
  private:
   Accountant() = default;
+  /// What either() and mixture() share: `other` with as many compositions (else
+  /// invalid_argument("compositions")), the limits, counts and flags of both; no bounds yet.
+  Accountant per_use_with(const Accountant& other) const;
   /// One configuration's attained compositions: each element is the optimistic PLD of some pair
   /// of neighbouring datasets (first P against Q, then Q against P, then mixtures of the two
   /// directions, which replace one allows from coordinate to coordinate).
