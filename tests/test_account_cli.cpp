@@ -359,7 +359,12 @@ TEST_CASE("corbin account --laws accounts a pair of laws of the user's own", "[c
   const double exact = std::log(13.0 / 5);
   CHECK(one["eps_lower_approx"].get<double>() <= exact);
   CHECK(one["eps_upper_approx"].get<double>() >= exact);
-  CHECK(one["eps_upper_approx"].get<double>() - one["eps_lower_approx"].get<double>() <= 1e-6);
+  // One use is answered exactly besides the grid (Accountant::exact_answer): both ends round ln(13/5).
+  CHECK(one["eps_upper_approx"].get<double>() - one["eps_lower_approx"].get<double>() <= 1e-15);
+  const Json at_one = run_json({"--laws", "1/4,3/4:3/4,1/4", "--at-eps", "1"});
+  CHECK(at_one["delta_lower_approx"].get<double>() <= (3 - std::exp(1.0)) / 4 + 1e-16);
+  CHECK(at_one["delta_upper_approx"].get<double>() >= (3 - std::exp(1.0)) / 4 - 1e-16);
+  CHECK(at_one["delta_upper_approx"].get<double>() - at_one["delta_lower_approx"].get<double>() <= 1e-15);
   // Three uses (--rounds composes): δ(1) = Σ_j (P_j − e Q_j)₊ over the count j of the second
   // output = (27 − e)/64 + (27 − 9e)/64.
   const Json three = run_json({"--laws", "1/4,3/4:3/4,1/4", "--rounds", "3", "--at-eps", "1"});

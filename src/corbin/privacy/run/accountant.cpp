@@ -1,5 +1,7 @@
 #include "corbin/privacy/run/accountant.hpp"
 
+#include <mpfr.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -355,7 +357,15 @@ Accountant Accountant::from_laws(const std::vector<Rational>& p, const std::vect
   }
   if (total_p != 1) throw invalid_argument("p", "summing to " + to_string(total_p), "summing to 1");
   if (total_q != 1) throw invalid_argument("q", "summing to " + to_string(total_q), "summing to 1");
-  return Accountant(few_point_pmf(pi), few_point_pmf(qi), false, limits);
+  Accountant out(few_point_pmf(pi), few_point_pmf(qi), false, limits);
+  SumLaw p_law, q_law;  // the outputs 0..len − 1
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p_law[Rational(static_cast<long>(i))] = p[i];
+    q_law[Rational(static_cast<long>(i))] = q[i];
+  }
+  out.exact_ = std::make_shared<const std::array<PrivacyLoss, 2>>(
+      std::array<PrivacyLoss, 2>{PrivacyLoss::of(p_law, q_law), PrivacyLoss::of(q_law, p_law)});
+  return out;
 }
 
 Accountant Accountant::compose(std::uint64_t k) const {
@@ -706,6 +716,10 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
       by = std::move(part_by);
     }
   }
+  if (const std::optional<TwoSided> exact = exact_answer(by_delta, at); exact && exact->lower > value) {
+    value = exact->lower;
+    by.reset();
+  }
   if (choices && has_plan()) {  // the upper bound's query computes the plan's answer, kept for this one
     const double pair = by_delta ? epsilon_upper(at) : delta_upper(at);
     const ChoicePlan::Answer a = plan_->answer(by_delta, at, value, pair);
@@ -715,6 +729,32 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
     }
   }
   return {value, by};
+}
+
+std::optional<TwoSided> Accountant::exact_answer(bool by_delta, const Rational& at) const {
+  if (!exact_ || k_ != 1) return std::nullopt;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const auto down = [](const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDD); };
+  const auto up = [](const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDU); };
+  TwoSided out{0, 0};
+  try {
+    for (const PrivacyLoss& loss : *exact_) {
+      TwoSided one{0, 0};
+      if (by_delta) {
+        const PrivacyLoss::AtDelta a = loss.exp_eps_for(at);
+        const double inf = std::numeric_limits<double>::infinity();
+        const Interval eps = a.infinite ? Interval(0) : log(interval_from(a.exp_eps));
+        one = a.infinite ? TwoSided{inf, inf} : TwoSided{std::max(0.0, down(lower_of(eps))), std::max(0.0, up(upper_of(eps)))};
+      } else {
+        const Interval d = loss.delta_at(exp(interval_from(at)));
+        one = {std::clamp(down(lower_of(d)), 0.0, 1.0), std::clamp(up(upper_of(d)), 0.0, 1.0)};
+      }
+      out = {std::max(out.lower, one.lower), std::max(out.upper, one.upper)};
+    }
+  } catch (const undecidable&) {
+    return std::nullopt;  // e^ε too close to a likelihood ratio at this precision: the grid's bounds stand
+  }
+  return out;
 }
 
 bool Accountant::has_plan() const {
@@ -745,6 +785,7 @@ double Accountant::epsilon_upper(const Rational& delta) const {
   for (int d = 0; d < 2; ++d)
     out = std::max(out, std::min({eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta),
                                   std::max(0.0, max_loss_[d])}));
+  if (const std::optional<TwoSided> exact = exact_answer(true, delta)) out = std::min(out, exact->upper);
   return has_plan() ? choice_upper(true, delta, out) : out;
 }
 
@@ -755,6 +796,7 @@ double Accountant::delta_upper(const Rational& eps) const {
     if (!(std::isfinite(max_loss_[d]) && to_rational(max_loss_[d]) <= eps))  // past every loss, δ = 0
       out = std::max(out, std::min(corbin::delta_upper(upper_[d], eps),
                                    corbin::delta_from_moments(moments_[d], eps)));
+  if (const std::optional<TwoSided> exact = exact_answer(false, eps)) out = std::min(out, exact->upper);
   return std::clamp(has_plan() ? choice_upper(false, eps, out) : out, 0.0, 1.0);
 }
 

@@ -18,6 +18,7 @@
 // `attained_by`, so anyone can recompute it. A bound of +∞ means no finite ε reaches δ (for the
 // lower bound: certainly none does).
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "corbin/privacy/exact/privacy_loss.hpp"
 #include "corbin/privacy/worst_case/aggregate_law.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
 #include "corbin/privacy/pld/moments.hpp"
@@ -240,6 +242,13 @@ class Accountant {
   /// The parts of a `then` whose uses no one plan covers, each with its own plan: a part's lower
   /// bound is the whole's too (the other parts' outputs dropped are a post-processing).
   std::vector<std::shared_ptr<const Accountant>> parts_;
+  /// One use of a pair of laws given exactly (from_laws), P against Q and Q against P: a query
+  /// of that one use (k = 1: every copy of this accountant with k = 1 is the same mechanism, the
+  /// others are fresh or composed) is answered exactly besides the grid's bounds.
+  std::shared_ptr<const std::array<PrivacyLoss, 2>> exact_;
+  /// ε(δ) or δ(ε) of exact_'s one use, enclosed (the larger order); none without exact_, with
+  /// k > 1, or where a comparison with a transcendental e^ε cannot be decided.
+  std::optional<TwoSided> exact_answer(bool by_delta, const Rational& at) const;
   /// The powers of upper_ kept for compose() (keeping_powers); none by default.
   struct KeptPowers;
   std::shared_ptr<KeptPowers> kept_;
