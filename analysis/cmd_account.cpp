@@ -171,7 +171,10 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   if (a.geometry.variant != "corrected")
     throw invalid_argument("--variant", a.geometry.variant, "absent for " + name + " (no CorBinQ)");
   fl::CoordinateSetting s;
-  s.budget = a.budget.budget();
+  if (room.reads(fl::SettingParameter::budget))
+    s.budget = a.budget.budget();
+  else if (a.budget.given())
+    throw invalid_argument("--alpha, --exp-eps or --eps", "given", "absent for " + name + ", which takes no budget");
   s.center = a.geometry.c();
   s.radius = a.geometry.r();
   // The δ a room's calibration reads (the Gaussian's σ), as the room declares (Mechanism::reads).

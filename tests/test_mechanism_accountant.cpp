@@ -163,7 +163,7 @@ TEST_CASE("LDP-FL's room, through the lone clients' family, is Theorem 3's accou
 
 TEST_CASE("a room without a finite reduction, or without a certified accountant, says why",
           "[mechanism_accountant][unit]") {
-  for (const char* name : {"pbm2", "cq", "vanilla"}) {
+  for (const char* name : {"pbm2", "cq"}) {
     std::string why;
     INFO(name);
     CHECK_FALSE(fl::Registry::global().find(name).round_accountant(setting(Rational(3)), 10, PldLimits{}, why));
@@ -174,6 +174,30 @@ TEST_CASE("a room without a finite reduction, or without a certified accountant,
     INFO(name);
     CHECK(fl::Registry::global().find(name).round_accountant(setting(Rational(3)), 10, PldLimits{}, why));
   }
+}
+
+TEST_CASE("a room without randomness: infinite where c ± r send different outputs, attained there",
+          "[mechanism_accountant][unit]") {
+  fl::CoordinateSetting s;  // c = 0, r = 1: both signs
+  for (const char* name : {"vanilla", "signsgd"}) {
+    INFO(name);
+    std::string why;
+    const std::optional<Accountant> room = fl::Registry::global().find(name).round_accountant(s, 10, PldLimits{}, why);
+    REQUIRE(room);
+    const TwoSided e = room->compose(3).epsilon(Rational(1, 100000));
+    CHECK(std::isinf(e.lower));
+    CHECK(std::isinf(e.upper));
+    CHECK(room->delta(Rational(100)).lower >= 1 - 1e-12);  // disjoint: δ(ε) = 1 at every ε
+    const std::optional<AttainedBy> by = room->attaining_epsilon(Rational(1, 100000));
+    REQUIRE(by);
+    CHECK(by->parts.front().client_1.find("c - 1") != std::string::npos);
+  }
+  // SignSGD on a range of one sign sends one output: no finite reduction is claimed (inputs
+  // between the ends could differ for another rule), and the reason says so.
+  s.center = 2;
+  std::string why;
+  CHECK_FALSE(fl::Registry::global().find("signsgd").round_accountant(s, 10, PldLimits{}, why));
+  CHECK(why.find("no randomness") != std::string::npos);
 }
 
 TEST_CASE("RQM with three levels: no input outside the family's extremes is worse",

@@ -529,7 +529,10 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   if (neighbours != "replace") throw corbin::invalid_argument("neighbours", quote(neighbours), "replace for " + which);
   if (to_count(bits, "bits", kMaxBits) != 5) throw corbin::invalid_argument("bits", "given", "absent for " + which);
   fl::CoordinateSetting s;
-  s.budget = required_budget(alpha, exp_eps, eps);
+  if (room.reads(fl::SettingParameter::budget))
+    s.budget = required_budget(alpha, exp_eps, eps);
+  else if (to_budget(alpha, exp_eps, eps))
+    throw corbin::invalid_argument("budget", "given", "absent for " + which + ", which takes none");
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
   // The δ a room's calibration reads, as the room declares (Mechanism::reads): the CLI's rule.

@@ -321,10 +321,25 @@ std::optional<std::vector<Rational>> Mechanism::law_extreme_inputs(const Coordin
 
 std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                       const PldLimits& limits, std::string& why_not) const {
-  const std::optional<std::vector<Rational>> extremes = law_extreme_inputs(s);
+  std::optional<std::vector<Rational>> extremes = law_extreme_inputs(s);
+  // Without randomness every client's output is a function of its input, so two inputs with
+  // different outputs release disjoint laws whatever the others send (their outputs are fixed):
+  // ε = ∞ for every δ < 1, attained at c ± r where those differ. Where they agree, inputs
+  // between could still differ: no finite reduction is known.
+  if (!extremes && !randomised()) {
+    const std::vector<Rational> ends = range_ends(s);
+    const std::optional<std::vector<Atom>> low = law(s, ends.front()), high = law(s, ends.back());
+    const auto same = [](const std::vector<Atom>& a, const std::vector<Atom>& b) {
+      return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                        [](const Atom& x, const Atom& y) { return x.value == y.value && x.prob == y.prob; });
+    };
+    if (low && high && !same(*low, *high)) extremes = ends;
+  }
   if (!extremes) {
-    why_not = "its law is not known to be affine between finitely many inputs, so the worst case over "
-              "inputs has no finite reduction here";
+    why_not = randomised() ? "its law is not known to be affine between finitely many inputs, so the worst case over "
+                             "inputs has no finite reduction here"
+                           : "it has no randomness and its outputs at c − r and c + r agree: inputs between could "
+                             "differ, and no reduction to finitely many inputs is known";
     return std::nullopt;
   }
   std::vector<ExtremeLaw> laws;
