@@ -48,7 +48,7 @@ struct AccountPhase {
   std::string mechanism;
   unsigned long n = 0;
   std::uint64_t m = 1, rounds = 1;
-  Budget budget{Budget::Kind::exp_eps, Rational(3)};
+  std::optional<Budget> budget = Budget{Budget::Kind::exp_eps, Rational(3)};  ///< none: a room that takes none
 };
 
 struct AccountOutcome {

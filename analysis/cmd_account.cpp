@@ -188,7 +188,7 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   }
   AccountPhase phase;
   phase.mechanism = a.mechanism;
-  phase.budget = s.budget;
+  phase.budget = room.reads(fl::SettingParameter::budget) ? std::optional<Budget>(s.budget) : std::nullopt;
   phase.n = parse_count(a.n, "--n", kMaxAccountClients, 2);
   phase.m = parse_count(a.m, "--m", kMaxCompositions, 1);
   phase.rounds = parse_count(a.rounds, "--rounds", kMaxCompositions, 1);
@@ -422,7 +422,7 @@ void run_account(const AccountCli& cli) {
   if (laws) {
     out["laws"] = a.laws;
   } else {
-    put_budget(out, asked.budget);
+    if (asked.budget) put_budget(out, *asked.budget);
     out["n"] = asked.n;
   }
   const RunLedger::Phase& front = o.ledger.phases().front();
@@ -451,9 +451,11 @@ void run_account(const AccountCli& cli) {
         const AccountPhase& room = o.phases.at(i);
         x["mechanism"] = room.mechanism;
         x["rounds"] = std::to_string(room.rounds);
-        Json budget = Json::object();
-        put_budget(budget, room.budget);
-        x["budget"] = budget["budget"];
+        if (room.budget) {
+          Json budget = Json::object();
+          put_budget(budget, *room.budget);
+          x["budget"] = budget["budget"];
+        }
         x["n"] = room.n;
         x["m"] = room.m;
         phases.push_back(x);

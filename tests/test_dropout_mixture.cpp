@@ -295,6 +295,38 @@ TEST_CASE("with dropout the run's lower end stays below the mechanism's exact ε
             .bounds.lower > 0.6);
 }
 
+TEST_CASE("a dropout round of m coordinates is computed whole up to 32 clients, the mirror candidates once",
+          "[dropout][unit]") {
+  // m = 8 coordinates sharing every client's draw, dropout 1/10, e^ε = 3, δ = 10^−5. At n = 32
+  // the round is computed whole; at n = 33 (past kMaxRoundMixtureClients) the lower end is one
+  // coordinate's, far below: the whole round's is the larger by much, never above the upper end.
+  const auto round = [](unsigned long n) {
+    RoundKind k;
+    k.setting = population(n, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5);
+    k.dropout = Rational(1, 10);
+    k.coordinates = 8;
+    RunLedger ledger;
+    ledger.step(k, 1);
+    return ledger.epsilon(Rational(1, 100000));
+  };
+  const RunLedger::Answer whole = round(kMaxRoundMixtureClients), one = round(kMaxRoundMixtureClients + 1);
+  CHECK(whole.bounds.lower <= whole.bounds.upper);
+  CHECK(whole.bounds.lower > 2 * one.bounds.lower);
+  REQUIRE(whole.attained);
+  CHECK(whole.attained->parts.front().dropout.find("once for the round's 8 coordinates") != std::string::npos);
+  // The mirror candidates are skipped, not lost: the bounds of both mirror images of client 1's
+  // pair are the same numbers (the family lists both orders; one is computed).
+  RoundKind k;
+  k.setting = population(5, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5);
+  const std::vector<AttainedPlds> lowers = dropout_round_lowers(k.setting, Rational(1, 10), 8, PldLimits{});
+  CHECK(lowers.size() == 2);  // one candidate (its mirror skipped), the others low and high
+  // The mirror's bounds are these in the other direction: with the others low, client 1's pair
+  // forward is the mirror's with the others high, backward.
+  REQUIRE(lowers.size() == 2);
+  CHECK(delta_lower(lowers[0].forward, Rational(1)) > 0);
+  CHECK(delta_lower(lowers[0].forward, Rational(1)) != delta_lower(lowers[1].forward, Rational(1)));
+}
+
 TEST_CASE("past the mixture's limits a dropout round has no lower bound, not the floors'",
           "[dropout][unit]") {
   // One round of 2 000 clients, dropout 1/10: the floors' population bounds it from above; the

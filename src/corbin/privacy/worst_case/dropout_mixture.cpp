@@ -1,5 +1,7 @@
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 
+#include <mpfr.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,9 +11,27 @@
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 
 namespace corbin {
 namespace {
+
+/// Survivor counts of less weight than this share of the round's are left out of a round's
+/// mixture (dropout_round_lowers): δ falls by at most n times this share.
+constexpr double kNegligibleCount = 1e-12;
+
+/// `a` with every mass times w in [0, 1] (P-masses rounded down, Q-masses up): the part of a
+/// mixture that a dropped remainder leaves, a sub-probability whose δ only falls.
+LowerPld scaled(LowerPld a, const Rational& w) {
+  PrecisionScope scope(64);
+  const Interval x = interval_from(w);
+  const double down = std::max(0.0, mpfr_get_d(lower_of(x).backend().data(), MPFR_RNDD));
+  const double up = std::min(1.0, mpfr_get_d(upper_of(x).backend().data(), MPFR_RNDU));
+  for (double& v : a.p) v = directed::mul_down(v, down);
+  for (double& v : a.t) v = directed::mul_up(v, up);
+  a.infinite = directed::mul_down(a.infinite, down);
+  return a;
+}
 
 using namespace directed;
 
@@ -310,46 +330,76 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
   }
   const WindowPmf point = few_point_pmf({Interval(1)});
   const LowerPld silent = lower_pld(point, point, false, limits);
+  // Counts of surviving others whose weight is below kNegligibleCount of the round's are left
+  // out: their mass is dropped (scaled below), which only lowers δ.
+  std::vector<std::size_t> counts;
+  Rational kept(0);
+  for (std::size_t k = 0; k <= others; ++k)
+    if (weight[k] >= Rational(alive * to_rational(kNegligibleCount))) {
+      counts.push_back(k);
+      kept += weight[k];
+    }
+  const Rational kept_share = kept / alive;
+  // A candidate whose two laws are an earlier one's with "+" and "−" swapped is that one seen in a
+  // mirror (the others' inputs mirrored too): its two components are the earlier one's, swapped.
+  const auto same = [](const Interval& a, const Interval& b) {
+    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
+  };
+  std::vector<std::size_t> done;
   for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
     const ClientCandidate<Interval>& x = family.candidate(cand);
     if (!x.attained() || x.role != TargetClient::Role::ldpq || x.terms_with != 1 || x.terms_neighbour != 1) continue;
+    const bool mirrored = std::any_of(done.begin(), done.end(), [&](std::size_t e) {
+      const ClientCandidate<Interval>& y = family.candidate(e);
+      return same(y.with[0], x.with[1]) && same(y.with[1], x.with[0]) && same(y.neighbour[0], x.neighbour[1]) &&
+             same(y.neighbour[1], x.neighbour[0]);
+    });
+    if (mirrored) continue;
+    done.push_back(cand);
     for (const bool high : {false, true}) {
       const Interval& q = high ? q_high : q_low;
-      std::vector<Interval> binomial{Interval(1)};  // of the k surviving others' "+" count
-      std::optional<std::array<LowerPld, 2>> mixed;
-      Rational mass(0);
-      for (std::size_t k = 0; k <= others; ++k) {
-        if (k > 0) {  // one more survivor
-          std::vector<Interval> next(k + 1, Interval(0));
-          for (std::size_t j = 0; j < binomial.size(); ++j) {
-            next[j] = Interval(next[j] + binomial[j] * (1 - q));
-            next[j + 1] = Interval(next[j + 1] + binomial[j] * q);
+      // Each kept count's pair composed m times, on the threads (the powers are the cost).
+      std::vector<std::array<LowerPld, 2>> parts(counts.size());
+      const unsigned precision = working_precision_bits();
+      const unsigned threads = thread_count(counts.size(), limits.threads);
+      run_on_threads(threads, [&](unsigned t) {
+        PrecisionScope local(precision);
+        for (std::size_t i = t; i < counts.size(); i += threads) {
+          const std::size_t k = counts[i];
+          // The "+" count of the k surviving others: Binomial(k, q).
+          std::vector<Interval> binomial{Interval(1)};
+          for (std::size_t added = 0; added < k; ++added) {
+            std::vector<Interval> next(binomial.size() + 1, Interval(0));
+            for (std::size_t j = 0; j < binomial.size(); ++j) {
+              next[j] = Interval(next[j] + binomial[j] * (1 - q));
+              next[j + 1] = Interval(next[j + 1] + binomial[j] * q);
+            }
+            binomial = std::move(next);
           }
-          binomial = std::move(next);
+          std::vector<Interval> with(k + 2, Interval(0)), neighbour(k + 2, Interval(0));
+          for (std::size_t j = 0; j <= k; ++j)
+            for (std::size_t b = 0; b < 2; ++b) {
+              with[j + b] = Interval(with[j + b] + x.with[b] * binomial[j]);
+              neighbour[j + b] = Interval(neighbour[j + b] + x.neighbour[b] * binomial[j]);
+            }
+          const WindowPmf P = few_point_pmf(with), Q = few_point_pmf(neighbour);
+          parts[i] = {power(lower_pld(P, Q, false, limits), m, limits), power(lower_pld(Q, P, false, limits), m, limits)};
         }
-        std::vector<Interval> with(k + 2, Interval(0)), neighbour(k + 2, Interval(0));
-        for (std::size_t j = 0; j <= k; ++j)
-          for (std::size_t b = 0; b < 2; ++b) {
-            with[j + b] = Interval(with[j + b] + x.with[b] * binomial[j]);
-            neighbour[j + b] = Interval(neighbour[j + b] + x.neighbour[b] * binomial[j]);
-          }
-        const WindowPmf P = few_point_pmf(with), Q = few_point_pmf(neighbour);
-        const std::array<LowerPld, 2> part{power(lower_pld(P, Q, false, limits), m, limits),
-                                           power(lower_pld(Q, P, false, limits), m, limits)};
-        if (!mixed) {
-          mixed = part;
-        } else {
-          const Rational w = weight[k] / (mass + weight[k]);
-          for (int d = 0; d < 2; ++d) (*mixed)[d] = mixture(part[d], (*mixed)[d], w, limits);
-        }
-        mass += weight[k];
+      });
+      std::array<LowerPld, 2> mixed = parts.front();
+      Rational mass = weight[counts.front()];
+      for (std::size_t i = 1; i < counts.size(); ++i) {
+        const Rational w = weight[counts[i]] / (mass + weight[counts[i]]);
+        for (int d = 0; d < 2; ++d) mixed[d] = mixture(parts[i][d], mixed[d], w, limits);
+        mass += weight[counts[i]];
       }
-      for (int d = 0; d < 2; ++d) (*mixed)[d] = mixture(silent, (*mixed)[d], p, limits);
+      for (int d = 0; d < 2; ++d) mixed[d] = scaled(mixed[d], kept_share);
+      for (int d = 0; d < 2; ++d) mixed[d] = mixture(silent, mixed[d], p, limits);
       ConfigurationWords words = family.describe(Configuration{cand, high ? others : 0});
       words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
                       ", once for the round's " + std::to_string(m) +
                       " coordinates; the server sees who survived and the sums";
-      out.push_back({(*mixed)[0], (*mixed)[1], std::move(words)});
+      out.push_back({mixed[0], mixed[1], std::move(words)});
     }
   }
   return out;
