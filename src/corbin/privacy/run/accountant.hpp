@@ -82,8 +82,8 @@ class Accountant {
   /// The mechanism whose neighbouring laws are p and q on one window (tests, other mechanisms).
   Accountant(const WindowPmf& p, const WindowPmf& q, bool disjoint, const PldLimits& limits = {});
 
-  /// The grid a pair of laws is accounted on by default (`corbin account --laws`, Python's
-  /// from_laws): one chain of FFT powers and no family's envelope, so four times the mechanisms'
+  /// The grid a pair of laws is accounted on by default (the CLI's and Python's pair of laws):
+  /// one chain of FFT powers and no family's envelope, so four times the mechanisms'
   /// default grid costs about a second at k = 10^4 and brackets ε narrower than Google's
   /// dp_accounting and Microsoft's prv_accountant at their defaults from k = 10 to 10^4
   /// (docs/benchmarks.md, "Accountant peers").
