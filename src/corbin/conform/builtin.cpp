@@ -73,6 +73,16 @@ void record(Answer& a, std::uint8_t index, bool sequence) {
   if (sequence) a.sequence.push_back(index);
 }
 
+/// A request's keys for the fixed-point samplers: builtin:cpu and the kernels draw from the same
+/// ones, so that the kernels' first block is builtin:cpu's output for output.
+struct SamplerKeys {
+  Key coins, shared, follower;  ///< a client's (the leader's) private coins, Z, the follower's coins
+  explicit SamplerKeys(std::uint64_t seed)
+      : coins(derive_key(seed, "conform private coins")),
+        shared(derive_key(seed, "conform shared Z")),
+        follower(derive_key(seed, "conform follower's private coins")) {}
+};
+
 fl::kernels::Backend usable(fl::kernels::Backend backend) {
   if (backend == fl::kernels::Backend::cuda && !fl::kernels::cuda_available())
     throw invalid_argument("device", "cuda",
@@ -149,7 +159,8 @@ Answer CpuSampler::draw(const Request& r) {
     w2.assign(kBlock, input_as_float(s.inputs[1]));
     out2.resize(kBlock);
   }
-  const Key coins = derive_key(seed, "conform private coins");
+  const SamplerKeys keys(seed);
+  const Key& coins = keys.coins;
   std::unique_ptr<LdpqSampler> ldpq;
   std::unique_ptr<CorbinqPairSampler> pair;
   std::unique_ptr<PbmSampler> pbm;
@@ -167,8 +178,7 @@ Answer CpuSampler::draw(const Request& r) {
       const FixedPointLaw law(budget_of(s), s.center, s.radius);
       plus = law.plus_value();
       pair = std::make_unique<CorbinqPairSampler>(
-          law, s.bits, derive_key(seed, "conform shared Z"), coins,
-          derive_key(seed, "conform follower's private coins"), 0);
+          law, s.bits, keys.shared, coins, keys.follower, 0);
       break;
     }
     case Kind::pbm:
@@ -223,10 +233,9 @@ Answer KernelSampler::draw(const Request& r) {
   const FixedPointLaw law(budget_of(s), s.center, s.radius);
   const SamplerConstants constants = law.constants(pair ? kFixedBits - s.bits : 0);
   // The keys builtin:cpu uses, so that block 0 draws what it draws.
-  const chacha20::KeyWords coins = key_words(derive_key(r.seed, "conform private coins"));
-  const chacha20::KeyWords shared = key_words(derive_key(r.seed, "conform shared Z"));
-  const chacha20::KeyWords follower =
-      key_words(derive_key(r.seed, "conform follower's private coins"));
+  const SamplerKeys keys(r.seed);
+  const chacha20::KeyWords coins = key_words(keys.coins), shared = key_words(keys.shared),
+                           follower = key_words(keys.follower);
   // Every draw of a request reads the same inputs: a block's worth (or fewer) is written once.
   const std::size_t filled = static_cast<std::size_t>(std::min<std::uint64_t>(kKernelBlock, r.draws));
   std::fill_n(host1_.begin(), filled, input_as_float(s.inputs[0]));
@@ -294,10 +303,6 @@ Answer ExactSampler::draw(const Request& r) {
   }
   return a;
 }
-
-}  // namespace corbin::conform
-
-namespace corbin::conform {
 
 const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names{"builtin:cpu", "builtin:kernels", "builtin:cuda",

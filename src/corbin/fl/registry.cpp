@@ -329,11 +329,7 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
   if (!extremes && !randomised()) {
     const std::vector<Rational> ends = range_ends(s);
     const std::optional<std::vector<Atom>> low = law(s, ends.front()), high = law(s, ends.back());
-    const auto same = [](const std::vector<Atom>& a, const std::vector<Atom>& b) {
-      return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                        [](const Atom& x, const Atom& y) { return x.value == y.value && x.prob == y.prob; });
-    };
-    if (low && high && !same(*low, *high)) extremes = ends;
+    if (low && high && *low != *high) extremes = ends;
   }
   if (!extremes) {
     why_not = randomised() ? "its law is not known to be affine between finitely many inputs, so the worst case over "

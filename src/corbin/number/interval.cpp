@@ -87,6 +87,9 @@ Real upper_of(const Interval& x) {
   return r;
 }
 
+double to_double_down(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDD); }
+double to_double_up(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDU); }
+
 Real midpoint_of(const Interval& x) {
   Real r;
   mpfr_set_prec(r.backend().data(), mpfi_get_prec(x.backend().data()));

@@ -71,6 +71,9 @@ Interval interval_hull(const Real& lo, const Real& hi);
 
 Real lower_of(const Interval& x);
 Real upper_of(const Interval& x);
+/// x as the double at or below it, or at or above it (a bound stays a bound).
+double to_double_down(const Real& x);
+double to_double_up(const Real& x);
 Real midpoint_of(const Interval& x);
 
 /// floor(x), certified: both endpoints must have the same floor, else undecidable.

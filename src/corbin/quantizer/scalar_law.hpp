@@ -26,6 +26,7 @@ template <class T>
 struct Atom {
   T value;
   T prob;
+  friend bool operator==(const Atom&, const Atom&) = default;
 };
 
 template <class T>

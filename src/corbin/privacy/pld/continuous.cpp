@@ -10,26 +10,13 @@
 namespace corbin {
 namespace {
 
-double up(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDU); }
-double down(const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDD); }
-
-/// The grid point 2^scale·k as an exact rational.
-Rational grid_point(int scale, std::int64_t k) {
-  const Rational step = scale >= 0 ? Rational(BigInt(1) << scale) : Rational(1, BigInt(1) << -scale);
-  return step * k;
-}
-
-/// floor(x / 2^scale) and ceil(x / 2^scale), exactly (x finite).
-std::int64_t floor_index(const Real& x, int scale) {
-  Real y = x;
-  mpfr_mul_2si(y.backend().data(), x.backend().data(), -scale, MPFR_RNDN);  // exact: a power of 2
-  return static_cast<std::int64_t>(floor(y).convert_to<double>());
-}
-std::int64_t ceil_index(const Real& x, int scale) {
+/// x / 2^scale, exactly (a power of 2; x finite).
+Real over_step(const Real& x, int scale) {
   Real y = x;
   mpfr_mul_2si(y.backend().data(), x.backend().data(), -scale, MPFR_RNDN);
-  return static_cast<std::int64_t>(ceil(y).convert_to<double>());
+  return y;
 }
+std::int64_t index_of(const Real& integral) { return static_cast<std::int64_t>(integral.convert_to<double>()); }
 
 void add_up_at(UpperPld& upper, std::int64_t k, double mass) {
   double& m = upper.mass[static_cast<std::size_t>(k - upper.offset)];
@@ -38,16 +25,27 @@ void add_up_at(UpperPld& upper, std::int64_t k, double mass) {
 
 }  // namespace
 
+Rational grid_point(int scale, std::int64_t k) {
+  const Rational step = scale >= 0 ? Rational(BigInt(1) << scale) : Rational(1, BigInt(1) << -scale);
+  return step * k;
+}
+
+Interval mass_between(const Tail& a, const Tail& b) {
+  if (a.upper) return Interval(a.value - b.value);   // both in the upper tail
+  if (!b.upper) return Interval(b.value - a.value);  // both in the lower part
+  return Interval(1 - a.value - b.value);            // across the middle
+}
+
 void add_split(UpperPld& upper, std::int64_t a, std::int64_t b, const Interval& p, const Interval& q,
                const Interval& e_a, const Interval& e_b) {
-  const double whole = up(upper_of(p));
+  const double whole = to_double_up(upper_of(p));
   if (a == b) {
     add_up_at(upper, a, std::max(0.0, whole));
     return;
   }
   const Interval gap(e_a - e_b);
-  const double at_low = std::min(whole, up(upper_of(Interval(Interval(q - p * e_b) / gap))));
-  const double at_high = std::min(whole, up(upper_of(Interval(Interval(p * e_a - q) / gap))));
+  const double at_low = std::min(whole, to_double_up(upper_of(Interval(Interval(q - p * e_b) / gap))));
+  const double at_high = std::min(whole, to_double_up(upper_of(Interval(Interval(p * e_a - q) / gap))));
   add_up_at(upper, a, std::max(0.0, at_low));
   add_up_at(upper, b, std::max(0.0, at_high));
 }
@@ -78,19 +76,19 @@ ContinuousPlds continuous_plds(const std::vector<LossPiece>& pieces, int scale, 
   for (const LossPiece& piece : pieces) {
     if (!(upper_of(piece.p) > 0)) continue;
     // Pessimistic.
-    const std::int64_t b = isinf(piece.hi) ? top + 1 : std::max(offset, ceil_index(piece.hi, scale));
-    if (b > top) {
-      upper.infinite = std::min(1.0, directed::add_up(upper.infinite, up(upper_of(piece.p))));
-    } else {
-      const std::int64_t a = isinf(piece.lo) ? offset : std::clamp(floor_index(piece.lo, scale), offset, b);
-      add_split(upper, a, b, piece.p, piece.q, e_minus[at(a)], e_minus[at(b)]);
-    }
+    // The grid indices around its losses (a piece from −∞ starts at the lowest point).
+    const std::int64_t low = isinf(piece.lo) ? offset : std::max(offset, index_of(floor(over_step(piece.lo, scale))));
+    const std::int64_t b = isinf(piece.hi) ? top + 1 : std::max(offset, index_of(ceil(over_step(piece.hi, scale))));
+    if (b > top)
+      upper.infinite = std::min(1.0, directed::add_up(upper.infinite, to_double_up(upper_of(piece.p))));
+    else
+      add_split(upper, std::min(low, b), b, piece.p, piece.q, e_minus[at(std::min(low, b))], e_minus[at(b)]);
     // Optimistic.
-    const std::int64_t c = isinf(piece.lo) ? offset : std::clamp(floor_index(piece.lo, scale), offset, top);
+    const std::int64_t c = std::min(low, top);
     const std::size_t i = at(c);
-    lower.p[i] = directed::add_down(lower.p[i], std::max(0.0, down(lower_of(piece.p))));
+    lower.p[i] = directed::add_down(lower.p[i], std::max(0.0, to_double_down(lower_of(piece.p))));
     lower.p[i] = std::max(0.0, lower.p[i]);
-    lower.t[i] = directed::add_up(lower.t[i], up(upper_of(Interval(piece.q * e_plus[i]))));
+    lower.t[i] = directed::add_up(lower.t[i], to_double_up(upper_of(Interval(piece.q * e_plus[i]))));
   }
   return out;
 }

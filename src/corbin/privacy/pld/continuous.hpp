@@ -20,6 +20,22 @@
 
 namespace corbin {
 
+/// The grid point k·2^scale, exactly.
+Rational grid_point(int scale, std::int64_t k);
+
+/// A distribution function at a point, kept as a small number: the upper tail P(X > x) at or
+/// above the law's centre, the lower tail P(X <= x) below it, so that the mass between two
+/// points is a difference of two small numbers, not of two near 1 (which would lose a tail's mass
+/// to cancellation).
+struct Tail {
+  bool upper = true;
+  Interval value;
+  Interval below() const { return upper ? Interval(1 - value) : value; }
+  Interval above() const { return upper ? value : Interval(1 - value); }
+};
+/// P(a < X <= b) for a < b, from their tails.
+Interval mass_between(const Tail& a, const Tail& b);
+
 /// Adds to `upper` a piece whose losses all lie in [y_a, y_b] (grid indices offset <= a <= b),
 /// of P-mass p and Q-mass q, split onto y_a and y_b keeping both masses, each part rounded up;
 /// e_a and e_b enclose e^(−y_a) and e^(−y_b). a == b puts the whole P-mass at y_a.

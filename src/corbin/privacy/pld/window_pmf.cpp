@@ -22,8 +22,7 @@ struct Ends {
   double lo, hi;
 };
 Ends ends(const Interval& x) {
-  const Real l = lower_of(x), h = upper_of(x);
-  return {mpfr_get_d(l.backend().data(), MPFR_RNDD), mpfr_get_d(h.backend().data(), MPFR_RNDU)};
+  return {to_double_down(lower_of(x)), to_double_up(upper_of(x))};
 }
 
 /// Upper bound on P(X − E X >= t) for a sum of independent terms with total variance <= v and
@@ -31,8 +30,7 @@ Ends ends(const Interval& x) {
 double bernstein(const Interval& t, const Interval& v, double b) {
   if (lower_of(t) <= 0) return 1;
   const Interval bound = exp(Interval(-t * t / (2 * (v + b * t / 3))));
-  const Real hi = upper_of(bound);
-  return std::min(1.0, mpfr_get_d(hi.backend().data(), MPFR_RNDU));
+  return std::min(1.0, to_double_up(upper_of(bound)));
 }
 
 /// ln P(Binomial(N, p) = j) enclosed, from log-gamma rounded in both directions.

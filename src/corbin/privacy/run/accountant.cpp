@@ -1,7 +1,5 @@
 #include "corbin/privacy/run/accountant.hpp"
 
-#include <mpfr.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -734,8 +732,6 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
 std::optional<TwoSided> Accountant::exact_answer(bool by_delta, const Rational& at) const {
   if (!exact_ || k_ != 1) return std::nullopt;
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const auto down = [](const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDD); };
-  const auto up = [](const Real& x) { return mpfr_get_d(x.backend().data(), MPFR_RNDU); };
   TwoSided out{0, 0};
   try {
     for (const PrivacyLoss& loss : *exact_) {
@@ -744,10 +740,10 @@ std::optional<TwoSided> Accountant::exact_answer(bool by_delta, const Rational& 
         const PrivacyLoss::AtDelta a = loss.exp_eps_for(at);
         const double inf = std::numeric_limits<double>::infinity();
         const Interval eps = a.infinite ? Interval(0) : log(interval_from(a.exp_eps));
-        one = a.infinite ? TwoSided{inf, inf} : TwoSided{std::max(0.0, down(lower_of(eps))), std::max(0.0, up(upper_of(eps)))};
+        one = a.infinite ? TwoSided{inf, inf} : TwoSided{std::max(0.0, to_double_down(lower_of(eps))), std::max(0.0, to_double_up(upper_of(eps)))};
       } else {
         const Interval d = loss.delta_at(exp(interval_from(at)));
-        one = {std::clamp(down(lower_of(d)), 0.0, 1.0), std::clamp(up(upper_of(d)), 0.0, 1.0)};
+        one = {std::clamp(to_double_down(lower_of(d)), 0.0, 1.0), std::clamp(to_double_up(upper_of(d)), 0.0, 1.0)};
       }
       out = {std::max(out.lower, one.lower), std::max(out.upper, one.upper)};
     }

@@ -1,7 +1,5 @@
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 
-#include <mpfr.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -25,8 +23,8 @@ constexpr double kNegligibleCount = 1e-12;
 LowerPld scaled(LowerPld a, const Rational& w) {
   PrecisionScope scope(64);
   const Interval x = interval_from(w);
-  const double down = std::max(0.0, mpfr_get_d(lower_of(x).backend().data(), MPFR_RNDD));
-  const double up = std::min(1.0, mpfr_get_d(upper_of(x).backend().data(), MPFR_RNDU));
+  const double down = std::max(0.0, to_double_down(lower_of(x)));
+  const double up = std::min(1.0, to_double_up(upper_of(x)));
   for (double& v : a.p) v = directed::mul_down(v, down);
   for (double& v : a.t) v = directed::mul_up(v, up);
   a.infinite = directed::mul_down(a.infinite, down);

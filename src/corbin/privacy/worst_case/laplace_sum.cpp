@@ -21,20 +21,6 @@ constexpr unsigned kBits = 64;
 
 double nearest(const Interval& x) { return midpoint_of(x).convert_to<double>(); }
 
-/// A distribution function at a point, kept as a small number: the upper tail P(X > x) at or
-/// above the law's centre, the lower tail P(X < x) below it (no atoms: < and <= agree).
-struct Tail {
-  bool upper = true;
-  Interval value;
-};
-
-/// P(a < X <= b) for a < b, from their tails.
-Interval mass_between(const Tail& a, const Tail& b) {
-  if (a.upper) return Interval(a.value - b.value);
-  if (!b.upper) return Interval(b.value - a.value);
-  return Interval(1 - a.value - b.value);
-}
-
 /// The sum of n Laplace(1) laws: its density and tail coefficients (the header's c_j and a_i),
 /// enclosed, and their logarithms in double for the approximate crossings.
 class LaplaceSum {
@@ -189,7 +175,6 @@ class Crossings {
 
 /// An edge of the partition: the loss there (enclosed) and P's and Q's tails.
 struct Edge {
-  Rational x;
   Interval loss;
   Tail p, q;
 };
@@ -221,7 +206,6 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
   const int grid_scale =
       static_cast<int>(std::ceil(std::log2(span / static_cast<double>(limits.max_cells - 2))));
   const double h = std::ldexp(1.0, grid_scale);
-  const Rational step = grid_scale >= 0 ? Rational(BigInt(1) << grid_scale) : Rational(1, BigInt(1) << -grid_scale);
   const auto offset = static_cast<std::int64_t>(std::floor(lo / h));
   const auto top = static_cast<std::int64_t>(std::ceil(hi / h));
 
@@ -231,13 +215,13 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
   const Crossings crossings(pair, from, to, table, h * 1e-9);
   const double spacing = (to - from) / static_cast<double>(table);
   std::vector<Edge> edges;
-  edges.push_back({Rational(0), interval_from(Rational(-eps0)), Tail{false, interval_from(Rational(0))},
+  edges.push_back({interval_from(Rational(-eps0)), Tail{false, interval_from(Rational(0))},
                    Tail{false, interval_from(Rational(0))}});
   std::optional<double> last;
   for (std::int64_t k = offset; k <= top; ++k) {
     const std::optional<double> x = crossings.at(static_cast<double>(k) * h);
     if (!x) continue;
-    const Interval y = interval_from(Rational(step * k));
+    const Interval y = interval_from(grid_point(grid_scale, k));
     double xi = std::max(std::fabs(*x) * 0x1p-40, spacing * 0x1p-30);
     for (int attempt = 0; attempt < 5; ++attempt, xi *= 256) {
       const double below = *x - xi, above = *x + xi;
@@ -245,13 +229,13 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
       const Rational x0 = to_rational(below), x1 = to_rational(above);
       const Interval l0 = pair.loss(x0), l1 = pair.loss(x1);
       if (!(upper_of(l0) <= lower_of(y) && lower_of(l1) >= upper_of(y))) continue;
-      edges.push_back({x0, l0, pair.tail(x0, true), pair.tail(x0, false)});
-      edges.push_back({x1, l1, pair.tail(x1, true), pair.tail(x1, false)});
+      edges.push_back({l0, pair.tail(x0, true), pair.tail(x0, false)});
+      edges.push_back({l1, pair.tail(x1, true), pair.tail(x1, false)});
       last = above;
       break;
     }
   }
-  edges.push_back({Rational(0), interval_from(eps0), Tail{true, interval_from(Rational(0))},
+  edges.push_back({interval_from(eps0), Tail{true, interval_from(Rational(0))},
                    Tail{true, interval_from(Rational(0))}});
 
   std::vector<LossPiece> pieces;
