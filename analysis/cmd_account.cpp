@@ -260,7 +260,7 @@ RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<B
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
-        ledger.step(one, phase.m * phase.rounds);
+        ledger.step_rounds(one, phase.m, phase.rounds);
         if (asked) asked->push_back(phase);
         continue;
       }
@@ -428,7 +428,7 @@ void run_account(const AccountCli& cli) {
   const RunLedger::Phase& front = o.ledger.phases().front();
   if (front.kind) put(out, "gamma", front.kind->setting.gamma);
   if (!laws) out["m"] = asked.m;
-  // A room's phase counts its uses (m per round) as the ledger's rounds: the rounds asked are summed.
+  // The rounds asked, summed (a pair of laws' phase counts uses).
   std::uint64_t rounds = 0;
   for (const AccountPhase& p : o.phases) rounds += p.rounds;
   out["rounds"] = std::to_string(rounds);

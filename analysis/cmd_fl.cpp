@@ -298,7 +298,7 @@ Json bound_json(double x) { return std::isinf(x) ? Json("infinite") : Json(x); }
 /// accountant gives upper bounds only, so the reason says what is not certified.
 std::string infinite_because(const Json& ldpq_model) {
   const std::optional<bool> ldpq_finite = ldpq_model.is_null() ? std::nullopt : std::optional<bool>(!ldpq_model.is_string());
-  return infinite_eps_reason(Neighbour::replace_one, ldpq_finite, false);
+  return infinite_eps_reason(Neighbour::replace_one, false, ldpq_finite, false);
 }
 
 /// summary.json's "privacy": the certified ε_upper(δ) after the last round logged (0 before any:

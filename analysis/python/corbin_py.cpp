@@ -441,7 +441,8 @@ std::string ledger_repr(PyLedger& a) {
     phases += phases.empty() ? "" : "; ";
     phases += std::to_string(p.rounds) + " × ";
     if (!p.kind) {
-      phases += "uses of a given mechanism";
+      phases += p.coordinates ? "rounds of " + std::to_string(p.coordinates) + " uses of a given mechanism"
+                              : "uses of a given mechanism";
       continue;
     }
     const RoundKind& k = *p.kind;
@@ -557,7 +558,7 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   const std::optional<Accountant> one = room.round_accountant(s, clients, limits, why_not);
   if (!one) throw corbin::invalid_argument("mechanism", quote(name), "a mechanism with a certified accountant: " + why_not);
   PyLedger out{RunLedger(limits), std::nullopt};
-  out.ledger.step(*one, coordinates * count);
+  out.ledger.step_rounds(*one, coordinates, count);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "corbin/fl/mechanisms/pbm.hpp"
 
 #include "corbin/fl/mechanism.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 #include "corbin/quantizer/pbm.hpp"
 
 namespace corbin::fl {
@@ -68,6 +69,49 @@ std::optional<std::vector<Atom>> PbmMechanism::law(const CoordinateSetting& s, c
   const auto theta = exact_theta(s.budget, m_);
   if (!theta) return std::nullopt;
   return pbm_law(*theta, m_, s.center, s.radius, w).atoms;
+}
+
+std::optional<Accountant> PbmMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                         const PldLimits& limits, std::string& why_not) const {
+  const auto theta = exact_theta(s.budget, m_);
+  if (!theta) {
+    why_not = "it has no exact law at this budget (e^(ε/" + std::to_string(m_) + ") is not rational)";
+    return std::nullopt;
+  }
+  // The trials' two laws, as the vertices' convolutions: low[k] = P(Bin(k, p(c − r)) = ·).
+  const Rational low = Rational(1, 2) - *theta, high = Rational(1, 2) + *theta;
+  const auto binomial = [](unsigned trials, const Rational& p) {
+    std::vector<Rational> out{Rational(1)};
+    for (unsigned t = 0; t < trials; ++t) {
+      std::vector<Rational> next(out.size() + 1, Rational(0));
+      for (std::size_t k = 0; k < out.size(); ++k) {
+        next[k] += out[k] * (1 - p);
+        next[k + 1] += out[k] * p;
+      }
+      out = std::move(next);
+    }
+    return out;
+  };
+  const ScalarLaw<Rational> levels = pbm_law(*theta, m_, s.center, s.radius, s.center);  // the m + 1 values
+  const std::string r = to_string(s.radius);
+  std::vector<ExtremeLaw> vertices;
+  for (unsigned a = m_ + 1; a-- > 0;) {  // a trials at p(c − r): from the input c − r up to c + r
+    const std::vector<Rational> at_low = binomial(a, low), at_high = binomial(m_ - a, high);
+    ExtremeLaw v;
+    for (std::size_t z = 0; z <= m_; ++z) {
+      Rational prob(0);
+      for (std::size_t k = 0; k < at_low.size(); ++k)
+        if (z >= k && z - k < at_high.size()) prob += at_low[k] * at_high[z - k];
+      v.atoms.push_back({levels.atoms[z].value, prob});
+    }
+    v.attained = a == 0 || a == m_;
+    v.input = a == m_ ? "c - " + r
+              : a == 0 ? "c + " + r
+                       : "no input (a vertex: " + std::to_string(a) + " of " + std::to_string(m_) + " trials at p(c - " + r +
+                             "), the rest at p(c + " + r + "))";
+    vertices.push_back(std::move(v));
+  }
+  return Accountant::from_family(lone_clients_family(vertices, n, s.center), true, limits);
 }
 
 std::optional<Interval> PbmMechanism::mse(const CoordinateSetting& s, const Rational& w) const {

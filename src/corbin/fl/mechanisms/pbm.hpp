@@ -21,9 +21,16 @@ class PbmMechanism : public Mechanism {
   std::optional<std::vector<Atom>> law(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<Interval> mse(const CoordinateSetting& s, const Rational& w) const override;
   std::optional<PldpSummary> pldp(const CoordinateSetting& s) const override;
-  /// Binomial(m, p(w)) is affine in p for m = 1 only: a degree-m polynomial otherwise, whose laws
-  /// are each an extreme point of their hull, with no finite reduction.
+  /// Binomial(m, p(w)) is affine in p for m = 1 only: a degree-m polynomial otherwise.
   bool law_affine_in_w() const override { return m_ == 1; }
+  /// Any m: Binomial(m, p) is the law of m independent trials, each a convex combination of a
+  /// trial at p(c − r) and one at p(c + r); so every input's law is a convex combination of the m
+  /// + 1 laws with a of the trials at p(c − r) and m − a at p(c + r) (weights C(m, a) t^(m − a)
+  /// (1 − t)^a, t = (p − p(c − r))/(p(c + r) − p(c − r))). Those are the vertices of
+  /// privacy/worst_case/lone_clients.hpp, attained at a = 0 (c + r) and a = m (c − r) only. An exact
+  /// law needs e^(ε/m) rational; none otherwise, saying why.
+  std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
+                                             std::string& why_not) const override;
   /// Unbiased, and its MSE (r/θ)² p(1 − p)/m is quadratic in w (p affine) whatever m: the worst
   /// aggregate MSE is the registry's default.
   bool unbiased() const override { return true; }

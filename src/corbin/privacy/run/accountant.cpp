@@ -272,8 +272,9 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
     const NeighbouringPmfs& l = members[i].laws;
     const std::vector<double> tail = GridSplitter::tail_factors(members[i].max_loss);
     bounded = bounded && members[i].max_loss < std::numeric_limits<double>::infinity();
-    forward.add(l.p, l.q, l.disjoint, i, 0, &tail);
-    if (!both_orders) backward.add(l.q, l.p, l.disjoint, i, 0, &tail);
+    const std::size_t tag = members[i].attained ? i : ProfileEnvelope::kNoTag;  // lower bounds: attained only
+    forward.add(l.p, l.q, l.disjoint, tag, 0, &tail);
+    if (!both_orders) backward.add(l.q, l.p, l.disjoint, tag, 0, &tail);
   }
   out.upper_[0] = trimmed(forward.dominating(), limits);
   out.upper_[1] = both_orders ? out.upper_[0] : trimmed(backward.dominating(), limits);

@@ -64,6 +64,10 @@ struct AttainedLaws {
   /// An upper bound on every privacy loss of the pair, either way round (+∞: none known); where
   /// every member has one, the family's Rényi moments give a second upper bound (moments.hpp).
   double max_loss = std::numeric_limits<double>::infinity();
+  /// Whether some configuration of inputs gives this pair. A builder whose reduction relaxes the
+  /// family (a vertex of a hull that no input reaches) lists such members for the upper bounds
+  /// only: no lower bound is taken from them, and the adversary's strategies play attained ones.
+  bool attained = true;
 };
 
 /// A lower bound computed whole: the optimistic PLDs of a pair of laws of the release (or of a

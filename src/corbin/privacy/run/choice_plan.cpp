@@ -50,7 +50,7 @@ bool UseFamily::same_as(const UseFamily& other) const {
 }
 
 bool UseFamily::attained(std::size_t i) const {
-  return list_ ? true : aggregate_->candidate(configurations_[i].candidate).attained();
+  return list_ ? (*list_)[i].attained : aggregate_->candidate(configurations_[i].candidate).attained();
 }
 
 ChoicePlan::ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limits) : limits_(limits) {

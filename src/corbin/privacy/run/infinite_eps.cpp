@@ -6,13 +6,16 @@
 
 namespace corbin {
 
-std::string infinite_eps_reason(Neighbour relation, std::optional<bool> ldpq_finite, bool proved) {
+std::string infinite_eps_reason(Neighbour relation, bool dropout, std::optional<bool> ldpq_finite, bool proved) {
   // Short enough (under 200 bytes) that the CLI's text output prints it whole.
   const std::string out = proved ? "no finite ε holds: " : "no finite ε is certified: ";
   const std::string outputs = "outputs its neighbour cannot give have probability > δ";
   if (!ldpq_finite || *ldpq_finite)
     return out + "client 1 as a pair's member (in some rounds or all) has an unbounded likelihood ratio under " +
            (relation == Neighbour::replace_one ? "replace-one" : "remove-one") + " (S1): " + outputs;
+  if (relation == Neighbour::remove_one && dropout && !proved)
+    return out + "with dropout under remove-one, the upper end bounds a round by the survivors it guarantees, whose sums "
+                 "with and without client 1 differ in support";
   if (relation == Neighbour::remove_one)
     return out + "under remove-one, sums of n and n − 1 clients' outputs differ in support: " + outputs;
   return out + outputs;
@@ -22,7 +25,10 @@ std::optional<RunLedger> ldpq_every_round(const RunLedger& ledger) {
   RunLedger out(ledger.limits());
   for (const RunLedger::Phase& p : ledger.phases()) {
     if (!p.kind) {
-      out.step(*p.use, p.rounds);
+      if (p.coordinates)
+        out.step_rounds(*p.use, p.coordinates, p.rounds);
+      else
+        out.step(*p.use, p.rounds);
       continue;
     }
     RoundKind k = *p.kind;
@@ -41,10 +47,14 @@ std::optional<InfiniteEps> explain_infinite_eps(const RunLedger& ledger, const R
   if (!std::isinf(answer.bounds.upper)) return std::nullopt;
   InfiniteEps out;
   Neighbour relation = Neighbour::replace_one;
+  bool dropout = false;  // in a remove-one round
   for (const RunLedger::Phase& p : ledger.phases())
-    if (p.kind && p.kind->setting.relation == Neighbour::remove_one) relation = Neighbour::remove_one;
+    if (p.kind && p.kind->setting.relation == Neighbour::remove_one) {
+      relation = Neighbour::remove_one;
+      dropout = dropout || p.kind->dropout > 0;
+    }
   if (const std::optional<RunLedger> ldpq = ldpq_every_round(ledger)) out.ldpq = ldpq->epsilon(delta).bounds;
-  out.reason = infinite_eps_reason(relation, out.ldpq ? std::optional<bool>(!std::isinf(out.ldpq->upper)) : std::nullopt,
+  out.reason = infinite_eps_reason(relation, dropout, out.ldpq ? std::optional<bool>(!std::isinf(out.ldpq->upper)) : std::nullopt,
                                    std::isinf(answer.bounds.lower));
   return out;
 }

@@ -10,7 +10,9 @@
 //     round has an LDPQ position): its pair's joint law has an unbounded likelihood ratio under
 //     replace-one (the audit's claims L1 and S1);
 //   - remove-one neighbours, when the LDPQ role is infinite too: the sums of n and n − 1 clients'
-//     outputs lie on different points;
+//     outputs lie on different points; with dropout, where the lower end (the mixture over who
+//     drops, dropout_mixture.hpp) is finite, the upper end's floors (dropout_floor.hpp: a round
+//     bounded by the survivors it guarantees, with and without client 1) are what is infinite;
 //   - otherwise the reason names only what is certain (outputs impossible under the neighbour).
 // The lower bound decides the wording: where it is infinite too, an attained configuration shows
 // that no finite ε holds; else none is certified.
@@ -22,10 +24,11 @@
 
 namespace corbin {
 
-/// The reason, one sentence. `relation`: remove-one where any round's neighbours are;
+/// The reason, one sentence. `relation`: remove-one where any round's neighbours are; `dropout`:
+/// whether such a round drops clients;
 /// `ldpq_finite`: whether client 1 on LDPQ in every round has a finite ε_upper(δ) (none where some
 /// round has no LDPQ position); `proved`: whether ε_lower(δ) is infinite too.
-std::string infinite_eps_reason(Neighbour relation, std::optional<bool> ldpq_finite, bool proved);
+std::string infinite_eps_reason(Neighbour relation, bool dropout, std::optional<bool> ldpq_finite, bool proved);
 
 /// The same rounds with client 1 on LDPQ in every round of Theorem 3's kinds (the uses of a given
 /// mechanism as they are), or none where some kind's population has no LDPQ position.

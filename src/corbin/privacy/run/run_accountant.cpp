@@ -26,7 +26,9 @@ RunAccountant::RunAccountant(const Accountant& round, std::uint64_t coordinates,
     throw invalid_argument("m", std::to_string(coordinates),
                            "in [1, " + std::to_string(kMaxCompositions) + "]");
   if (round.compositions() != 1) throw invalid_argument("round", std::to_string(round.compositions()), "one use");
-  coordinate_ = round.upper_only();  // the run reports upper bounds only
+  // Kept whole, as run_ledger.cpp's step_rounds keeps it: the upper end's search of the
+  // adversary's choices (choice_plan.hpp) needs the family, and the two answers must be the same.
+  coordinate_ = round;
 }
 
 RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {

@@ -33,6 +33,11 @@ std::uint64_t plus(std::uint64_t a, std::uint64_t b, const char* name) {
   return a + b;
 }
 
+/// The uses a phase's round holds: a kind's m coordinates, step_rounds' m, else 1.
+std::uint64_t uses_per_round(const RunLedger::Phase& p) {
+  return p.kind ? p.kind->coordinates : std::max<std::uint64_t>(p.coordinates, 1);
+}
+
 bool same_kind(const RoundKind& a, const RoundKind& b) {
   return same_setting(a.setting, b.setting) && a.role == b.role &&
          a.any_role_sequence == b.any_role_sequence && a.dropout == b.dropout &&
@@ -100,6 +105,13 @@ void RunLedger::step(const Accountant& use, std::uint64_t uses) {
   phases_.push_back(Phase{std::nullopt, use, uses, std::make_shared<PhaseMemo>()});
 }
 
+void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds) {
+  if (m < 1) throw invalid_argument("m", "0", "at least 1");
+  if (rounds == 0) return;
+  plus(compositions(), times(coordinate.compositions(), times(m, rounds, "rounds"), "rounds"), "rounds");
+  phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m});
+}
+
 void RunLedger::then(const RunLedger& next) {
   plus(compositions(), next.compositions(), "compositions");
   phases_.insert(phases_.end(), next.phases_.begin(), next.phases_.end());
@@ -122,7 +134,7 @@ std::uint64_t RunLedger::rounds() const {
 std::uint64_t RunLedger::compositions() const {
   std::uint64_t out = 0;
   for (const Phase& p : phases_)
-    out += p.rounds * (p.kind ? p.kind->coordinates : p.use->compositions());
+    out += p.rounds * uses_per_round(p) * (p.kind ? 1 : p.use->compositions());
   return out;
 }
 
@@ -145,7 +157,7 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
     std::optional<Accountant> one, phase;  // one coordinate of one round; the whole phase
     if (p.use) {
       one = *p.use;
-      phase = one->compose(p.rounds);
+      phase = p.coordinates ? one->coordinates(p.coordinates, p.rounds) : one->compose(p.rounds);
     } else {
       const RoundAccountants r = [&] {
         const std::lock_guard<std::mutex> lock(p.memo->mutex);
@@ -161,8 +173,7 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
       one = r.any_role;  // basic composition bounds each use given the ones before it
       phase = phase_of(r, p.kind->coordinates, p.rounds);
     }
-    const std::uint64_t uses = p.rounds * (p.kind ? p.kind->coordinates : 1);
-    out.uses.emplace_back(*one, uses);
+    out.uses.emplace_back(*one, p.rounds * uses_per_round(p));
     out.run = out.run ? out.run->then(*phase) : *phase;
   }
   return out;
@@ -177,6 +188,7 @@ RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
       if (p.use) {
         kept.one = p.use->upper_only();
         kept.pair = kept.one->keeping_powers();
+        kept.per_round = false;  // one use: all of the phase's in one power
       } else {
         // build()'s round where it has one (sharing its kept powers), else one without lower bounds.
         const RoundAccountants r =
@@ -187,7 +199,7 @@ RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
         kept.one = r.any_role.upper_only();
       }
     }
-    const std::uint64_t m = p.kind ? p.kind->coordinates : 1;
+    const std::uint64_t m = uses_per_round(p);
     const Accountant phase = kept.pair->compose(kept.per_round ? p.rounds : m * p.rounds);
     out.uses.emplace_back(*kept.one, p.rounds * m);
     out.run = out.run ? out.run->then(phase) : phase;

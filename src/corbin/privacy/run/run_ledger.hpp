@@ -42,6 +42,12 @@ class RunLedger {
   /// of laws, say: no dropout, its own compositions each). 0 adds nothing.
   void step(const RoundKind& kind, std::uint64_t rounds = 1);
   void step(const Accountant& use, std::uint64_t uses = 1);
+  /// `rounds` rounds of a given mechanism used once per coordinate, m coordinates a round (a
+  /// room's: Mechanism::round_accountant): m·rounds uses, a round's m configured together before
+  /// its outputs, the rounds following each other's outputs (Accountant::coordinates), so that the
+  /// adversary's best strategy is searched as the mechanism lets it choose and its lower end is
+  /// attained. 0 rounds adds nothing.
+  void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds);
   /// `next`'s rounds after these.
   void then(const RunLedger& next);
   /// Every round so far, k times over (k >= 1): each phase k times as long (compositions commute).
@@ -52,10 +58,13 @@ class RunLedger {
   struct Phase {
     std::optional<RoundKind> kind;  ///< a kind of round, or
     std::optional<Accountant> use;  ///< a given mechanism
-    std::uint64_t rounds = 0;
+    std::uint64_t rounds = 0;       ///< a use's: its uses where `coordinates` is 0
     /// Its round's accountants and their upper bounds' powers, kept from query to query (shared
     /// by copies: they hold the same kind or use; more rounds only reach further powers).
     std::shared_ptr<PhaseMemo> memo;
+    /// A use's coordinates per round (step_rounds), 0 where not said (step: each use may follow
+    /// the outputs of those before it, and `rounds` counts uses).
+    std::uint64_t coordinates = 0;
   };
   const std::vector<Phase>& phases() const { return phases_; }
   const PldLimits& limits() const { return limits_; }
@@ -63,7 +72,8 @@ class RunLedger {
   /// given mechanism).
   RunLedger with_budget(const Budget& budget) const;
   std::uint64_t rounds() const;
-  /// Coordinate-rounds: m per round of a kind, a use's own compositions per use (K above).
+  /// Coordinate-rounds: m per round of a kind or of step_rounds' uses, a use's own compositions
+  /// per use (K above).
   std::uint64_t compositions() const;
   std::uint64_t dropout_rounds() const;
   /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's

@@ -143,27 +143,34 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
       }
       max_loss[x][y] = worst;
     }
-  std::vector<AttainedLaws> out;
-  for (const std::vector<std::size_t>& way : ways) {
-    WindowPmf others = point_mass();
-    std::string words;
+  // The others' sums first (one per way), then the members order by order of client 1's inputs
+  // and way by way within an order: members next to each other are alike, which the adaptive
+  // program's clusters of consecutive members rely on (adaptive_program.hpp: ProgramLimits::kernels).
+  std::vector<WindowPmf> others(ways.size(), point_mass());
+  std::vector<std::string> words(ways.size());
+  for (std::size_t w = 0; w < ways.size(); ++w)
     for (std::size_t e = 0; e < kinds; ++e) {
-      if (way[e] > 0) others = convolve(others, powers[e][way[e]]);
-      words += (words.empty() ? "" : ", ") + std::to_string(way[e]) + " at " + extremes[e].input;
+      if (ways[w][e] > 0) others[w] = convolve(others[w], powers[e][ways[w][e]]);
+      if (ways[w][e] > 0 || extremes[e].attained)  // an unused vertex no input gives goes unsaid
+        words[w] += (words[w].empty() ? "" : ", ") + std::to_string(ways[w][e]) + " at " + extremes[e].input;
     }
-    for (std::size_t x = 0; x < kinds; ++x)
-      for (std::size_t y = 0; y < kinds; ++y) {
-        if (x == y) continue;
+  std::vector<AttainedLaws> out;
+  for (std::size_t x = 0; x < kinds; ++x)
+    for (std::size_t y = 0; y < kinds; ++y) {
+      if (x == y) continue;
+      for (std::size_t w = 0; w < ways.size(); ++w) {
         AttainedLaws m;
-        append_aligned(convolve(others, laws[x]), convolve(others, laws[y]), m.laws);
+        append_aligned(convolve(others[w], laws[x]), convolve(others[w], laws[y]), m.laws);
         m.words.client_1 = "client 1 alone at " + extremes[x].input;
         m.words.replaced_by = "client 1 at " + extremes[y].input;
-        m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words;
+        m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words[w];
         m.words.others_pairs = "no pairs";
         m.max_loss = std::max(max_loss[x][y], max_loss[y][x]);
+        m.attained = extremes[x].attained && extremes[y].attained;
+        for (std::size_t e = 0; e < kinds; ++e) m.attained = m.attained && (extremes[e].attained || ways[w][e] == 0);
         out.push_back(std::move(m));
       }
-  }
+    }
   return out;
 }
 

@@ -8,7 +8,11 @@
 // every input's law is a convex combination of the extremes' laws; so, each client in turn, every
 // other client may sit at an extreme input, and client 1's pair of laws at a pair of extremes
 // (the pair is affine in each of its two inputs). A configuration is thus client 1's two extremes
-// and how many of the other n − 1 clients sit at each extreme: all of them are listed.
+// and how many of the other n − 1 clients sit at each extreme: all of them are listed. Where the
+// extremes are vertices of a hull holding every input's law (each law a convex combination of
+// them, the weights depending on the input), the same holds for the others; client 1's pair
+// (P, Q) = Σ λ_a μ_b (P_a, Q_b) over its two inputs' weights, so by joint convexity its worst case
+// is at most that of a pair of vertices: every pair is listed, attained only where both are.
 //
 // The outputs' values must lie on a lattice (every value a multiple of one rational step, after
 // the shift by c: the sum then indexes a window of integers); the supports of the released sums
@@ -22,10 +26,15 @@
 
 namespace corbin {
 
-/// A room's exact law at one of its extreme inputs, and the input in words.
+/// A room's exact law at one of its extreme inputs, and the input in words. A law that is not
+/// affine in the input between extremes may still be a convex combination of finitely many laws
+/// that no input gives (PBM with m trials: of the laws with a of its trials at p(c − r), the rest
+/// at p(c + r)); such a vertex is listed with `attained` false, and a configuration using one is
+/// a member for the upper bounds only (AttainedLaws::attained).
 struct ExtremeLaw {
   std::vector<Atom<Rational>> atoms;
   std::string input;
+  bool attained = true;
 };
 
 /// Largest number of configurations and of lattice points a family may hold.
