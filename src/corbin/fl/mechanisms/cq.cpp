@@ -1,6 +1,7 @@
 #include "corbin/fl/mechanisms/cq.hpp"
 
 #include "corbin/fl/mechanism.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 #include "corbin/quantizer/cq.hpp"
 
 namespace corbin::fl {
@@ -73,5 +74,13 @@ std::optional<MseValue> CqMechanism::aggregate_mse_at(const CoordinateSetting& s
 }
 
 std::unique_ptr<Mechanism> make_cq() { return std::make_unique<CqMechanism>(); }
+
+std::optional<Accountant> CqMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
+                                                        const PldLimits& limits, std::string&) const {
+  const std::string r = to_string(s.radius);
+  const std::vector<ExtremeLaw> ends = {{{{s.center - s.radius, Rational(1)}}, "c - " + r},
+                                        {{{s.center + s.radius, Rational(1)}}, "c + " + r}};
+  return Accountant::from_family(lone_clients_family(ends, n, s.center), true, limits);
+}
 
 }  // namespace corbin::fl

@@ -4,8 +4,10 @@
 // client's output depends on the others': no per-client law, and no privacy claimed (no budget).
 // The live check takes CQ's error moments over the shift and the clients' own coins in the
 // round's drawn order; the aggregate MSE at given inputs averages over the server's order as well,
-// exactly. Its worst case over inputs couples every client's input through the shared shift; it
-// is not derived here (the registry's default refuses: no per-client law).
+// exactly. Its worst case over inputs couples every client's input through the shared shift, but
+// none is needed for its privacy: at the ends of the range a client's bit is its position whatever
+// the shift and its coin (y = 0 never sends the top level, y = 1 always does), so with the others
+// at c − r the released sums for client 1 at c − r and at c + r are two different points.
 
 #include <memory>
 
@@ -28,6 +30,11 @@ class CqMechanism : public Mechanism {
   /// server's random rank order, exactly (quantizer/cq.hpp: cq_random_order_m2).
   std::optional<MseValue> aggregate_mse_at(const CoordinateSetting& s,
                                            const std::vector<Rational>& weights) const override;
+  /// ε = ∞ at every δ < 1, both ends, attained at c ± r (above): the lone clients' family over the
+  /// two ends' point masses, which holds exactly there (every output is fixed, whatever the
+  /// coupling), and whose upper end, ∞, holds whatever the inputs.
+  std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
+                                             std::string& why_not) const override;
 };
 
 std::unique_ptr<Mechanism> make_cq();
