@@ -279,7 +279,8 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   CHECK(unaccounted.err.find("dropout") != std::string::npos);
   // Every room with a builder of its own is accounted (Mechanism::round_accountant): LDP-FL's
   // round is the LDPQ role's above, the same numbers; the Gaussian's and the Laplace's ε grow round
-  // by round; CQ's has none, and --target-eps says why.
+  // by round; CQ's is infinite from the first round (at c ± r a client sends its input whatever
+  // the shared shift), so --target-eps stops the run before round 0, saying so.
   REQUIRE(fresh(common + "--mechanism ldp --rounds 3").status == 0);
   const auto ldp = rounds(out);
   for (std::size_t r = 0; r < ldp.size(); ++r) {
@@ -293,8 +294,12 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   const auto laplace = rounds(out);
   CHECK(laplace[1]["eps_upper_model"].get<double>() > laplace[0]["eps_upper_model"].get<double>());
   const Result cq = fresh(common + "--mechanism cq --rounds 1 --target-eps 10");
-  CHECK(cq.status == 2);
-  CHECK(cq.err.find("--target-eps") != std::string::npos);
+  CHECK(cq.status == 0);
+  CHECK(cq.err.find("stopped before round 0") != std::string::npos);
+  CHECK(cq.err.find("infinite") != std::string::npos);
+  nlohmann::json cq_summary;
+  std::ifstream(out / "summary.json") >> cq_summary;
+  CHECK(cq_summary["stopped_by_target_eps"] == true);
   for (const char* bad : {"0", "-1", "nan", "abc", "inf"}) {
     INFO(bad);
     const Result r = fresh(lone + "--rounds 1 --target-eps " + std::string(bad));
