@@ -65,6 +65,13 @@ assert abs(b_hi - c_hi) < 1e-3 * c_hi
 assert repr(e3).startswith("<corbin.Accountant: 1 composition (1 × n=50 gamma=1/2 exp_eps = 3 m=1 role=ldpq), "
                            "epsilon(1e-5) in [1.08"), repr(e3)
 assert math.isinf(corbin.Accountant(50, "1/2", alpha=2, neighbours="remove").get_epsilon("1e-5"))
+# A room's rounds, said as rounds (their coordinates configured together): PBM with two trials at
+# e^eps = 4, and CQ, infinite (at c ± r its clients send their inputs whatever the shared shift).
+pbm2 = corbin.Accountant(3, mechanism="pbm2", exp_eps=4, m=2, rounds=3)
+assert repr(pbm2).startswith("<corbin.Accountant: 6 compositions (3 × rounds of 2 uses of a given mechanism)"), repr(pbm2)
+p_lo, p_hi = pbm2.epsilon("1e-3")
+assert 0 < p_lo <= p_hi < 1.01 * p_lo, (p_lo, p_hi)  # 0.33 % wide: the rounds adapt, coordinates do not
+assert corbin.Accountant(5, mechanism="cq", rounds=2).epsilon("1e-5") == (math.inf, math.inf)
 refused([(lambda: corbin.Accountant(50, "1/2"), "budget is missing"),
          (lambda: corbin.Accountant(50, "1/2", alpha=2, eps=1), "budget is given twice"),
          (lambda: e3.get_delta(-1), "eps")])

@@ -441,7 +441,8 @@ std::string ledger_repr(PyLedger& a) {
     phases += phases.empty() ? "" : "; ";
     phases += std::to_string(p.rounds) + " × ";
     if (!p.kind) {
-      phases += p.coordinates ? "rounds of " + std::to_string(p.coordinates) + " uses of a given mechanism"
+      phases += p.coordinates ? "rounds of " + std::to_string(p.coordinates) +
+                                    (p.coordinates == 1 ? " use" : " uses") + " of a given mechanism"
                               : "uses of a given mechanism";
       continue;
     }
