@@ -271,7 +271,7 @@ TEST_CASE("PBM with two trials: every input's law mixes three vertices, and the 
   CHECK(why.find("not rational") != std::string::npos);
 }
 
-TEST_CASE("every built-in room has a certified accountant; one it cannot build says why",
+TEST_CASE("every built-in room has a certified accountant, and one it cannot build says why",
           "[mechanism_accountant][unit]") {
   for (const char* name : {"vanilla", "ldp", "corbin", "augcorbin", "gaussian", "laplace", "cq", "pbm1", "pbm2", "rqm2",
                            "rqm3", "signsgd"}) {
