@@ -27,16 +27,24 @@ worst case to the ends c +- r. Hence the searches below cover interior inputs:
           dominated configurations dropped (confirmed exactly; composition and the dynamic program
           are monotone in Blackwell order, so the maximum is unchanged).
           --rounds k: the adaptive adversary's exact worst case, the dynamic program
-              D_j(t) = max_cfg sum_o P(o) D_{j-1}(t / L(o)),  D_0(t) = (1 - t)_+,
-            D_j convex piecewise linear: kept in floats as the upper envelope of its lines (to
-            screen), evaluated exactly (Fractions; mpmath at 50 digits where t = e^eps is
-            irrational) on every branch within 1e-10 of the float maximum; eps(delta) by Newton
-            from the left on the exact values and subgradients (lands on the exact rational t).
+              D_j(t) = max_cfg sum_o P(o) D_{j-1}(t / L(o)),  D_0(t) = (1 - t)_+.
+            D_j is convex and piecewise linear, the upper envelope of lines a - b t (one per
+            choice of a piece of D_{j-1} for each output): D_1, D_2 are built as exact envelopes
+            (Fractions; an mpf copy at 50 digits where t = e^eps is irrational), D_3(t) is the
+            exact max over configurations of sum_o P(o) D_2(t / L(o)); float copies only find a
+            starting point. eps(delta) by Newton from the left on exact values and subgradients
+            (it lands on the exact rational t).
           --m k: the best fixed multiset of k configurations (no adapting), by branch and bound
-            (a multiset containing cfg is bounded by the dynamic program continuing from cfg),
-            exact composition of every multiset within tolerance of the float maximum.
+            (a multiset holding cfg is bounded by the dynamic program continuing after cfg), every
+            multiset within tolerance of the float maximum composed exactly.
+          Both again on a finer set: the undominated set above plus client 1's pair at the ends
+          with the others on the 1/16 grid (1/8 at n = 4), and at n = 2 (n = 3) every input on
+          the 1/8 (1/6) grid. The larger value is the row's exact value.
   Both are also computed over the end configurations alone (inputs c +- r), to say whether
   interior inputs mattered.
+Checked apart (not in this file): D_2, D_3 against the recursion over every grid configuration
+with no pruning or envelopes (n = 2), the k = 2 multisets against all pairs of grid configurations,
+and the branch and bound at n = 4, k = 3 against every triple of the undominated set.
 Verdicts (a value here is exact for its configuration set, a lower bound on the truth over all of
 [c - r, c + r]):
   DEFECT:upper<...   corbin's certified upper end below an exact value of a real configuration
@@ -48,6 +56,7 @@ Verdicts (a value here is exact for its configuration set, a lower bound on the 
   DEFECT:named-non-input  a named input outside [c - r, c + r]
 Exit status 1 on any DEFECT or CORBIN-ERROR.
 """
+import bisect
 import itertools
 import json
 import math
@@ -390,19 +399,71 @@ def next_hull(P, Q, h):
     return hull(AA.ravel(), BB.ravel())
 
 
+def hull_exact(lines):
+    """hull() in exact arithmetic: lines [(a, b)] -> (a list, b list, breakpoints), t ascending."""
+    lines = sorted(lines, key=lambda x: (x[1], -x[0]))
+    ha, hb = [], []
+    last_b = None
+    for y, x in lines:
+        if x == last_b:
+            continue                               # same slope, smaller intercept
+        last_b = x
+        while len(hb) >= 2 and (ha[-1] - ha[-2]) * (x - hb[-2]) <= (y - ha[-2]) * (hb[-1] - hb[-2]):
+            hb.pop()
+            ha.pop()
+        hb.append(x)
+        ha.append(y)
+    i = max(range(len(ha)), key=lambda j: (ha[j], -j))
+    ha, hb = ha[:i + 1][::-1], hb[:i + 1][::-1]
+    bp = [(ha[j] - ha[j + 1]) / (hb[j] - hb[j + 1]) for j in range(len(ha) - 1)]
+    return ha, hb, bp
+
+
+def next_hull_exact(Pe, Qe, Le, h):
+    """the lines of every g_cfg(t) = sum_o P(o) D(t / L(o)) (D convex, given by its hull h), and
+    their upper envelope: the hull of D_next = max_cfg g_cfg, exactly."""
+    a, b, bp = h
+    da = [a[i + 1] - a[i] for i in range(len(bp))]
+    db = [b[i + 1] - b[i] for i in range(len(bp))]
+    lines = []
+    for P, Q, L in zip(Pe, Qe, Le):
+        A = sum(p * a[0] for p in P)
+        B = sum(q * b[0] for q in Q)
+        lines.append((A, B))
+        events = sorted(((L[o] * bp[i], o, i) for o in range(len(P)) for i in range(len(bp))),
+                        key=lambda x: x[0])
+        for _, o, i in events:
+            A += P[o] * da[i]
+            B += Q[o] * db[i]
+            lines.append((A, B))
+    return hull_exact(lines)
+
+
 class Adaptive:
+    """the adaptive adversary's dynamic program over a set of configurations. D_j for j < kmax
+    is kept exactly as the upper envelope of its lines (Fractions; an mpf copy at 50 digits for
+    an irrational t) and in floats (for root finding and the multisets' bounds); D_kmax(t) is
+    max over configurations of sum_o P(o) D_{kmax-1}(t / L(o)), evaluated exactly."""
+
     def __init__(self, cfgs, kmax):
         self.c = cfgs
+        self.kmax = kmax
         self.Le = [[p / q for p, q in zip(P, Q)] for P, Q in zip(cfgs.Pe, cfgs.Qe)]
         self.Pm = [[mp(p) for p in P] for P in cfgs.Pe]
+        self.Qm = [[mp(q) for q in Q] for Q in cfgs.Qe]
         self.Lm = [[mp(x) for x in row] for row in self.Le]
         self.Pf = cfgs.Pf
         self.Lf = cfgs.Pf / cfgs.Qf
         self.h = [(np.array([1.0, 0.0]), np.array([1.0, 0.0]), np.array([1.0]))]
+        self.he = [([F(1), F(0)], [F(1), F(0)], [F(1)])]
         for _ in range(1, kmax):
             self.h.append(next_hull(cfgs.Pf, cfgs.Qf, self.h[-1]))
-        self.memo = {}
-        self.used = {}                             # j -> configs chosen on exact branches
+            self.he.append(next_hull_exact(cfgs.Pe, cfgs.Qe, self.Le, self.he[-1]))
+        self.hm = [tuple([mp(x) for x in part] for part in h) for h in self.he]
+        for hf, he in zip(self.h, self.he):        # the float envelope is the exact one, rounded
+            for x in he[2][::max(1, len(he[2]) // 200)]:
+                i = bisect.bisect_left(he[2], x)
+                assert abs(float(heval(hf, float(x))) - float(he[0][i] - he[1][i] * x)) < 1e-12
 
     def fvals(self, j, t):
         """float g_cfg(t) = sum_o P(o) D_{j-1}(t / L(o)) for every configuration."""
@@ -411,31 +472,32 @@ class Adaptive:
     def fD(self, j, t):
         return max(1.0 - t, 0.0) if j == 0 else float(self.fvals(j, t).max())
 
+    def hull_at(self, j, t):
+        """exact (value, slope) of D_j at t, j < kmax, from its exact envelope."""
+        a, b, bp = self.he[j] if isinstance(t, F) else self.hm[j]
+        i = bisect.bisect_left(bp, t)
+        return a[i] - b[i] * t, -b[i]
+
     def D(self, j, t):
         """exact (value, subgradient) of D_j at t (Fraction; or mpf, 50 digits)."""
-        key = (j, t)
-        if key in self.memo:
-            return self.memo[key]
-        if j == 0:
-            r = (1 - t, -1) if t < 1 else (0 * t, 0)
-        else:
-            exact = isinstance(t, F)
-            v = self.fvals(j, float(t))
-            cand = np.nonzero(v >= v.max() - TOL)[0]
-            r, arg = None, None
-            for ci in cand:
-                Ls = self.Le[ci] if exact else self.Lm[ci]
-                Ps = self.c.Pe[ci] if exact else self.Pm[ci]
-                val, sl = 0, 0
-                for p, L in zip(Ps, Ls):
-                    vv, ss = self.D(j - 1, t / L)
-                    val += p * vv
-                    sl += p * ss / L
-                if r is None or val > r[0] or (val == r[0] and sl > r[1]):
-                    r, arg = (val, sl), ci
-            self.used.setdefault(j, set()).add(int(arg))
-        self.memo[key] = r
-        return r
+        if j < self.kmax:
+            return self.hull_at(j, t)
+        assert j == self.kmax
+        exact = isinstance(t, F)
+        a, b, bp = self.he[j - 1] if exact else self.hm[j - 1]
+        best = None
+        for ci in range(len(self.c)):
+            Ps, Qs, Ls = (self.c.Pe[ci], self.c.Qe[ci], self.Le[ci]) if exact else \
+                (self.Pm[ci], self.Qm[ci], self.Lm[ci])
+            val, sl = 0, 0
+            for p, q, L in zip(Ps, Qs, Ls):
+                x = t / L
+                i = bisect.bisect_left(bp, x)
+                val += p * (a[i] - b[i] * x)
+                sl -= q * b[i]
+            if best is None or val > best[0] or (val == best[0] and sl > best[1]):
+                best = (val, sl)
+        return best
 
     def t_of_delta(self, k, delta):
         """exact smallest t >= 1 with D_k(t) <= delta: a float root, then Newton from the left."""
@@ -492,8 +554,12 @@ class Multisets:
         adaptive program continuing after cfg), one holding cfgs i, j below
         b2[i, j] = sum P_i P_j D_1(t / (L_i L_j)); candidates are streamed, a row i at a time."""
         C = len(self.c)
-        if k <= 2 or C <= 80:
-            combos = np.array(list(itertools.combinations_with_replacement(range(C), k)))
+        if k == 1 or (k == 2 and C <= 2000) or C <= 80:
+            if k == 2:
+                iu, ju = np.triu_indices(C)
+                combos = np.stack([iu, ju], 1)
+            else:
+                combos = np.array(list(itertools.combinations_with_replacement(range(C), k)))
             h = self.H(combos, t)
             m = h.max()
             sel = h >= m - TOL if thresh is None else h > thresh
@@ -508,28 +574,30 @@ class Multisets:
         else:
             v = thresh
         live = np.sort(np.nonzero(b1 > v - 1e-9)[0])
-        if len(live) == 0:
+        nl = len(live)
+        if nl == 0:
             return -1.0, []
-        pairs = np.array(list(itertools.combinations_with_replacement(live, 2)))
-        Pij = (self.c.Pf[pairs[:, 0]][:, :, None] * self.c.Pf[pairs[:, 1]][:, None, :]).reshape(len(pairs), -1)
-        Lij = (self.a.Lf[pairs[:, 0]][:, :, None] * self.a.Lf[pairs[:, 1]][:, None, :]).reshape(len(pairs), -1)
-        b2 = np.full((C, C), -1.0)
-        x = (Pij * heval(self.a.h[1], t / Lij)).sum(1)
-        b2[pairs[:, 0], pairs[:, 1]] = x
-        b2[pairs[:, 1], pairs[:, 0]] = x
-        del Pij, Lij
+        iu, ju = np.triu_indices(nl)
+        b2 = np.full((nl, nl), -1.0)
+        for s0 in range(0, len(iu), 20000):
+            pi, pj = live[iu[s0:s0 + 20000]], live[ju[s0:s0 + 20000]]
+            Pij = (self.c.Pf[pi][:, :, None] * self.c.Pf[pj][:, None, :]).reshape(len(pi), -1)
+            Lij = (self.a.Lf[pi][:, :, None] * self.a.Lf[pj][:, None, :]).reshape(len(pi), -1)
+            x = (Pij * heval(self.a.h[1], t / Lij)).sum(1)
+            b2[iu[s0:s0 + 20000], ju[s0:s0 + 20000]] = x
+            b2[ju[s0:s0 + 20000], iu[s0:s0 + 20000]] = x
+        OK = b2 > v - 1e-9
         found_h, found_c = [], []
         best = -1.0
-        for i in live:
-            okv = b2[i] > v - 1e-9
-            rows = []
-            for j in live[(live >= i) & okv[live]]:
-                ls = live[(live >= j) & okv[live] & (b2[j, live] > v - 1e-9)]
-                if len(ls):
-                    rows.append(np.stack([np.full(len(ls), i), np.full(len(ls), j), ls], 1))
-            if not rows:
+        for a in range(nl):
+            row = OK[a, a:]
+            if not row.any():
                 continue
-            cand = np.concatenate(rows)
+            sub = np.triu(OK[a:, a:] & row[:, None] & row[None, :])
+            jj, ll = np.nonzero(sub)
+            if len(jj) == 0:
+                continue
+            cand = np.stack([np.full(len(jj), live[a]), live[a + jj], live[a + ll]], 1)
             h = self.H(cand, t)
             best = max(best, float(h.max()))
             keep = h >= (best - TOL if thresh is None else thresh)
@@ -537,6 +605,7 @@ class Multisets:
             found_c.append(cand[keep])
             if thresh is None and best > v:
                 v = best                           # prune the rest harder
+                OK = b2 > v - 1e-9
         if not found_h:
             return max(best, -1.0), []
         h = np.concatenate(found_h)
@@ -781,8 +850,7 @@ def run_case(e, n, rows, log):
                 me, mce = msets_e.value(k, key)
                 start = None
                 if key[0] == 'delta':              # the ends' best multiset is a grid multiset
-                    P, Q = compose_exact([(Configs(s, n, [lab]).Pe[0], Configs(s, n, [lab]).Qe[0]) for lab in mce])
-                    start = (t_of_delta(P, Q, F(key[1])), mce)
+                    start = (multiset_t(s, n, mce, F(key[1])), mce)
                 mv, mc = msets.value(k, key, start)
                 ref[(k, key)] = {'adap': av, 'mset': mv, 'mset_cfg': mc,
                                  'adap_ends': ae, 'mset_ends': me}
@@ -790,6 +858,34 @@ def run_case(e, n, rows, log):
                 % (k, key[0], key[1], mpmath.nstr(ref[(k, key)]['adap'], 15),
                    mpmath.nstr(ref[(k, key)]['mset'], 15), mpmath.nstr(ref[(k, key)]['adap_ends'], 15),
                    mpmath.nstr(ref[(k, key)]['mset_ends'], 15), time.time() - t0))
+    # ---- a finer configuration set for k >= 2: client 1's pair at the ends with the others on
+    # the 1/16 grid (1/8 at n = 4), and (n <= 3) every input on a finer grid (1/8 at n = 2, 1/6 at n = 3), added
+    # to the undominated set above
+    fine_pts = [F(j, 16 if n < 4 else 8) for j in range(-16 if n < 4 else -8, 17 if n < 4 else 9)]
+    flabels = [(w, w2, tuple(o)) for o in itertools.combinations_with_replacement(fine_pts, n - 1)
+               for w, w2 in ((F(-1), F(1)), (F(1), F(-1)))]
+    if n == 2:
+        flabels += grid_labels(2, [F(j, 8) for j in range(-8, 9)])
+    if n == 3:
+        flabels += grid_labels(3, [F(j, 6) for j in range(-6, 7)])
+    seen = set(map(canon, kept.labels))
+    flabels = [lab for lab in dict.fromkeys(map(canon, flabels)) if lab not in seen]
+    fc = Configs(s, n, kept.labels + flabels)
+    fkeep = prune(fc)
+    fk = fc.subset(fkeep)
+    adapt_f = Adaptive(fk, max(KS))
+    msets_f = Multisets(fk, adapt_f)
+    info.update(fine_configs=len(fc), fine_undominated=len(fkeep))
+    for k in KS[1:]:
+        for key in KEYS:
+            r = ref[(k, key)]
+            r['adap_fine'] = adapt_f.value(k, key)
+            start = None
+            if key[0] == 'delta':
+                start = (multiset_t(s, n, r['mset_cfg'], F(key[1])), r['mset_cfg'])
+            r['mset_fine'] = msets_f.value(k, key, start)[0]
+    log('# n=%d e^eps=%d: finer set for k >= 2: %d configurations, %d undominated; %.1fs'
+        % (n, e, len(fc), len(fkeep), time.time() - t0))
     # ---- corbin
     for k in KS:
         for key in KEYS:
@@ -800,6 +896,12 @@ def run_case(e, n, rows, log):
                 rows.append(compare(args, n, s, e, k, key, flag, ref[(k, key)][which], ref[(k, key)]))
     info['seconds'] = time.time() - t0
     return ref, info
+
+
+def multiset_t(s, n, labels, delta):
+    c = Configs(s, n, labels)
+    P, Q = compose_exact(list(zip(c.Pe, c.Qe)))
+    return t_of_delta(P, Q, delta)
 
 
 def strategy_value(s, n, parts, k, key):
@@ -818,6 +920,14 @@ def compare(args, n, s, e, k, key, flag, true, r, radius=F(1)):
         return row
     lo, hi = bracket(js, key[0])
     row.update(lo=lo, hi=hi)
+    which = 'adap' if flag == 'rounds' else 'mset'
+    if k > 1 and (which + '_fine') in r:
+        row['grid_value'] = float(true)
+        row['fine_value'] = float(r[which + '_fine'])
+        if r[which + '_fine'] > true * (1 + mpmath.mpf(10) ** -25):
+            row['fine_above_grid'] = float((r[which + '_fine'] - true) / true)
+        true = max(true, r[which + '_fine'])       # the best value known, of a real configuration
+        row['true'] = float(true)
     v = []
     what = 'adaptive' if flag == 'rounds' and k > 1 else ('multiset' if k > 1 else 'k=1 best')
     if mpmath.mpf(hi) < true:
@@ -853,10 +963,10 @@ def compare(args, n, s, e, k, key, flag, true, r, radius=F(1)):
     if true not in (0, mpmath.inf):
         row['rel_upper_gap'] = float((mpmath.mpf(hi) - true) / true)
         row['rel_lower_gap'] = float((true - mpmath.mpf(lo)) / true)
-    if r['adap_ends'] < r['adap'] * (1 - mpmath.mpf(10) ** -12) and flag == 'rounds':
-        row['interior_matters'] = float((r['adap'] - r['adap_ends']) / r['adap'])
-    if flag == 'm' and r['mset_ends'] < r['mset'] * (1 - mpmath.mpf(10) ** -12):
-        row['interior_matters'] = float((r['mset'] - r['mset_ends']) / r['mset'])
+    ends = r['adap_ends'] if flag == 'rounds' else r['mset_ends']
+    row['ends_value'] = float(ends)
+    if ends < true * (1 - mpmath.mpf(10) ** -12):
+        row['interior_matters'] = float((true - ends) / true)
     row['verdict'] = ','.join(v) or 'OK'
     return row
 
@@ -894,8 +1004,9 @@ def main():
     fmt = lambda x: ('%.12g' % x) if isinstance(x, float) else str(x)
     print('# pbm2 brute force: laws %s; configuration sets:' % ('cross-checked with corbin.law' if cross == 'agree' else 'not cross-checked'))
     for i in infos:
-        print('#   n=%d e^eps=%d: %d grid configurations, %d off-grid optima added, %d undominated (ends: %d), %.1fs'
-              % (i['n'], i['e'], i['grid_configs'], i['extra_configs'], i['undominated'], i['ends_undominated'], i['seconds']))
+        print('#   n=%d e^eps=%d: %d grid configurations, %d off-grid optima added, %d undominated (ends: %d); finer set %d, %d undominated; %.1fs'
+              % (i['n'], i['e'], i['grid_configs'], i['extra_configs'], i['undominated'], i['ends_undominated'],
+                 i['fine_configs'], i['fine_undominated'], i['seconds']))
     print()
     print('## k = 1: the worst case over inputs (exact values; interior vs ends)')
     print('| n | e^eps | quantity | ends only | 9-point grid | 1/48 pair, others at ends | continuous search | best configuration (w, w\'; others) |')
@@ -914,15 +1025,23 @@ def main():
                 lab[0], lab[1], ', '.join(map(str, lab[2]))))
     print()
     print('## corbin against the exact values')
-    print('| command | corbin [lower, upper] | exact (this script) | ends only | upper gap | lower gap | verdict |')
-    print('|---|---|---|---|---|---|---|')
+    print('exact = the best value of a real configuration found here (k = 1: every search above; k >= 2: the')
+    print('9-point grid with the k = 1 optima, or the finer set where larger); --rounds k: the adaptive')
+    print('adversary; --m k: the best fixed multiset.')
+    print()
+    print('| command | corbin [lower, upper] | exact | 9-point grid | finer set | ends only | upper gap | lower gap | verdict |')
+    print('|---|---|---|---|---|---|---|---|---|')
     for r in rows:
         ref = refs.get((r['n'], r['e']), {}).get((r['k'], (r['kind'], r['target'])), {})
-        ends = ref.get('adap_ends' if r['mode'] == 'rounds' else 'mset_ends')
-        print('| `%s` | [%s, %s] | %s | %s | %s | %s | %s |' % (
+        if r['k'] == 1:
+            g, f = ref.get('grid9'), ref.get('continuous')
+        else:
+            g, f = r.get('grid_value'), r.get('fine_value')
+        print('| `%s` | [%s, %s] | %s | %s | %s | %s | %s | %s | %s |' % (
             r['cmd'].replace('corbin account ', '').replace(' --json', '').replace('--mechanism pbm2 ', ''),
             fmt(r.get('lo')), fmt(r.get('hi')), fmt(r.get('true')),
-            fmt(float(ends)) if ends is not None else '',
+            fmt(float(g)) if g is not None else '', fmt(float(f)) if f is not None else '',
+            fmt(r.get('ends_value', '')),
             ('%.2e' % r['rel_upper_gap']) if 'rel_upper_gap' in r else '',
             ('%.2e' % r['rel_lower_gap']) if 'rel_lower_gap' in r else '',
             r['verdict'] + ((' ' + r['err']) if r.get('err') else '')))
@@ -951,6 +1070,9 @@ def main():
     im = [r for r in rows if r.get('interior_matters') and r['k'] > 1]
     print('k >= 2: the grid value above the ends-only value in %d of %d rows (max +%.3g relative)'
           % (len(im), sum(1 for r in rows if r['k'] > 1), max([r['interior_matters'] for r in im] or [0])))
+    fa = [r for r in rows if r.get('fine_above_grid')]
+    print('k >= 2: the finer set above the 9-point grid in %d of %d rows (max +%.3g relative)'
+          % (len(fa), sum(1 for r in rows if r['k'] > 1), max([r['fine_above_grid'] for r in fa] or [0])))
     named = [r for r in rows if 'named' in r]
     print('named configurations: %d parsed, all inputs within [c - r, c + r]: %s; all at c +- r: %s'
           % (len(named), all('named-non-input' not in r['verdict'] for r in named),
