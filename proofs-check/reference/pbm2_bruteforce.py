@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Independent brute-force reference for `corbin account --mechanism pbm2`.
 
-Written from the mechanism's description only (the brief, docs/account.md); it shares no code
+Written from the mechanism's description only (docs/account.md, the room's summary); it shares no code
 with src/ and uses corbin only as a black box (its CLI; `corbin.law` from the Python module, if it
 loads, only to cross-check the one-client law). Run with Debian's /usr/bin/python3 (numpy, mpmath).
 
