@@ -124,7 +124,7 @@ def self_check_laws():
                 lv = client_law(s, v)
                 worst = max(worst, max(law[z] / lv[z] for z in range(3)))
         assert worst == s * s, (s, worst)          # exactly e^eps-LDP, attained at the ends
-    # the ranges of p the brief gives
+    # the ranges of p the mechanism's description gives
     assert F(1, 2) + theta(F(2)) == F(2, 3) and F(1, 2) + theta(F(3)) == F(3, 4)
 
 
