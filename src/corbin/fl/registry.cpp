@@ -155,6 +155,11 @@ std::vector<Rational> range_ends(const CoordinateSetting& s) {
   return {Rational(s.center - s.radius), Rational(s.center + s.radius)};
 }
 
+std::string input_words(const CoordinateSetting& s, const Rational& w) {
+  const Rational offset = w - s.center;
+  return offset == 0 ? std::string("c") : offset > 0 ? "c + " + to_string(offset) : "c - " + to_string(Rational(-offset));
+}
+
 std::optional<std::vector<Rational>> Mechanism::mse_quadratic_pieces(const CoordinateSetting& s) const {
   if (!law_affine_in_w()) return std::nullopt;
   return range_ends(s);
@@ -345,10 +350,7 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
       why_not = "it has no exact law at this budget (a transcendental e^ε)";
       return std::nullopt;
     }
-    const Rational offset = w - s.center;
-    laws.push_back({std::move(*atoms), offset == 0   ? std::string("c")
-                                       : offset > 0 ? "c + " + to_string(offset)
-                                                    : "c - " + to_string(Rational(-offset))});
+    laws.push_back({std::move(*atoms), input_words(s, w)});
   }
   return Accountant::from_family(lone_clients_family(laws, n, s.center), true, limits);
 }

@@ -156,6 +156,9 @@ enum class SettingParameter { budget, bits, variant, gamma, delta };
 
 /// {c − r, c + r}: the input range as one quadratic piece (Mechanism::mse_quadratic_pieces).
 std::vector<Rational> range_ends(const CoordinateSetting& s);
+/// The input w relative to the centre, as an accountant's configuration names it: "c", "c + 1/2",
+/// "c - 1".
+std::string input_words(const CoordinateSetting& s, const Rational& w);
 
 /// A value a room computes: `exact` where it computes it exactly, and `enclosure` always (the
 /// exact value's own where there is one).

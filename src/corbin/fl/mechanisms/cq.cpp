@@ -77,9 +77,8 @@ std::unique_ptr<Mechanism> make_cq() { return std::make_unique<CqMechanism>(); }
 
 std::optional<Accountant> CqMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                         const PldLimits& limits, std::string&) const {
-  const std::string r = to_string(s.radius);
-  const std::vector<ExtremeLaw> ends = {{{{s.center - s.radius, Rational(1)}}, "c - " + r},
-                                        {{{s.center + s.radius, Rational(1)}}, "c + " + r}};
+  std::vector<ExtremeLaw> ends;
+  for (const Rational& w : range_ends(s)) ends.push_back({{{w, Rational(1)}}, input_words(s, w)});
   return Accountant::from_family(lone_clients_family(ends, n, s.center), true, limits);
 }
 

@@ -78,35 +78,27 @@ std::optional<Accountant> PbmMechanism::round_accountant(const CoordinateSetting
     why_not = "it has no exact law at this budget (e^(ε/" + std::to_string(m_) + ") is not rational)";
     return std::nullopt;
   }
-  // The trials' two laws, as the vertices' convolutions: low[k] = P(Bin(k, p(c − r)) = ·).
-  const Rational low = Rational(1, 2) - *theta, high = Rational(1, 2) + *theta;
-  const auto binomial = [](unsigned trials, const Rational& p) {
-    std::vector<Rational> out{Rational(1)};
-    for (unsigned t = 0; t < trials; ++t) {
-      std::vector<Rational> next(out.size() + 1, Rational(0));
-      for (std::size_t k = 0; k < out.size(); ++k) {
-        next[k] += out[k] * (1 - p);
-        next[k + 1] += out[k] * p;
-      }
-      out = std::move(next);
-    }
-    return out;
-  };
+  const Rational low = Rational(1, 2) - *theta, high = Rational(1, 2) + *theta;  // p(c − r), p(c + r)
   const ScalarLaw<Rational> levels = pbm_law(*theta, m_, s.center, s.radius, s.center);  // the m + 1 values
+  const std::vector<Rational> ends = range_ends(s);
   const std::string r = to_string(s.radius);
   std::vector<ExtremeLaw> vertices;
   for (unsigned a = m_ + 1; a-- > 0;) {  // a trials at p(c − r): from the input c − r up to c + r
-    const std::vector<Rational> at_low = binomial(a, low), at_high = binomial(m_ - a, high);
-    ExtremeLaw v;
-    for (std::size_t z = 0; z <= m_; ++z) {
-      Rational prob(0);
-      for (std::size_t k = 0; k < at_low.size(); ++k)
-        if (z >= k && z - k < at_high.size()) prob += at_low[k] * at_high[z - k];
-      v.atoms.push_back({levels.atoms[z].value, prob});
+    std::vector<Rational> prob{Rational(1)};  // P(Z = z) after the trials so far
+    for (unsigned t = 0; t < m_; ++t) {
+      const Rational& p = t < a ? low : high;
+      std::vector<Rational> next(prob.size() + 1, Rational(0));
+      for (std::size_t z = 0; z < prob.size(); ++z) {
+        next[z] += prob[z] * (1 - p);
+        next[z + 1] += prob[z] * p;
+      }
+      prob = std::move(next);
     }
+    ExtremeLaw v;
+    for (std::size_t z = 0; z <= m_; ++z) v.atoms.push_back({levels.atoms[z].value, prob[z]});
     v.attained = a == 0 || a == m_;
-    v.input = a == m_ ? "c - " + r
-              : a == 0 ? "c + " + r
+    v.input = a == m_ ? input_words(s, ends.front())
+              : a == 0 ? input_words(s, ends.back())
                        : "no input (a vertex: " + std::to_string(a) + " of " + std::to_string(m_) + " trials at p(c - " + r +
                              "), the rest at p(c + " + r + "))";
     vertices.push_back(std::move(v));
