@@ -5,6 +5,7 @@
 // survivor leaves it on LDPQ, the release is the survivors' sum).
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -337,4 +338,71 @@ TEST_CASE("past the mixture's limits a dropout round has no lower bound, not the
   CHECK(a.bounds.lower == 0);
   CHECK(a.bounds.upper > 0);
   CHECK_FALSE(a.attained);
+}
+
+TEST_CASE("under remove one without pairs, a dropout round's family is every configuration's mixture",
+          "[dropout][unit]") {
+  PrecisionScope scope(128);
+  // n = 6: client 1 at c ± r and j = 0..3 of the other 5 at c + r (j = 4, 5 are mirrors).
+  const AccountSetting s = population(6, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(3), 5);
+  const Rational p(1, 4);
+  REQUIRE(dropout_family_exact(s, 1));
+  CHECK_FALSE(dropout_family_exact(s, 2));  // the coordinates share who survived
+  const std::vector<AttainedLaws> members = dropout_family(s, p);
+  const AggregateFamily family(s);
+  REQUIRE(family.candidates() == 2);
+  REQUIRE(members.size() == 2 * 4);
+  for (std::size_t cand = 0; cand < 2; ++cand)
+    for (std::size_t top = 0; top <= family.other_ldpq(); ++top) {
+      INFO("candidate " << cand << ", j = " << top);
+      const Configuration c{cand, top};
+      // Each configuration's law, enumerated exactly, is a member's or its mirror's (D ↦ −D).
+      const Law with = enumerate(units_of(family, c, false), s, p, false);
+      const Law neighbour = enumerate(units_of(family, c, true), s, p, false);
+      const bool listed = top <= 3;
+      const AttainedLaws& m = members[listed ? cand * 4 + top : (1 - cand) * 4 + (5 - top)];
+      NeighbouringPmfs laws = m.laws;
+      if (!listed)
+        for (WindowPmf* w : {&laws.p, &laws.q}) {
+          std::reverse(w->lo.begin(), w->lo.end());
+          std::reverse(w->hi.begin(), w->hi.end());
+        }
+      check_profile(laws, with, neighbour);
+      check_profile(NeighbouringPmfs{laws.q, laws.p, false}, neighbour, with);
+      CHECK(m.attained);
+      CHECK(m.words.dropout.find("the release is the survivors' sum") != std::string::npos);
+    }
+  // The ledger takes no share of δ for floors: the whole δ is the mechanism's.
+  RoundKind k;
+  k.setting = s;
+  k.dropout = p;
+  RunLedger ledger;
+  ledger.step(k, 2);
+  CHECK(ledger.floor_rounds() == 0);
+  const RunLedger::Answer a = ledger.epsilon(Rational(1, 10));
+  CHECK(a.delta_mechanism == Rational(1, 10));
+  CHECK(a.failure == 0);
+  CHECK(std::isfinite(a.bounds.upper));
+  CHECK(a.bounds.lower <= a.bounds.upper);
+  CHECK(a.bounds.upper - a.bounds.lower < 1e-4);
+  // Where it does not hold, the family is refused naming the parameter.
+  const auto refused = [&](AccountSetting x, const char* parameter) {
+    try {
+      dropout_family(x, p);
+      FAIL("accepted");
+    } catch (const invalid_argument& e) {
+      CHECK(e.parameter() == std::string(parameter));
+    }
+  };
+  refused(population(6, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5), "relation");
+  refused(population(6, Rational(1, 2), Role::ldpq, Neighbour::remove_one, Rational(3), 5), "gamma");
+  refused(population(6, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(3), 5, Rational(1)), "c");
+  for (const Rational& bad : {Rational(0), Rational(1)}) {
+    try {
+      dropout_family(s, bad);
+      FAIL("accepted");
+    } catch (const invalid_argument& e) {
+      CHECK(e.parameter() == std::string("dropout"));
+    }
+  }
 }

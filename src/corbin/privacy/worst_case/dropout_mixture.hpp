@@ -55,6 +55,37 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
 std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, const Rational& p,
                                            const PldLimits& limits);
 
+/// Largest population whose dropout round under remove one is accounted by its whole family
+/// (dropout_family): 2(⌈L/2⌉ + 1) configurations, each O(n²) (n = 1024 took 4 s on 2 cores).
+constexpr unsigned long kMaxFamilyClients = 1024;
+
+/// Whether a round of `population` with dropout, m coordinates a round, is accounted at both ends
+/// by the family of its exact mixtures (dropout_family), so that its upper end needs no floors
+/// (dropout_floor.hpp) and no share of δ: remove one, every client on LDPQ (no pairs), c = 0,
+/// m = 1, and at most kMaxFamilyClients clients.
+///
+/// Why exactly these. Under remove one the release is the survivors' sum; at c = 0 it is rα·D,
+/// D = Σ over the survivors of ±1. Each client's part of D is independent of the others' and its
+/// law, (1 − p)q at +1, (1 − p)(1 − q) at −1 and p at 0, is affine in q ∈ [q−, q+]; client 1's is
+/// the same in the first world and absent in the second. By Lemma 1 (neighbours.hpp: H_γ is
+/// jointly convex, the law of D linear in each part's law) the worst case over every input, for
+/// every γ = e^ε and in both orders, has every client at q− or q+: client 1's q and the number j
+/// of the other L clients at q+ (they are interchangeable). Reflecting D ↦ −D maps (q+, j) to
+/// (q−, L − j) in both worlds, and a bijection of the outputs keeps the privacy loss distribution,
+/// so j <= ⌈L/2⌉ for both candidates covers them all. Each round draws who drops anew, so the
+/// rounds are independent uses of this family, the adversary choosing each (Accountant::
+/// from_family). Excluded: pairs (a pair with one survivor quantizes alone, so Lemma 3's sure "+"
+/// does not carry over); c ≠ 0 (the sum's values then tell the number of survivors apart, and
+/// where enclosures meet they are merged, a coarsening that bounds only from below); m >= 2 (the
+/// coordinates share who survived, so a round's law is a mixture of products, not one coordinate's
+/// law composed).
+bool dropout_family_exact(const AccountSetting& population, std::uint64_t m);
+
+/// That family for client 1's role in `population` (every configuration, each attained, with its
+/// words); raises invalid_argument naming the parameter where dropout_family_exact(population, 1)
+/// does not hold (relation, gamma, c, n) or p is outside (0, 1) (dropout).
+std::vector<AttainedLaws> dropout_family(const AccountSetting& population, const Rational& p);
+
 /// Largest population whose round of m >= 2 coordinates is computed whole: n components per
 /// configuration, each composed m times in both directions (about 4·2n·log2(m) convolutions: at
 /// n = 50, m = 10^5 it took 73 s before the counts of negligible weight were left out and the
