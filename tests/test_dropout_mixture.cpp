@@ -406,3 +406,25 @@ TEST_CASE("under remove one without pairs, a dropout round's family is every con
     }
   }
 }
+
+TEST_CASE("one use of a family: the lower end is the best member's, not only the envelope's few",
+          "[dropout][unit]") {
+  // n = 8, every client on LDPQ, e^ε = 2, dropout 1/2, remove one, δ = 10^−3, one round: the
+  // independent brute force (proofs-check/reference/dropout_bruteforce.py) gives ε = ln(458641/208500)
+  // = 0.788328727718217, attained with client 1 at c − r and 1 of the 7 others at c + r. The lower
+  // end was 0.7713 (another member, one the envelope kept at its grid points).
+  RoundKind k;
+  k.setting = population(8, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(2), 5);
+  k.dropout = Rational(1, 2);
+  RunLedger ledger;
+  ledger.step(k, 1);
+  const RunLedger::Answer a = ledger.epsilon(Rational(1, 1000));
+  const double exact = std::log(458641.0 / 208500.0);
+  CHECK(a.bounds.lower <= exact);
+  CHECK(a.bounds.lower > exact - 1e-9);
+  CHECK(a.bounds.upper >= exact);
+  CHECK(a.bounds.upper < exact + 1e-9);
+  REQUIRE(a.attained);
+  CHECK(a.attained->parts.front().client_1.find("c - r") != std::string::npos);
+  CHECK(a.attained->parts.front().others_ldpq.find("1 of the other 7") == 0);
+}

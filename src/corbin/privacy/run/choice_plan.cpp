@@ -109,8 +109,10 @@ ChoicePlan::Answer ChoicePlan::answer(bool by_delta, const Rational& at, double 
 ChoicePlan::Answer ChoicePlan::compute(bool by_delta, const Rational& at, double fixed_lower,
                                        double pair_upper) const {
   Answer none;
-  // One use: the dominating pair is the envelope of the members themselves, exact up to its grid.
-  if (uses_ < 2 || directions_.empty()) return none;
+  if (directions_.empty() || !(pair_upper > fixed_lower)) return none;
+  // One use: the dominating pair is the envelope of the members themselves, exact up to its grid;
+  // the lower end is the best member's (the accountant keeps only a few of them).
+  if (uses_ < 2) return by_members(by_delta, at, pair_upper);
   // Nothing to narrow: the bracket has met, or there is no finite ε to look around.
   if (by_delta && (!(pair_upper < kInf) || !(pair_upper > fixed_lower))) return none;
   if (!by_delta && !(pair_upper > fixed_lower)) return none;
@@ -166,6 +168,25 @@ ChoicePlan::Answer ChoicePlan::by_multisets(const UseFamily& f, bool by_delta, c
     }
     out.by = by;
   }
+  return out;
+}
+
+ChoicePlan::Answer ChoicePlan::by_members(bool by_delta, const Rational& at, double pair_upper) const {
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  Answer out;
+  out.computed = true;
+  out.upper = pair_upper;
+  for (const std::vector<UseFamily>& roles : directions_)
+    for (const UseFamily& f : roles)
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        if (!f.attained(i)) continue;
+        const NeighbouringPmfs l = f.laws(i);
+        const LowerPld pld = lower_pld(l.p, l.q, l.disjoint, limits_);
+        const double x = by_delta ? eps_lower(pld, at) : delta_lower(pld, at);
+        if (out.by && x <= out.lower) continue;
+        out.lower = x;
+        out.by = AttainedBy{{f.words(i)}, {1}, {f.backward()}};
+      }
   return out;
 }
 

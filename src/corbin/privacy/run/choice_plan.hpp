@@ -111,6 +111,9 @@ class ChoicePlan {
   std::shared_ptr<const ChoicePlan> with_uses(std::uint64_t uses, std::uint64_t round) const;
   Answer compute(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
   Answer by_multisets(const UseFamily& f, bool by_delta, const Rational& at) const;
+  /// One use: the best attained member's lower end (the upper end stays the pair's, which is
+  /// the members' envelope already).
+  Answer by_members(bool by_delta, const Rational& at, double pair_upper) const;
   Answer by_program(const std::vector<UseFamily>& roles, bool by_delta, const Rational& at,
                     double fixed_lower, double pair_upper) const;
 
