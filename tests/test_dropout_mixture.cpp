@@ -394,7 +394,8 @@ TEST_CASE("under remove one without pairs, a dropout round's family is every con
       CHECK(e.parameter() == std::string(parameter));
     }
   };
-  refused(population(6, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5), "relation");
+  refused(population(kMaxRevealedFamilyClients + 1, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5),
+          "n");
   refused(population(6, Rational(1, 2), Role::ldpq, Neighbour::remove_one, Rational(3), 5), "gamma");
   refused(population(6, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(3), 5, Rational(1)), "c");
   for (const Rational& bad : {Rational(0), Rational(1)}) {
@@ -427,4 +428,60 @@ TEST_CASE("one use of a family: the lower end is the best member's, not only the
   REQUIRE(a.attained);
   CHECK(a.attained->parts.front().client_1.find("c - r") != std::string::npos);
   CHECK(a.attained->parts.front().others_ldpq.find("1 of the other 7") == 0);
+}
+
+namespace {
+
+/// The release under replace one, every unit an LDPQ client: who survived (a bit per unit) and
+/// the survivors' sum, every pattern and output listed exactly (`status` holds the bits).
+Law enumerate_survivors(const std::vector<Unit>& units, const AccountSetting& s, const Rational& p) {
+  const Rational alpha = s.budget.alpha_exact(), level = s.radius * alpha;
+  Law law{{Outcome{0, 0, Rational(0)}, Rational(1)}};
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const Rational q = ldpq_q(alpha, s.center, s.radius, units[i].w);
+    Law next;
+    for (const auto& [o, po] : law) {
+      next[o] += po * p;  // dropped: its bit stays 0
+      for (const auto& [value, pv] : {std::pair{s.center + level, q}, std::pair{s.center - level, 1 - q}}) {
+        Outcome y = o;
+        y.status |= 1 << i;
+        y.sum += value;
+        next[y] += po * (1 - p) * pv;
+      }
+    }
+    law = next;
+  }
+  return law;
+}
+
+}  // namespace
+
+TEST_CASE("under replace one without pairs, a dropout round's family is the exact law of who survived and the sum",
+          "[dropout][unit]") {
+  PrecisionScope scope(128);
+  // n = 5, c = 1/3: the labelled mixture over (client 1 survived, K+, K−) of the "+" count has the
+  // profile of the release itself, who survived named client by client; every j (mirrors too).
+  const AccountSetting s =
+      population(5, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5, Rational(1, 3));
+  for (const Rational& p : {Rational(1, 10), Rational(1, 2)}) {
+    REQUIRE(dropout_family_exact(s, 1));
+    const std::vector<AttainedLaws> members = dropout_family(s, p);
+    const AggregateFamily family(s);
+    const std::size_t last = family.other_ldpq() / 2 + family.other_ldpq() % 2;
+    REQUIRE(members.size() == family.candidates() * (last + 1));
+    for (std::size_t cand = 0; cand < family.candidates(); ++cand)
+      for (std::size_t top = 0; top <= family.other_ldpq(); ++top) {
+        INFO("p = " << p << ", candidate " << cand << ", j = " << top);
+        const Configuration c{cand, top};
+        const Law with = enumerate_survivors(units_of(family, c, false), s, p);
+        const Law neighbour = enumerate_survivors(units_of(family, c, true), s, p);
+        // Beyond ⌈L/2⌉ the member listed is the mirror: the other candidate at L − j.
+        const std::size_t index = top <= last ? cand * (last + 1) + top
+                                              : (family.candidates() - 1 - cand) * (last + 1) + family.other_ldpq() - top;
+        const AttainedLaws& m = members[index];
+        check_profile(m.laws, with, neighbour);
+        check_profile(NeighbouringPmfs{m.laws.q, m.laws.p, false}, neighbour, with);
+        CHECK(m.words.dropout.find("the server sees who survived") != std::string::npos);
+      }
+  }
 }

@@ -63,12 +63,11 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     if (alone) alone_round = alone->compose(m);
     if (paired) paired_round = paired->compose(m);
   } else if (!uses_dropout_floors(kind)) {
-    // Every client alone (client 1 too), remove one, one coordinate: the family of the round's
-    // exact mixtures bounds it from both ends, each round a use of its own (who drops is redrawn).
+    // Every client alone (client 1 too), one coordinate: the family of the round's exact laws
+    // bounds it from both ends, each round a use of its own (who drops is redrawn).
     AccountSetting s = kind.setting;
     s.role = Role::ldpq;
-    const Accountant a =
-        Accountant::from_family(dropout_family(s, kind.dropout), false, limits, Neighbour::remove_one);
+    const Accountant a = Accountant::from_family(dropout_family(s, kind.dropout), false, limits, s.relation);
     alone = lower ? a : a.upper_only();
     alone_round = alone;
   } else {

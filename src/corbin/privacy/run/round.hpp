@@ -27,9 +27,10 @@
 // composition of one coordinate's mixture is not the round's law (it redraws who drops for each
 // coordinate; it gave lower ends above the exact ε). The round's lower bound is one coordinate's
 // (a post-processing of the round's release: Accountant::compose_sharing) and, where computed
-// (replace one, every client on LDPQ), the round whole (dropout_round_lowers). Under remove one
-// with every client on LDPQ, c = 0 and one coordinate a round, the round is its family of exact
-// mixtures at both ends, with no floors (dropout_family_exact). δ is split once (split_delta):
+// (replace one, every client on LDPQ), the round whole (dropout_round_lowers). With every client
+// on LDPQ and one coordinate a round (under replace one up to 64 clients, under remove one at
+// c = 0), the round is its family of exact laws at both ends, with no floors
+// (dropout_family_exact). δ is split once (split_delta):
 // half for the mechanism, half for the floors' failures over the run's rounds that use floors (a
 // union bound).
 

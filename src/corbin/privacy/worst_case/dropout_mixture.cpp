@@ -294,17 +294,64 @@ std::string dropout_words(const AccountSetting& population, const Rational& p) {
 }  // namespace
 
 bool dropout_family_exact(const AccountSetting& s, std::uint64_t m) {
-  return m == 1 && s.relation == Neighbour::remove_one && s.center == 0 && !s.counts &&
-         s.n <= kMaxFamilyClients && counts_of(s).pairs == 0;
+  if (m != 1 || s.counts || counts_of(s).pairs != 0) return false;
+  if (s.relation == Neighbour::replace_one) return s.n <= kMaxRevealedFamilyClients;
+  return s.center == 0 && s.n <= kMaxFamilyClients;
 }
+
+namespace {
+
+/// `law` with every mass times a weight in [down, up] (lower ends down, upper ends up).
+WindowPmf weighted(WindowPmf law, double down, double up) {
+  for (double& v : law.lo) v = mul_down(v, down);
+  for (double& v : law.hi) v = mul_up(v, up);
+  law.tail = mul_up(law.tail, up);
+  return law;
+}
+
+/// Replace one, configuration `c` (every client on LDPQ): the release's exact law, the labelled
+/// mixture over (b, K+, K−) of the count J (dropout_family_exact's argument).
+NeighbouringPmfs revealed_release(const AggregateFamily& family, const Configuration& c, const Rational& p) {
+  const AccountSetting& s = family.setting();
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const double alive_down = to_double_down(lower_of(alive)), alive_up = to_double_up(upper_of(alive));
+  const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
+  const std::size_t top = c.top, bottom = family.other_ldpq() - c.top;
+  const WindowPmf tops = binomial_pmf(top, alive), bottoms = binomial_pmf(bottom, alive);
+  const WindowPmf with = few_point_pmf(cand.with), neighbour = few_point_pmf(cand.neighbour);
+  std::vector<WindowPmf> highs, lows;  // the "+" count of k surviving others at c + r, at c − r
+  for (std::uint64_t k = 0; k <= top; ++k) highs.push_back(binomial_pmf(k, q_high));
+  for (std::uint64_t k = 0; k <= bottom; ++k) lows.push_back(binomial_pmf(k, q_low));
+  NeighbouringPmfs out;
+  // Client 1 dropped (b = 0): the same in both worlds, one outcome of mass p.
+  const WindowPmf dropped = few_point_pmf({interval_from(p)});
+  append_aligned(dropped, dropped, out);
+  for (std::size_t i = 0; i < tops.size(); ++i)
+    for (std::size_t k = 0; k < bottoms.size(); ++k) {
+      const auto up = static_cast<std::uint64_t>(tops.first) + i, down = static_cast<std::uint64_t>(bottoms.first) + k;
+      const WindowPmf others = convolve(highs[up], lows[down]);
+      // The label's weight, P(b = 1, K+ = up, K− = down), enclosed.
+      const double w_down = mul_down(mul_down(alive_down, tops.lo[i]), bottoms.lo[k]);
+      const double w_up = std::min(1.0, mul_up(mul_up(alive_up, tops.hi[i]), bottoms.hi[k]));
+      append_aligned(weighted(convolve(with, others), w_down, w_up),
+                     weighted(convolve(neighbour, others), w_down, w_up), out);
+    }
+  // The survivor counts' windows leave out at most their tails: counted as mass outside.
+  out.p.tail = std::min(1.0, add_up(out.p.tail, add_up(tops.tail, bottoms.tail)));
+  out.q.tail = std::min(1.0, add_up(out.q.tail, add_up(tops.tail, bottoms.tail)));
+  return out;
+}
+
+}  // namespace
 
 std::vector<AttainedLaws> dropout_family(const AccountSetting& population, const Rational& p) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  if (population.relation != Neighbour::remove_one)
-    throw invalid_argument("relation", "replace one", "remove one (replace one reveals who survived)");
-  if (population.center != 0) throw invalid_argument("c", to_string(population.center), "0");
-  if (population.n > kMaxFamilyClients)
-    throw invalid_argument("n", std::to_string(population.n), "at most " + std::to_string(kMaxFamilyClients));
+  const bool reveal = population.relation == Neighbour::replace_one;
+  if (!reveal && population.center != 0) throw invalid_argument("c", to_string(population.center), "0");
+  const unsigned long limit = reveal ? kMaxRevealedFamilyClients : kMaxFamilyClients;
+  if (population.n > limit)
+    throw invalid_argument("n", std::to_string(population.n), "at most " + std::to_string(limit));
   if (population.counts || counts_of(population).pairs != 0)
     throw invalid_argument("gamma", to_string(population.gamma), "a population without pairs");
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
@@ -313,6 +360,19 @@ std::vector<AttainedLaws> dropout_family(const AccountSetting& population, const
   std::vector<Configuration> configurations;
   for (std::size_t cand = 0; cand < family.candidates(); ++cand)
     for (std::size_t top = 0; top <= last; ++top) configurations.push_back({cand, top});
+  if (reveal) {
+    std::vector<AttainedLaws> out(configurations.size());
+    const unsigned precision = working_precision_bits();
+    const unsigned threads = thread_count(configurations.size(), 0);
+    run_on_threads(threads, [&](unsigned t) {
+      PrecisionScope local(precision);
+      for (std::size_t i = t; i < configurations.size(); i += threads) {
+        out[i] = {revealed_release(family, configurations[i], p), family.describe(configurations[i])};
+        out[i].words.dropout = dropout_words(population, p);
+      }
+    });
+    return out;
+  }
   // The others' law at j is (high part)^j * (low part)^(L − j): the powers once, one convolution
   // a configuration (O(L²) each, not O(L²) parts' additions).
   const Mixer mixer(family, p);

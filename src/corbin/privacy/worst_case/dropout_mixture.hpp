@@ -58,13 +58,27 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
 /// Largest population whose dropout round under remove one is accounted by its whole family
 /// (dropout_family): 2(⌈L/2⌉ + 1) configurations, each O(n²) (n = 1024 took 4 s on 2 cores).
 constexpr unsigned long kMaxFamilyClients = 1024;
+/// The same under replace one, where each configuration's law has O(n²) blocks of O(n) outcomes.
+constexpr unsigned long kMaxRevealedFamilyClients = 64;
 
 /// Whether a round of `population` with dropout, m coordinates a round, is accounted at both ends
 /// by the family of its exact mixtures (dropout_family), so that its upper end needs no floors
-/// (dropout_floor.hpp) and no share of δ: remove one, every client on LDPQ (no pairs), c = 0,
-/// m = 1, and at most kMaxFamilyClients clients.
+/// (dropout_floor.hpp) and no share of δ: every client on LDPQ (no pairs), m = 1, and under
+/// replace one at most kMaxRevealedFamilyClients clients, under remove one c = 0 and at most
+/// kMaxFamilyClients.
 ///
-/// Why exactly these. Under remove one the release is the survivors' sum; at c = 0 it is rα·D,
+/// Replace one. The server sees who survived and their sum. Which clients survived is drawn
+/// independently of the data and is the same in both worlds; given it, the sum depends on the
+/// inputs only through client 1's survival b and the numbers K+ and K− of surviving others at
+/// c + r and at c − r (the adversary knows whom it put where; the rest of who survived is then
+/// independent of everything), and N = b + K+ + K− outputs make the sum a function of the count J
+/// of "+". So the release's law is the labelled mixture over (b, K+, K−), exact weights the same in
+/// both worlds, of the law of J: an exact law, not the coarsening (status, N, J) that
+/// dropout_mixture keeps. Each other client's part (whether it survived, and its output) is
+/// affine in its q, so Lemma 1 puts every client at q− or q+ as under remove one below, and the
+/// mirror (J ↦ N − J, K+ ↔ K−) keeps j <= ⌈L/2⌉.
+///
+/// Remove one. Under remove one the release is the survivors' sum; at c = 0 it is rα·D,
 /// D = Σ over the survivors of ±1. Each client's part of D is independent of the others' and its
 /// law, (1 − p)q at +1, (1 − p)(1 − q) at −1 and p at 0, is affine in q ∈ [q−, q+]; client 1's is
 /// the same in the first world and absent in the second. By Lemma 1 (neighbours.hpp: H_γ is
@@ -75,15 +89,15 @@ constexpr unsigned long kMaxFamilyClients = 1024;
 /// so j <= ⌈L/2⌉ for both candidates covers them all. Each round draws who drops anew, so the
 /// rounds are independent uses of this family, the adversary choosing each (Accountant::
 /// from_family). Excluded: pairs (a pair with one survivor quantizes alone, so Lemma 3's sure "+"
-/// does not carry over); c ≠ 0 (the sum's values then tell the number of survivors apart, and
-/// where enclosures meet they are merged, a coarsening that bounds only from below); m >= 2 (the
-/// coordinates share who survived, so a round's law is a mixture of products, not one coordinate's
-/// law composed).
+/// does not carry over); under remove one c ≠ 0 (the sum's values then tell the number of
+/// survivors apart, and where enclosures meet they are merged, a coarsening that bounds only from
+/// below); m >= 2 (the coordinates share who survived, so a round's law is a mixture of products,
+/// not one coordinate's law composed).
 bool dropout_family_exact(const AccountSetting& population, std::uint64_t m);
 
 /// That family for client 1's role in `population` (every configuration, each attained, with its
 /// words); raises invalid_argument naming the parameter where dropout_family_exact(population, 1)
-/// does not hold (relation, gamma, c, n) or p is outside (0, 1) (dropout).
+/// does not hold (gamma, c, n) or p is outside (0, 1) (dropout).
 std::vector<AttainedLaws> dropout_family(const AccountSetting& population, const Rational& p);
 
 /// Largest population whose round of m >= 2 coordinates is computed whole: n components per
