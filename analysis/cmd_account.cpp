@@ -512,7 +512,7 @@ void run_account(const AccountCli& cli) {
   out[o.at ? "delta_upper_references" : "eps_upper_references"] = ref;
   if (o.answer.failure > 0) {
     Json d = Json::object();
-    d["floor_rounds"] = std::to_string(o.ledger.floor_rounds());
+    d["dropout_rounds"] = std::to_string(o.ledger.dropout_rounds());
     put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
     put_bound(d, "failure", o.answer.failure, true);
     if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);

@@ -5,7 +5,10 @@
 // end above, and narrower than the dominating pair alone.
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <numeric>
 
 #include "corbin/privacy/pld/multiset_worst_case.hpp"
@@ -127,3 +130,36 @@ TEST_CASE("an accountant without its lower bounds keeps the dominating pair alon
   CHECK(pair == Approx(0.718409281936423).epsilon(1e-9));
 }
 
+
+TEST_CASE("one use: the lower end is the best attained member's, every member searched", "[choices][unit]") {
+  PrecisionScope scope(128);
+  // Three members; the largest is not attained (a vertex no input gives), so the lower end is the
+  // second's, and its words name it. The accountant's own lower end is at least that.
+  const auto member = [](const Rational& a, bool attained, const std::string& name) {
+    AttainedLaws m;
+    const Interval x = interval_from(a), y = interval_from(1 - a);
+    m.laws.p = few_point_pmf({x, y});
+    m.laws.q = few_point_pmf({y, x});
+    m.words.client_1 = name;
+    m.attained = attained;
+    return m;
+  };
+  const auto list = std::make_shared<const std::vector<AttainedLaws>>(std::vector<AttainedLaws>{
+      member(Rational(1, 2), true, "even"), member(Rational(3, 4), true, "three to one"),
+      member(Rational(9, 10), false, "nine to one")});
+  const ChoicePlan plan({UseFamily(list, false)}, PldLimits{});
+  const Rational delta(1, 20);
+  const ChoicePlan::Answer a = plan.answer(true, delta, 0, 10);
+  REQUIRE(a.computed);
+  REQUIRE(a.by);
+  CHECK(a.by->parts.front().client_1 == "three to one");
+  CHECK(a.upper == 10);  // the pair's upper end, unchanged
+  // (3/4, 1/4) against (1/4, 3/4): δ(ε) = 3/4 − e^ε/4 for e^ε <= 3, so ε(1/20) = ln(14/5).
+  CHECK(a.lower <= std::log(14.0 / 5.0));
+  CHECK(a.lower > std::log(14.0 / 5.0) - 1e-9);
+  const Accountant family = Accountant::from_family(*list, false);
+  const TwoSided e = family.epsilon(delta);
+  CHECK(e.lower >= a.lower);
+  CHECK(e.lower <= std::log(14.0 / 5.0));
+  CHECK(e.upper >= std::log(17.0 / 2.0) - 1e-12);  // nine to one's ε(1/20): ln(17/2)
+}

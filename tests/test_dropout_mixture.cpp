@@ -5,7 +5,6 @@
 // survivor leaves it on LDPQ, the release is the survivors' sum).
 
 #include <catch2/catch.hpp>
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -133,6 +132,28 @@ std::vector<Unit> units_of(const AggregateFamily& f, const Configuration& c, boo
   return units;
 }
 
+/// The release under replace one, every unit an LDPQ client: who survived (a bit per unit, held
+/// in `status`) and the survivors' sum, every pattern and output listed exactly.
+Law enumerate_survivors(const std::vector<Unit>& units, const AccountSetting& s, const Rational& p) {
+  const Rational alpha = s.budget.alpha_exact(), level = s.radius * alpha;
+  Law law{{Outcome{0, 0, Rational(0)}, Rational(1)}};
+  for (std::size_t i = 0; i < units.size(); ++i) {
+    const Rational q = ldpq_q(alpha, s.center, s.radius, units[i].w);
+    Law next;
+    for (const auto& [o, po] : law) {
+      next[o] += po * p;  // dropped: its bit stays 0
+      for (const auto& [value, pv] : {std::pair{s.center + level, q}, std::pair{s.center - level, 1 - q}}) {
+        Outcome y = o;
+        y.status |= 1 << i;
+        y.sum += value;
+        next[y] += po * (1 - p) * pv;
+      }
+    }
+    law = next;
+  }
+  return law;
+}
+
 /// The hockey-stick divergence Σ (P − γQ)₊ of the exact laws lies between the windows' (lower
 /// ends of P against upper ends of Q, and the other way): the windows are the exact laws up to a
 /// relabelling of the outcomes, which no privacy quantity sees. The masses are 1 too.
@@ -170,6 +191,7 @@ TEST_CASE("a dropout round's mixture is every dropout pattern's law, enumerated 
     unsigned long bits;
   };
   const std::vector<Case> cases = {{4, Rational(1), Role::ldpq, Neighbour::replace_one, 5},
+                                   {5, Rational(1), Role::ldpq, Neighbour::replace_one, 5},
                                    {5, Rational(1, 2), Role::ldpq, Neighbour::replace_one, 2},
                                    {5, Rational(1, 2), Role::leader, Neighbour::replace_one, 2},
                                    {4, Rational(0), Role::leader, Neighbour::replace_one, 3},
@@ -187,8 +209,13 @@ TEST_CASE("a dropout round's mixture is every dropout pattern's law, enumerated 
                       << ", j = " << top);
           const NeighbouringPmfs laws = dropout_mixture(family, c, p);
           const bool reveal = k.relation == Neighbour::replace_one;
-          const Law with = enumerate(units_of(family, c, false), s, p, reveal);
-          const Law neighbour = enumerate(units_of(family, c, true), s, p, reveal);
+          // Every client on LDPQ under replace one: the release itself, who survived client by
+          // client (dropout_mixture.hpp keeps it exactly); else the coarsening it keeps.
+          const bool exact = reveal && family.other_pairs() == 0 && k.role == Role::ldpq;
+          const Law with = exact ? enumerate_survivors(units_of(family, c, false), s, p)
+                                 : enumerate(units_of(family, c, false), s, p, reveal);
+          const Law neighbour = exact ? enumerate_survivors(units_of(family, c, true), s, p)
+                                      : enumerate(units_of(family, c, true), s, p, reveal);
           check_profile(laws, with, neighbour);
           check_profile(NeighbouringPmfs{laws.q, laws.p, false}, neighbour, with);
         }
@@ -338,150 +365,4 @@ TEST_CASE("past the mixture's limits a dropout round has no lower bound, not the
   CHECK(a.bounds.lower == 0);
   CHECK(a.bounds.upper > 0);
   CHECK_FALSE(a.attained);
-}
-
-TEST_CASE("under remove one without pairs, a dropout round's family is every configuration's mixture",
-          "[dropout][unit]") {
-  PrecisionScope scope(128);
-  // n = 6: client 1 at c ± r and j = 0..3 of the other 5 at c + r (j = 4, 5 are mirrors).
-  const AccountSetting s = population(6, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(3), 5);
-  const Rational p(1, 4);
-  REQUIRE(dropout_family_exact(s, 1));
-  CHECK_FALSE(dropout_family_exact(s, 2));  // the coordinates share who survived
-  const std::vector<AttainedLaws> members = dropout_family(s, p);
-  const AggregateFamily family(s);
-  REQUIRE(family.candidates() == 2);
-  REQUIRE(members.size() == 2 * 4);
-  for (std::size_t cand = 0; cand < 2; ++cand)
-    for (std::size_t top = 0; top <= family.other_ldpq(); ++top) {
-      INFO("candidate " << cand << ", j = " << top);
-      const Configuration c{cand, top};
-      // Each configuration's law, enumerated exactly, is a member's or its mirror's (D ↦ −D).
-      const Law with = enumerate(units_of(family, c, false), s, p, false);
-      const Law neighbour = enumerate(units_of(family, c, true), s, p, false);
-      const bool listed = top <= 3;
-      const AttainedLaws& m = members[listed ? cand * 4 + top : (1 - cand) * 4 + (5 - top)];
-      NeighbouringPmfs laws = m.laws;
-      if (!listed)
-        for (WindowPmf* w : {&laws.p, &laws.q}) {
-          std::reverse(w->lo.begin(), w->lo.end());
-          std::reverse(w->hi.begin(), w->hi.end());
-        }
-      check_profile(laws, with, neighbour);
-      check_profile(NeighbouringPmfs{laws.q, laws.p, false}, neighbour, with);
-      CHECK(m.attained);
-      CHECK(m.words.dropout.find("the release is the survivors' sum") != std::string::npos);
-    }
-  // The ledger takes no share of δ for floors: the whole δ is the mechanism's.
-  RoundKind k;
-  k.setting = s;
-  k.dropout = p;
-  RunLedger ledger;
-  ledger.step(k, 2);
-  CHECK(ledger.floor_rounds() == 0);
-  const RunLedger::Answer a = ledger.epsilon(Rational(1, 10));
-  CHECK(a.delta_mechanism == Rational(1, 10));
-  CHECK(a.failure == 0);
-  CHECK(std::isfinite(a.bounds.upper));
-  CHECK(a.bounds.lower <= a.bounds.upper);
-  CHECK(a.bounds.upper - a.bounds.lower < 1e-4);
-  // Where it does not hold, the family is refused naming the parameter.
-  const auto refused = [&](AccountSetting x, const char* parameter) {
-    try {
-      dropout_family(x, p);
-      FAIL("accepted");
-    } catch (const invalid_argument& e) {
-      CHECK(e.parameter() == std::string(parameter));
-    }
-  };
-  refused(population(kMaxRevealedFamilyClients + 1, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5),
-          "n");
-  refused(population(6, Rational(1, 2), Role::ldpq, Neighbour::remove_one, Rational(3), 5), "gamma");
-  refused(population(6, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(3), 5, Rational(1)), "c");
-  for (const Rational& bad : {Rational(0), Rational(1)}) {
-    try {
-      dropout_family(s, bad);
-      FAIL("accepted");
-    } catch (const invalid_argument& e) {
-      CHECK(e.parameter() == std::string("dropout"));
-    }
-  }
-}
-
-TEST_CASE("one use of a family: the lower end is the best member's, not only the envelope's few",
-          "[dropout][unit]") {
-  // n = 8, every client on LDPQ, e^ε = 2, dropout 1/2, remove one, δ = 10^−3, one round: the
-  // independent brute force (proofs-check/reference/dropout_bruteforce.py) gives ε = ln(458641/208500)
-  // = 0.788328727718217, attained with client 1 at c − r and 1 of the 7 others at c + r. The lower
-  // end was 0.7713 (another member, one the envelope kept at its grid points).
-  RoundKind k;
-  k.setting = population(8, Rational(1), Role::ldpq, Neighbour::remove_one, Rational(2), 5);
-  k.dropout = Rational(1, 2);
-  RunLedger ledger;
-  ledger.step(k, 1);
-  const RunLedger::Answer a = ledger.epsilon(Rational(1, 1000));
-  const double exact = std::log(458641.0 / 208500.0);
-  CHECK(a.bounds.lower <= exact);
-  CHECK(a.bounds.lower > exact - 1e-9);
-  CHECK(a.bounds.upper >= exact);
-  CHECK(a.bounds.upper < exact + 1e-9);
-  REQUIRE(a.attained);
-  CHECK(a.attained->parts.front().client_1.find("c - r") != std::string::npos);
-  CHECK(a.attained->parts.front().others_ldpq.find("1 of the other 7") == 0);
-}
-
-namespace {
-
-/// The release under replace one, every unit an LDPQ client: who survived (a bit per unit) and
-/// the survivors' sum, every pattern and output listed exactly (`status` holds the bits).
-Law enumerate_survivors(const std::vector<Unit>& units, const AccountSetting& s, const Rational& p) {
-  const Rational alpha = s.budget.alpha_exact(), level = s.radius * alpha;
-  Law law{{Outcome{0, 0, Rational(0)}, Rational(1)}};
-  for (std::size_t i = 0; i < units.size(); ++i) {
-    const Rational q = ldpq_q(alpha, s.center, s.radius, units[i].w);
-    Law next;
-    for (const auto& [o, po] : law) {
-      next[o] += po * p;  // dropped: its bit stays 0
-      for (const auto& [value, pv] : {std::pair{s.center + level, q}, std::pair{s.center - level, 1 - q}}) {
-        Outcome y = o;
-        y.status |= 1 << i;
-        y.sum += value;
-        next[y] += po * (1 - p) * pv;
-      }
-    }
-    law = next;
-  }
-  return law;
-}
-
-}  // namespace
-
-TEST_CASE("under replace one without pairs, a dropout round's family is the exact law of who survived and the sum",
-          "[dropout][unit]") {
-  PrecisionScope scope(128);
-  // n = 5, c = 1/3: the labelled mixture over (client 1 survived, K+, K−) of the "+" count has the
-  // profile of the release itself, who survived named client by client; every j (mirrors too).
-  const AccountSetting s =
-      population(5, Rational(1), Role::ldpq, Neighbour::replace_one, Rational(3), 5, Rational(1, 3));
-  for (const Rational& p : {Rational(1, 10), Rational(1, 2)}) {
-    REQUIRE(dropout_family_exact(s, 1));
-    const std::vector<AttainedLaws> members = dropout_family(s, p);
-    const AggregateFamily family(s);
-    const std::size_t last = family.other_ldpq() / 2 + family.other_ldpq() % 2;
-    REQUIRE(members.size() == family.candidates() * (last + 1));
-    for (std::size_t cand = 0; cand < family.candidates(); ++cand)
-      for (std::size_t top = 0; top <= family.other_ldpq(); ++top) {
-        INFO("p = " << p << ", candidate " << cand << ", j = " << top);
-        const Configuration c{cand, top};
-        const Law with = enumerate_survivors(units_of(family, c, false), s, p);
-        const Law neighbour = enumerate_survivors(units_of(family, c, true), s, p);
-        // Beyond ⌈L/2⌉ the member listed is the mirror: the other candidate at L − j.
-        const std::size_t index = top <= last ? cand * (last + 1) + top
-                                              : (family.candidates() - 1 - cand) * (last + 1) + family.other_ldpq() - top;
-        const AttainedLaws& m = members[index];
-        check_profile(m.laws, with, neighbour);
-        check_profile(NeighbouringPmfs{m.laws.q, m.laws.p, false}, neighbour, with);
-        CHECK(m.words.dropout.find("the server sees who survived") != std::string::npos);
-      }
-  }
 }

@@ -121,7 +121,7 @@ if True:
 first = corbin.Accountant(100, Fraction(1, 2), exp_eps=3, role="ldpq", rounds=100).get_epsilon_bounds("1e-5")
 assert lo > first[0] and hi > first[1] and lo <= hi, (lo, hi, first)
 info = mixed.explain(delta="1e-5")
-assert info["floor_rounds"] == 100 and info["delta_mechanism"] == Fraction(1, 200000)
+assert info["dropout_rounds"] == 100 and info["delta_mechanism"] == Fraction(1, 200000)
 parts = info["lower_bound_attained_by"]
 assert any(p["dropout"] is None for p in parts) and any(p["dropout"] and "1/10" in p["dropout"] for p in parts), parts
 assert info["failure"] <= Fraction(1, 200000)

@@ -251,14 +251,14 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
 }
 
 Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, bool both_orders,
-                                   const PldLimits& limits, Neighbour relation) {
+                                   const PldLimits& limits) {
   if (limits.max_cells < 16)
     throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
   if (members.empty()) throw invalid_argument("family", "empty", "at least one configuration");
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Accountant out;
   out.limits_ = limits;
-  out.mixes_ = relation == Neighbour::replace_one;  // a pair either way round from use to use
+  out.mixes_ = true;  // a configuration's pair may be used either way round from use to use
   out.moments_[0] = out.moments_[1] = unbounded_moments();
   std::vector<std::pair<const WindowPmf*, const WindowPmf*>> samples;
   for (const AttainedLaws& m : members) {

@@ -104,12 +104,9 @@ class Accountant {
   /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one
   /// envelope covers both directions; otherwise each direction gets its own. The builder of a
   /// mechanism's family owes the proof that it holds every configuration's worst case (a
-  /// reduction such as neighbours.hpp's). At least one member. `relation`: under replace one a
-  /// lower bound may use a pair either way round from use to use; under remove one client 1 is
-  /// present in every use of the first dataset and absent from every use of the second.
+  /// reduction such as neighbours.hpp's). At least one member.
   static Accountant from_family(const std::vector<AttainedLaws>& members, bool both_orders,
-                                const PldLimits& limits = {},
-                                Neighbour relation = Neighbour::replace_one);
+                                const PldLimits& limits = {});
   /// One use of a mechanism given by its privacy-loss distributions, P against Q and Q against P:
   /// pessimistic (`upper`) and optimistic (`lower`) as pld.hpp defines them, `by` naming the pair
   /// of datasets the lower ones are (a closed form's).

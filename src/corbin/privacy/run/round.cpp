@@ -27,10 +27,6 @@ void check_round_kind(const RoundKind& kind) {
   check_account_setting(s);
 }
 
-bool uses_dropout_floors(const RoundKind& kind) {
-  return kind.dropout > 0 && !dropout_family_exact(kind.setting, kind.coordinates);
-}
-
 Rational alone_probability(const AccountSetting& setting) {
   const PopulationCounts c = counts_of(setting);
   const std::uint64_t clients = c.ldpq + 2 * std::uint64_t(c.pairs);
@@ -62,14 +58,6 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     if (pair_drawn) paired = build(Role::leader, kind.setting.counts);
     if (alone) alone_round = alone->compose(m);
     if (paired) paired_round = paired->compose(m);
-  } else if (!uses_dropout_floors(kind)) {
-    // Every client alone (client 1 too), one coordinate: the family of the round's exact laws
-    // bounds it from both ends, each round a use of its own (who drops is redrawn).
-    AccountSetting s = kind.setting;
-    s.role = Role::ldpq;
-    const Accountant a = Accountant::from_family(dropout_family(s, kind.dropout), false, limits, s.relation);
-    alone = lower ? a : a.upper_only();
-    alone_round = alone;
   } else {
     const DropoutFloor f =
         dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);

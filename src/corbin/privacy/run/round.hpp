@@ -27,12 +27,8 @@
 // composition of one coordinate's mixture is not the round's law (it redraws who drops for each
 // coordinate; it gave lower ends above the exact ε). The round's lower bound is one coordinate's
 // (a post-processing of the round's release: Accountant::compose_sharing) and, where computed
-// (replace one, every client on LDPQ), the round whole (dropout_round_lowers). With every client
-// on LDPQ and one coordinate a round (under replace one up to 64 clients, under remove one at
-// c = 0), the round is its family of exact laws at both ends, with no floors
-// (dropout_family_exact). δ is split once (split_delta):
-// half for the mechanism, half for the floors' failures over the run's rounds that use floors (a
-// union bound).
+// (replace one, every client on LDPQ), the round whole (dropout_round_lowers). δ is split once (split_delta): half for the mechanism, half for the
+// floors' failures over the run's dropout rounds (a union bound).
 
 #include <cstdint>
 #include <optional>
@@ -55,11 +51,6 @@ struct RoundKind {
 /// Raises invalid_argument naming the parameter: what check_account_setting checks, m in [1,
 /// kMaxCompositions] (m), dropout in [0, 1) (dropout), a fixed role the population has (role).
 void check_round_kind(const RoundKind& kind);
-
-/// Whether a round of this kind bounds its dropout from above through the floors
-/// (dropout_floor.hpp), which take a share of δ: every kind with dropout but those whose round is
-/// the family of its exact mixtures (dropout_mixture.hpp: dropout_family_exact).
-bool uses_dropout_floors(const RoundKind& kind);
 
 /// The probability that the server's draw puts client 1 alone (L/n), in [0, 1].
 Rational alone_probability(const AccountSetting& setting);

@@ -65,7 +65,7 @@ struct RunLedger::PhaseMemo {
   std::deque<Entry> entries;
 
   Entry& at(const Phase& p, double beta) {
-    if (p.use || !uses_dropout_floors(*p.kind)) beta = 0;
+    if (p.use || p.kind->dropout == 0) beta = 0;
     for (Entry& e : entries)
       if (e.beta == beta) return e;
     if (entries.size() == kKept) entries.pop_front();
@@ -138,10 +138,10 @@ std::uint64_t RunLedger::compositions() const {
   return out;
 }
 
-std::uint64_t RunLedger::floor_rounds() const {
+std::uint64_t RunLedger::dropout_rounds() const {
   std::uint64_t out = 0;
   for (const Phase& p : phases_)
-    if (p.kind && uses_dropout_floors(*p.kind)) out += p.rounds;
+    if (p.kind && p.kind->dropout > 0) out += p.rounds;
   return out;
 }
 
@@ -222,7 +222,7 @@ double RunLedger::basic_delta(const Built& b, const Rational& eps, double failur
 }
 
 std::vector<double> RunLedger::failure_ladder() const {
-  const std::uint64_t dropped = floor_rounds();
+  const std::uint64_t dropped = dropout_rounds();
   if (dropped == 0) return {0};
   std::vector<double> out;
   for (double total : kFailureLadder) out.push_back(failure_budget_per_round(to_rational(total), dropped));
@@ -230,7 +230,7 @@ std::vector<double> RunLedger::failure_ladder() const {
 }
 
 double RunLedger::epsilon_upper(const Rational& delta) const {
-  const DeltaSplit split = split_delta(delta, floor_rounds());
+  const DeltaSplit split = split_delta(delta, dropout_rounds());
   if (phases_.empty()) return 0;
   const Built b = build_upper(split.failure_per_round);
   return std::min(b.run->epsilon_upper(split.mechanism), basic_epsilon(b, split.mechanism));  // as epsilon()
@@ -239,7 +239,7 @@ double RunLedger::epsilon_upper(const Rational& delta) const {
 double RunLedger::delta_upper(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   if (phases_.empty()) return 0;
-  const double dropped = static_cast<double>(floor_rounds());
+  const double dropped = static_cast<double>(dropout_rounds());
   double out = 1;  // the smallest over the ladder, as delta() keeps
   for (double beta : failure_ladder()) {
     const Built b = build_upper(beta);
@@ -251,7 +251,7 @@ double RunLedger::delta_upper(const Rational& eps) const {
 
 RunLedger::Answer RunLedger::epsilon(const Rational& delta) const {
   Answer a;
-  const DeltaSplit split = split_delta(delta, floor_rounds());
+  const DeltaSplit split = split_delta(delta, dropout_rounds());
   a.delta_mechanism = split.mechanism;
   if (phases_.empty()) return a;
   a.failure_per_round = split.failure_per_round;
@@ -272,7 +272,7 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   Answer a;
   if (phases_.empty()) return a;
-  const std::uint64_t dropped = floor_rounds();
+  const std::uint64_t dropped = dropout_rounds();
   const Rational each = eps / Rational(static_cast<long>(compositions()));
   // Without dropout one build; with it, each total failure budget of the ladder, the smallest
   // upper bound kept (each is a bound: the choice may depend on ε, not on the data).

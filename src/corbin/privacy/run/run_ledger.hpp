@@ -75,9 +75,7 @@ class RunLedger {
   /// Coordinate-rounds: m per round of a kind or of step_rounds' uses, a use's own compositions
   /// per use (K above).
   std::uint64_t compositions() const;
-  /// The rounds whose dropout is bounded through floors (round.hpp: uses_dropout_floors), which
-  /// share δ (split_delta); a round whose dropout is accounted exactly takes none.
-  std::uint64_t floor_rounds() const;
+  std::uint64_t dropout_rounds() const;
   /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's
   /// limits); a round without them adds nothing to the lower bound.
   bool dropout_rounds_bounded_below() const;

@@ -198,119 +198,24 @@ bool mixture_computable(const AccountSetting& s) {
 
 namespace {
 
-/// What one round's mixtures under a family and a dropout rate share: q's ends, the release's
-/// coding and the parts of the other clients.
-class Mixer {
- public:
-  /// The caller holds a working precision of at least 128 bits.
-  Mixer(const AggregateFamily& family, const Rational& p)
-      : family_(family), s_(family.setting()), alpha_(s_.budget.alpha_interval()),
-        alive_(interval_from(Rational(1 - p))),
-        q_low_(Interval(1) / 2 - Interval(1) / (2 * alpha_)), q_high_(1 - q_low_),
-        // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of
-        // the release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
-        reveal_(s_.relation == Neighbour::replace_one),
-        counted_(reveal_ ? s_.n <= kMaxCountedClients : s_.center != 0),
-        code_(counted_ ? Coding{static_cast<std::int64_t>(s_.n) + 1, 1} : Coding{-1, 2}) {}
-
-  /// One other LDPQ client's part, at c + r (`high`) or c − r.
-  Part ldpq(bool high) const { return alone(high ? q_high_ : q_low_, alive_); }
-  const Coding& code() const { return code_; }
-
-  /// The other clients' law with j of the other LDPQ clients at c + r.
-  WindowPmf others(std::size_t top) const {
-    std::vector<std::pair<Part, std::size_t>> parts;
-    parts.emplace_back(ldpq(true), top);
-    parts.emplace_back(ldpq(false), family_.other_ldpq() - top);
-    if (family_.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
-      const Interval both(alive_ * alive_), one(alive_ * (1 - alive_)), none((1 - alive_) * (1 - alive_));
-      parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
-                         family_.other_pairs());
-    }
-    return others_law(parts, code_);
-  }
-
-  /// The release's neighbouring laws with client 1 at `candidate` and the others' law `others`.
-  NeighbouringPmfs release(std::size_t candidate, const WindowPmf& others) const {
-    const ClientCandidate<Interval>& cand = family_.candidate(candidate);
-    const bool paired = cand.role != TargetClient::Role::ldpq;
-    const Interval qx = q_of(cand.x, alpha_, s_.bits), qx2 = q_of(cand.x2, alpha_, s_.bits);
-    const Interval qy = cand.partner ? q_of(*cand.partner, alpha_, s_.bits) : Interval(0);
-    const std::vector<Status> with =
-        client_statuses(cand.with, cand.terms_with, paired, qx, qy, alive_);
-    const std::vector<Status> neighbour =
-        client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, alive_);
-    NeighbouringPmfs out;
-    if (reveal_) {  // one block per status of client 1 and its partner (the same list in both worlds)
-      for (std::size_t i = 0; i < with.size(); ++i) {
-        Part a = with[i].part, b = neighbour[i].part;
-        for (Outcome& o : a) o.probability = Interval(o.probability * with[i].probability);
-        for (Outcome& o : b) o.probability = Interval(o.probability * neighbour[i].probability);
-        append_aligned(add_part(others, a, code_), add_part(others, b, code_), out);
-      }
-      return out;
-    }
-    const WindowPmf w = add_part(others, mixed(with), code_), v = add_part(others, mixed(neighbour), code_);
-    if (!counted_) {  // at c = 0 the sum is rα·D: D indexes it one to one
-      append_aligned(w, v, out);
-      return out;
-    }
-    return merged_by_value(w, v, s_, code_);
-  }
-
- private:
-  const AggregateFamily& family_;
-  const AccountSetting& s_;
-  Interval alpha_, alive_, q_low_, q_high_;
-  bool reveal_, counted_;
-  Coding code_;
-};
-
-}  // namespace
-
-NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
-                                 const Rational& p) {
-  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  const AccountSetting& s = family.setting();
-  if (!mixture_computable(s))
-    throw invalid_argument("n", std::to_string(s.n), "within a dropout round's mixture's limits");
-  if (!family.candidate(c.candidate).attained())
-    throw invalid_argument("configuration", "a one-sided limit", "an input some client can hold");
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const Mixer mixer(family, p);
-  return mixer.release(c.candidate, mixer.others(c.top));
-}
-
-namespace {
-
-/// Who drops out and what the release shows, in a configuration's words.
-std::string dropout_words(const AccountSetting& population, const Rational& p) {
-  return "every client, client 1 included, drops out with probability " + to_string(p) +
-         (population.relation == Neighbour::replace_one
-              ? "; the server sees who survived and the sum of their outputs"
-              : "; the release is the survivors' sum");
-}
-
-}  // namespace
-
-bool dropout_family_exact(const AccountSetting& s, std::uint64_t m) {
-  if (m != 1 || s.counts || counts_of(s).pairs != 0) return false;
-  if (s.relation == Neighbour::replace_one) return s.n <= kMaxRevealedFamilyClients;
-  return s.center == 0 && s.n <= kMaxFamilyClients;
-}
-
-namespace {
-
 /// `law` with every mass times a weight in [down, up] (lower ends down, upper ends up).
 WindowPmf weighted(WindowPmf law, double down, double up) {
-  for (double& v : law.lo) v = mul_down(v, down);
+  for (double& v : law.lo) v = std::max(0.0, mul_down(v, down));  // an underflow stays 0
   for (double& v : law.hi) v = mul_up(v, up);
   law.tail = mul_up(law.tail, up);
   return law;
 }
 
+/// Whether the release's exact law is kept (replace one, every client on LDPQ, at most
+/// kMaxRevealedClients clients), not the coarsening (status, N, J).
+bool revealed_exactly(const AggregateFamily& family) {
+  const AccountSetting& s = family.setting();
+  return s.relation == Neighbour::replace_one && family.other_pairs() == 0 &&
+         s.role == TargetClient::Role::ldpq && s.n <= kMaxRevealedClients;
+}
+
 /// Replace one, configuration `c` (every client on LDPQ): the release's exact law, the labelled
-/// mixture over (b, K+, K−) of the count J (dropout_family_exact's argument).
+/// mixture over (b, K+, K−) of the count J (dropout_mixture.hpp).
 NeighbouringPmfs revealed_release(const AggregateFamily& family, const Configuration& c, const Rational& p) {
   const AccountSetting& s = family.setting();
   const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
@@ -345,55 +250,56 @@ NeighbouringPmfs revealed_release(const AggregateFamily& family, const Configura
 
 }  // namespace
 
-std::vector<AttainedLaws> dropout_family(const AccountSetting& population, const Rational& p) {
+NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
+                                 const Rational& p) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  const bool reveal = population.relation == Neighbour::replace_one;
-  if (!reveal && population.center != 0) throw invalid_argument("c", to_string(population.center), "0");
-  const unsigned long limit = reveal ? kMaxRevealedFamilyClients : kMaxFamilyClients;
-  if (population.n > limit)
-    throw invalid_argument("n", std::to_string(population.n), "at most " + std::to_string(limit));
-  if (population.counts || counts_of(population).pairs != 0)
-    throw invalid_argument("gamma", to_string(population.gamma), "a population without pairs");
+  const AccountSetting& s = family.setting();
+  if (!mixture_computable(s))
+    throw invalid_argument("n", std::to_string(s.n), "within a dropout round's mixture's limits");
+  const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
+  if (!cand.attained())
+    throw invalid_argument("configuration", "a one-sided limit", "an input some client can hold");
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  const AggregateFamily family(population);
-  const std::size_t last = family.other_ldpq() / 2 + family.other_ldpq() % 2;  // beyond: mirrors
-  std::vector<Configuration> configurations;
-  for (std::size_t cand = 0; cand < family.candidates(); ++cand)
-    for (std::size_t top = 0; top <= last; ++top) configurations.push_back({cand, top});
-  if (reveal) {
-    std::vector<AttainedLaws> out(configurations.size());
-    const unsigned precision = working_precision_bits();
-    const unsigned threads = thread_count(configurations.size(), 0);
-    run_on_threads(threads, [&](unsigned t) {
-      PrecisionScope local(precision);
-      for (std::size_t i = t; i < configurations.size(); i += threads) {
-        out[i] = {revealed_release(family, configurations[i], p), family.describe(configurations[i])};
-        out[i].words.dropout = dropout_words(population, p);
-      }
-    });
+  if (revealed_exactly(family)) return revealed_release(family, c, p);
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const bool paired = cand.role != TargetClient::Role::ldpq;
+  const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
+  const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
+  // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
+  // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
+  const bool reveal = s.relation == Neighbour::replace_one;
+  const bool counted = reveal ? s.n <= kMaxCountedClients : s.center != 0;
+  const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
+  std::vector<std::pair<Part, std::size_t>> parts;
+  parts.emplace_back(alone(q_high, alive), c.top);
+  parts.emplace_back(alone(q_low, alive), family.other_ldpq() - c.top);
+  if (family.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
+    const Interval both(alive * alive), one(alive * (1 - alive)), none((1 - alive) * (1 - alive));
+    parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
+                       family.other_pairs());
+  }
+  const WindowPmf others = others_law(parts, code);
+  const std::vector<Status> with =
+      client_statuses(cand.with, cand.terms_with, paired, qx, qy, alive);
+  const std::vector<Status> neighbour =
+      client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, alive);
+  NeighbouringPmfs out;
+  if (reveal) {  // one block per status of client 1 and its partner (the same list in both worlds)
+    for (std::size_t i = 0; i < with.size(); ++i) {
+      Part a = with[i].part, b = neighbour[i].part;
+      for (Outcome& o : a) o.probability = Interval(o.probability * with[i].probability);
+      for (Outcome& o : b) o.probability = Interval(o.probability * neighbour[i].probability);
+      append_aligned(add_part(others, a, code), add_part(others, b, code), out);
+    }
     return out;
   }
-  // The others' law at j is (high part)^j * (low part)^(L − j): the powers once, one convolution
-  // a configuration (O(L²) each, not O(L²) parts' additions).
-  const Mixer mixer(family, p);
-  const std::size_t others = family.other_ldpq();
-  std::vector<WindowPmf> high(last + 1), low(others + 1);
-  high[0].lo = high[0].hi = {1.0};
-  low[0] = high[0];
-  for (std::size_t j = 1; j <= last; ++j) high[j] = add_part(high[j - 1], mixer.ldpq(true), mixer.code());
-  for (std::size_t k = 1; k <= others; ++k) low[k] = add_part(low[k - 1], mixer.ldpq(false), mixer.code());
-  std::vector<AttainedLaws> out(configurations.size());
-  const unsigned precision = working_precision_bits();
-  const unsigned threads = thread_count(configurations.size(), 0);
-  run_on_threads(threads, [&](unsigned t) {
-    PrecisionScope local(precision);
-    for (std::size_t i = t; i < configurations.size(); i += threads) {
-      const Configuration& c = configurations[i];
-      out[i] = {mixer.release(c.candidate, convolve(high[c.top], low[others - c.top])), family.describe(c)};
-      out[i].words.dropout = dropout_words(population, p);
-    }
-  });
-  return out;
+  const WindowPmf w = add_part(others, mixed(with), code), v = add_part(others, mixed(neighbour), code);
+  if (!counted) {  // at c = 0 the sum is rα·D: D indexes it one to one
+    append_aligned(w, v, out);
+    return out;
+  }
+  return merged_by_value(w, v, s, code);
 }
 
 std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, const Rational& p,
@@ -418,7 +324,11 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
     for (std::size_t top : tops) {
       const Configuration c{cand, top};
       Scored x{{dropout_mixture(family, c, p), family.describe(c)}, 0, 0};
-      x.attained.words.dropout = dropout_words(population, p);
+      x.attained.words.dropout =
+          "every client, client 1 included, drops out with probability " + to_string(p) +
+          (population.relation == Neighbour::replace_one
+               ? "; the server sees who survived and the sum of their outputs"
+               : "; the release is the survivors' sum");
       for (const auto& [a, b] : {std::pair{&x.attained.laws.p, &x.attained.laws.q},
                                  std::pair{&x.attained.laws.q, &x.attained.laws.p}}) {
         const LowerPld l = lower_pld(*a, *b, false, limits);
