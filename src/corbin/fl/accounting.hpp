@@ -30,7 +30,7 @@ struct DropoutAccounting {
 struct RunAccounting {
   std::optional<RunAccountant> accountant;  ///< none where the mechanism has no certified accountant
   std::string why_not;                       ///< then, why (the room's reason)
-  std::optional<DropoutAccounting> dropout;  ///< with dropout
+  std::optional<DropoutAccounting> dropout;  ///< with dropout bounded by floors (round.hpp: survivors_mixed)
   std::optional<RoundKind> kind;             ///< Theorem 3's rounds as accounted (none: another room's)
 };
 

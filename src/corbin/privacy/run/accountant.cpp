@@ -250,6 +250,13 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   }
 }
 
+Accountant Accountant::silent(const PldLimits& limits) {
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  Accountant out(point, point, false, limits);
+  out.max_loss_[0] = out.max_loss_[1] = 0;  // the same law in both worlds
+  return out;
+}
+
 Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, bool both_orders,
                                    const PldLimits& limits) {
   if (limits.max_cells < 16)

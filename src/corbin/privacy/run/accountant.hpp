@@ -99,6 +99,10 @@ class Accountant {
                               const PldLimits& limits = {});
   static constexpr std::size_t kMaxLawValues = std::size_t(1) << 16;
 
+  /// One use of a mechanism that releases nothing of client 1 (every privacy loss 0): a label
+  /// under which client 1 sits out, such as a round it dropped out of (run/round.hpp).
+  static Accountant silent(const PldLimits& limits = {});
+
   /// One use of a mechanism given as a family of configurations, each a pair of neighbouring
   /// laws with its words: the worst case over the family (every member, chosen freely in each use,
   /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one

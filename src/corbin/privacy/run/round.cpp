@@ -33,6 +33,40 @@ Rational alone_probability(const AccountSetting& setting) {
   return Rational(BigInt(c.ldpq)) / Rational(BigInt(clients));
 }
 
+bool survivors_mixed(const RoundKind& kind) {
+  const AccountSetting& s = kind.setting;
+  return kind.dropout > 0 && s.relation == Neighbour::replace_one && !s.counts &&
+         counts_of(s).pairs == 0 && s.n <= kMaxSurvivorLabels;
+}
+
+namespace {
+
+/// `uses` uses sharing one draw of who survived (survivors_mixed): the labelled mixture over the
+/// number K of surviving others, weight (1 − p)·P(Bin(n − 1, 1 − p) = K), of the population of K + 1
+/// clients on LDPQ (no dropout, every other input the adversary's) composed `uses` times, and
+/// with weight p of client 1 dropped (nothing of it released). Upper bounds only.
+Accountant survivors_mixture(const RoundKind& kind, std::uint64_t uses, const PldLimits& limits) {
+  const Rational p = kind.dropout, alive = Rational(1) - p;
+  const std::size_t others = kind.setting.n - 1;
+  Accountant out = Accountant::silent(limits).upper_only().compose(uses);
+  Rational mass = p, choose(1);  // P(client 1 dropped); C(L, K)
+  for (std::size_t k = 0; k <= others; ++k) {
+    Rational w = alive * choose;
+    for (std::size_t i = 0; i < k; ++i) w *= alive;
+    for (std::size_t i = k; i < others; ++i) w *= p;
+    choose = choose * Rational(static_cast<long>(others - k)) / Rational(static_cast<long>(k + 1));
+    AccountSetting s = kind.setting;
+    s.role = TargetClient::Role::ldpq;
+    s.counts = PopulationCounts{k + 1, 0};
+    const Accountant population = Accountant(s, limits).upper_only().compose(uses);
+    out = population.mixture(w / (mass + w), out, "", "");
+    mass += w;
+  }
+  return out;
+}
+
+}  // namespace
+
 RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
                                    const PldLimits& limits) {
   using Role = TargetClient::Role;
@@ -53,7 +87,36 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
   // Client 1's accountant in each position the draw may give it: one coordinate, and the round.
   const std::uint64_t m = kind.coordinates;
   std::optional<Accountant> alone, paired, alone_round, paired_round;
-  if (kind.dropout == 0) {
+  if (survivors_mixed(kind)) {
+    // Who survived is public and drawn before the adversary must commit: each round is the
+    // labelled mixture over the survivors (survivors_mixture), whose coordinates share the label.
+    // The lower bounds are the mechanism as run with inputs fixed before the draw
+    // (dropout_mixture.hpp), one coordinate's, and the round whole where computed.
+    AccountSetting s = kind.setting;
+    s.role = Role::ldpq;
+    const Accountant one_use = survivors_mixture(kind, 1, limits);
+    alone = one_use;
+    alone_round = m == 1 ? one_use : survivors_mixture(kind, m, limits);
+    if (lower) {
+      std::vector<AttainedLaws> laws = dropout_mixtures(s, kind.dropout, limits);
+      std::vector<AttainedPlds> one, whole;
+      for (const AttainedLaws& l : laws) {
+        one.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
+                       lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
+        AttainedPlds x = one.back();
+        if (m > 1)
+          x.words.dropout += "; of the round's " + std::to_string(m) +
+                             " coordinates, which share every client's draw, one (the others' outputs dropped)";
+        whole.push_back(std::move(x));
+      }
+      alone = alone->with_attained_plds(one);
+      if (m > 1) {
+        std::vector<AttainedPlds> rounds = dropout_round_lowers(s, kind.dropout, m, limits);
+        whole.insert(whole.end(), rounds.begin(), rounds.end());
+      }
+      alone_round = alone_round->with_attained_plds(whole);
+    }
+  } else if (kind.dropout == 0) {
     if (alone_drawn) alone = build(Role::ldpq, kind.setting.counts);
     if (pair_drawn) paired = build(Role::leader, kind.setting.counts);
     if (alone) alone_round = alone->compose(m);

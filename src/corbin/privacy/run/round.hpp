@@ -20,7 +20,8 @@
 // client whose draws gave it that role every round.
 //
 // With dropout (each client, client 1 included, drops independently with probability p), the
-// upper bound takes the population every round is guaranteed except with probability β
+// upper bound is the mixture over who survived where every client is on LDPQ (survivors_mixed,
+// below); elsewhere it takes the population every round is guaranteed except with probability β
 // (dropout_floor.hpp): in an LDPQ position client 1 is alone; in a pair it is alone or paired as
 // its partner survives (the either of the two floors). The lower bound is the mechanism as run
 // (dropout_mixture.hpp): a round's m coordinates share every client's draw, so the m-fold
@@ -51,6 +52,20 @@ struct RoundKind {
 /// Raises invalid_argument naming the parameter: what check_account_setting checks, m in [1,
 /// kMaxCompositions] (m), dropout in [0, 1) (dropout), a fixed role the population has (role).
 void check_round_kind(const RoundKind& kind);
+
+/// Largest population whose dropout round is the mixture over its survivors (survivors_mixed):
+/// one population's accountant per number of surviving others.
+constexpr unsigned long kMaxSurvivorLabels = 64;
+/// Whether a dropout round of this kind is bounded by the labelled mixture over who survived
+/// instead of the floors: replace one, every client on LDPQ, at most kMaxSurvivorLabels clients.
+/// The server sees who survived, and the draw is public randomness, so the adversary may choose
+/// the other clients' inputs knowing it: given that K others survived, the round is Theorem 3's
+/// mechanism for K + 1 clients (its worst case over their inputs), and a surviving other's
+/// identity beyond the count is independent of the data. The label (K, and whether client 1
+/// survived) has the same law in both worlds and is revealed, so the round is that labelled
+/// mixture exactly (pld.hpp: mixture); its m coordinates share the label, so each population is
+/// composed m times before the mixture. It needs no floors and no share of δ.
+bool survivors_mixed(const RoundKind& kind);
 
 /// The probability that the server's draw puts client 1 alone (L/n), in [0, 1].
 Rational alone_probability(const AccountSetting& setting);

@@ -75,6 +75,8 @@ class RunLedger {
   /// Coordinate-rounds: m per round of a kind or of step_rounds' uses, a use's own compositions
   /// per use (K above).
   std::uint64_t compositions() const;
+  /// The dropout rounds bounded through floors (dropout_floor.hpp), which share δ (split_delta);
+  /// a round mixed over its survivors (round.hpp: survivors_mixed) takes none.
   std::uint64_t dropout_rounds() const;
   /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's
   /// limits); a round without them adds nothing to the lower bound.

@@ -25,13 +25,13 @@
 // values N·c + rα(2J − N) that coincide (or, for an enclosed α, whose enclosures meet) merged
 // into one outcome, again a coarsening.
 //
-// This replaces the dropout rounds' lower bound of 0; the upper bound stays the floors'
-// (dropout_floor.hpp), which covers every configuration at once. The laws here are of inputs
-// fixed before the round's dropout draw, one adversary among those the bounds cover, so they
-// bound from below only: the draw comes from public randomness (fl/mechanism.hpp), and an
-// adversary that chooses the other clients' inputs after it can do worse than any one of these
-// configurations (at n = 4, e^ε_p = 3, dropout 1/10, e^ε = 1.25: δ 0.18713 against the best
-// configuration's 0.18377). The floors hold for every draw.
+// This replaces the dropout rounds' lower bound of 0; the upper bound is the floors'
+// (dropout_floor.hpp) or the mixture over who survived (run/round.hpp: survivors_mixed), which
+// cover every configuration at once. The laws here are of inputs fixed before the round's dropout
+// draw, one adversary among those the bounds cover, so they bound from below only: the draw comes
+// from public randomness (fl/mechanism.hpp), and an adversary that chooses the other clients'
+// inputs after it can do worse than any one of these configurations (at n = 4, e^ε_p = 3,
+// dropout 1/10, e^ε = 1.25: δ 0.18713 against the best configuration's 0.18377).
 
 #include <cstddef>
 #include <cstdint>
