@@ -510,21 +510,31 @@ void run_account(const AccountCli& cli) {
   put_bound(ref, "renyi", o.answer.moments, true);
   put_bound(ref, "basic", o.answer.basic, true);
   out[o.at ? "delta_upper_references" : "eps_upper_references"] = ref;
-  if (o.answer.failure > 0) {
+  const std::uint64_t mixed = o.ledger.survivors_mixed_rounds();
+  if (o.answer.failure > 0 || mixed > 0) {
     Json d = Json::object();
     d["dropout_rounds"] = std::to_string(o.ledger.dropout_rounds());
-    put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
-    put_bound(d, "failure", o.answer.failure, true);
-    if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);
+    d["survivors_mixed_rounds"] = std::to_string(mixed);
+    if (o.answer.failure > 0) {
+      put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
+      put_bound(d, "failure", o.answer.failure, true);
+      if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);
+    }
     const std::string lower =
         o.ledger.dropout_rounds_bounded_below()
             ? "the lower bound takes every round as run, each client dropping (who survived and their sum)"
             : "the lower bound takes the dropout rounds of at most " + std::to_string(kMaxMixtureClients) +
                   " clients (" + std::to_string(kMaxCountedClients) +
                   " under remove one off centre) as run, each client dropping, and leaves out the others";
-    d["rule"] = std::string(o.at ? "delta_upper includes the floors' failure; "
-                                 : "delta/2 for the mechanism's upper bound, delta/2 shared by the dropout rounds' floors; ") +
-                lower;
+    const std::string mixed_rule =
+        mixed > 0 ? "the survivors_mixed_rounds are the mixture over who survived (seen by the server, every input "
+                    "chosen knowing it), with no floors and no share of delta; "
+                  : "";
+    const std::string floors_rule =
+        o.answer.failure == 0 ? ""
+        : o.at                ? "delta_upper includes the floors' failure; "
+                              : "delta/2 for the mechanism's upper bound, delta/2 shared by the dropout rounds' floors; ";
+    d["rule"] = mixed_rule + floors_rule + lower;
     out["dropout"] = d;
   }
   out["cells"] = o.cells;

@@ -424,3 +424,22 @@ TEST_CASE("corbin account: a dropout round of m coordinates is computed whole, i
     CHECK(by[0]["dropout"].get<std::string>().find("once for the round's 2 coordinates") != std::string::npos);
   }
 }
+
+TEST_CASE("corbin account says which dropout rounds are the mixture over who survived", "[cli][unit]") {
+  // Six clients at γ = 1/2, two shared bits: 19 populations, so the round is the mixture over its
+  // survivors, pairs included: [0.097014, 0.116211], where the floors gave [0.097014, 0.691222].
+  const Json mixed = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
+                               "--delta", "1/10"});
+  CHECK(mixed["dropout"]["survivors_mixed_rounds"] == "1");
+  CHECK(mixed["dropout"]["dropout_rounds"] == "0");
+  CHECK_FALSE(mixed["dropout"].contains("delta_mechanism"));
+  CHECK(mixed["dropout"]["rule"].get<std::string>().find("mixture over who survived") != std::string::npos);
+  CHECK(mixed["eps_upper_approx"].get<double>() < 0.1163);
+  CHECK(mixed["eps_lower_approx"].get<double>() > 0.0970);
+  // Then 100 rounds of 100 clients: those take the floors, and their share of δ.
+  const Json both = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
+                              "--delta", "1/10", "--phase", "rounds=100,n=100"});
+  CHECK(both["dropout"]["survivors_mixed_rounds"] == "1");
+  CHECK(both["dropout"]["dropout_rounds"] == "100");
+  CHECK(both["dropout"]["delta_mechanism"] == "1/20");
+}

@@ -53,7 +53,7 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
   kind.coordinates = coordinates;
   out.accountant.emplace(kind, mech.delta, rounds);
   out.kind = kind;
-  if (mech.dropout > 0 && !survivors_mixed(kind)) {  // the floors' share of δ and their populations
+  if (uses_dropout_floors(kind)) {  // the floors' share of δ and their populations
     DropoutAccounting d;
     d.delta_mechanism = out.accountant->split().mechanism;
     d.failure_budget_per_round = out.accountant->split().failure_per_round;

@@ -620,23 +620,6 @@ Accountant Accountant::upper_only() const {
   return out;
 }
 
-Accountant Accountant::with_lower_bounds(const std::vector<AttainedLaws>& attained) const {
-  if (k_ != 1) throw std::logic_error("Accountant::with_lower_bounds: one use only");
-  std::vector<AttainedPlds> plds;
-  for (const AttainedLaws& a : attained) {
-    const NeighbouringPmfs& l = a.laws;
-    plds.push_back({lower_pld(l.p, l.q, l.disjoint, limits_), lower_pld(l.q, l.p, l.disjoint, limits_), a.words});
-  }
-  return upper_only().with_attained_plds(plds);
-}
-
-Accountant Accountant::compose_sharing(std::uint64_t m) const {
-  if (k_ != 1) throw std::logic_error("Accountant::compose_sharing: one use only");
-  Accountant out = upper_only().compose(m);
-  out.lower_ = lower_;
-  return out;
-}
-
 Accountant Accountant::with_attained_plds(const std::vector<AttainedPlds>& attained) const {
   Accountant out = *this;
   for (const AttainedPlds& a : attained) {

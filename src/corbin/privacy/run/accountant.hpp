@@ -151,18 +151,6 @@ class Accountant {
   /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
   /// output is post-processing, so the rest's lower bound still holds).
   Accountant upper_only() const;
-  /// One use (k = 1) with these upper bounds and the lower bounds that `attained` gives, in
-  /// place of its own: for a mechanism whose upper bound comes from a dominating population
-  /// (dropout_floor.hpp) and whose lower bound from the mechanism as run (dropout_mixture.hpp).
-  /// Without any, the same as upper_only().
-  Accountant with_lower_bounds(const std::vector<AttainedLaws>& attained) const;
-  /// This one-use accountant's m uses where they are not independent (they share randomness: a
-  /// dropout round's coordinates share each client's draw): the upper bounds of compose(m), which
-  /// hold where this pair dominates each use given what they share (dropout_floor.hpp), and this
-  /// one's lower bounds as they are, one use's: the others' outputs dropped are a post-processing,
-  /// while composing the one use's laws m times would be another mechanism's (the draws redrawn
-  /// for every use).
-  Accountant compose_sharing(std::uint64_t m) const;
   /// These lower bounds added to this one's, each of all this accountant's uses together (a
   /// dropout round's m coordinates with their shared draw: dropout_mixture.hpp).
   Accountant with_attained_plds(const std::vector<AttainedPlds>& attained) const;

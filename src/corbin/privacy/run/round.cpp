@@ -1,12 +1,15 @@
 #include "corbin/privacy/run/round.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
+#include "corbin/privacy/worst_case/survivors.hpp"
 
 namespace corbin {
 
@@ -33,35 +36,112 @@ Rational alone_probability(const AccountSetting& setting) {
   return Rational(BigInt(c.ldpq)) / Rational(BigInt(clients));
 }
 
+namespace {
+
+using Role = TargetClient::Role;
+
+/// The positions the draw may give client 1 in a round of this kind: alone (an LDPQ position),
+/// in a pair.
+struct Positions {
+  bool alone = false, paired = false;
+};
+Positions positions_of(const RoundKind& kind) {
+  const PopulationCounts c = counts_of(kind.setting);
+  const bool drawn = !kind.role.has_value();
+  return {c.ldpq > 0 && (drawn || kind.role == Role::ldpq), c.pairs > 0 && (drawn || kind.role != Role::ldpq)};
+}
+
+}  // namespace
+
 bool survivors_mixed(const RoundKind& kind) {
   const AccountSetting& s = kind.setting;
-  return kind.dropout > 0 && s.relation == Neighbour::replace_one && !s.counts &&
-         counts_of(s).pairs == 0 && s.n <= kMaxSurvivorLabels;
+  if (kind.dropout <= 0 || s.relation != Neighbour::replace_one || s.counts) return false;
+  const Positions at = positions_of(kind);
+  return survivor_population_count(counts_of(s), at.alone, at.paired) <= kMaxSurvivorPopulations;
 }
+
+bool uses_dropout_floors(const RoundKind& kind) { return kind.dropout > 0 && !survivors_mixed(kind); }
 
 namespace {
 
-/// `uses` uses sharing one draw of who survived (survivors_mixed): the labelled mixture over the
-/// number K of surviving others, weight (1 − p)·P(Bin(n − 1, 1 − p) = K), of the population of K + 1
-/// clients on LDPQ (no dropout, every other input the adversary's) composed `uses` times, and
-/// with weight p of client 1 dropped (nothing of it released). Upper bounds only.
-Accountant survivors_mixture(const RoundKind& kind, std::uint64_t uses, const PldLimits& limits) {
-  const Rational p = kind.dropout, alive = Rational(1) - p;
-  const std::size_t others = kind.setting.n - 1;
-  Accountant out = Accountant::silent(limits).upper_only().compose(uses);
-  Rational mass = p, choose(1);  // P(client 1 dropped); C(L, K)
-  for (std::size_t k = 0; k <= others; ++k) {
-    Rational w = alive * choose;
-    for (std::size_t i = 0; i < k; ++i) w *= alive;
-    for (std::size_t i = k; i < others; ++i) w *= p;
-    choose = choose * Rational(static_cast<long>(others - k)) / Rational(static_cast<long>(k + 1));
-    AccountSetting s = kind.setting;
-    s.role = TargetClient::Role::ldpq;
-    s.counts = PopulationCounts{k + 1, 0};
-    const Accountant population = Accountant(s, limits).upper_only().compose(uses);
-    out = population.mixture(w / (mass + w), out, "", "");
-    mass += w;
+/// The one-use accountants (upper bounds) of the populations a round's survivors may form, each
+/// built once for every position of client 1 that reaches it.
+class Populations {
+ public:
+  Populations(const AccountSetting& setting, const PldLimits& limits) : setting_(setting), limits_(limits) {}
+  const Accountant& of(const SurvivorPopulation& s) {
+    const auto key = std::make_tuple(static_cast<int>(s.role), s.counts.ldpq, s.counts.pairs);
+    auto it = built_.find(key);
+    if (it == built_.end()) {
+      AccountSetting a = setting_;
+      a.role = s.role;
+      a.counts = s.counts;
+      it = built_.emplace(key, Accountant(a, limits_).upper_only()).first;
+    }
+    return it->second;
   }
+
+ private:
+  AccountSetting setting_;
+  PldLimits limits_;
+  std::map<std::tuple<int, std::size_t, std::size_t>, Accountant> built_;
+};
+
+/// Client 1's position in a round mixed over who survived (survivors_mixed): with probability p
+/// it dropped (nothing of it released), else it is in one of the populations
+/// (worst_case/survivors.hpp), each with its exact weight.
+struct SurvivorsMixture {
+  Rational dropped;
+  std::vector<std::pair<Rational, Accountant>> parts;
+  /// `uses` uses sharing the draw (a round's coordinates): each population composed `uses` times,
+  /// then the labelled mixture. Upper bounds only.
+  Accountant composed(std::uint64_t uses, const PldLimits& limits) const {
+    Accountant out = Accountant::silent(limits).upper_only().compose(uses);
+    Rational mass = dropped;
+    for (const auto& [w, population] : parts) {
+      out = population.compose(uses).mixture(w / (mass + w), out, "", "");
+      mass += w;
+    }
+    return out;
+  }
+};
+
+SurvivorsMixture survivors_mixture(const RoundKind& kind, Role position, Populations& populations) {
+  SurvivorsMixture out{kind.dropout, {}};
+  for (const SurvivorPopulation& s :
+       survivor_populations(counts_of(kind.setting), position, kind.dropout, kMaxSurvivorPopulations))
+    out.parts.emplace_back(s.weight, populations.of(s));
+  return out;
+}
+
+/// Client 1's lower ends in a dropout round from `role`'s position: the mechanism as run with the
+/// inputs fixed before the draw (dropout_mixture.hpp), one adversary among those the upper ends
+/// cover. One coordinate's; and the round's, whose m coordinates share every client's draw, so
+/// that composing one coordinate's mixture m times would redraw who drops in each (it gave lower
+/// ends above the exact ε): one coordinate with the others' outputs dropped (a post-processing),
+/// and the round whole where computed (replace one, every client on LDPQ).
+struct AsRunLowers {
+  std::vector<AttainedPlds> coordinate, round;
+};
+AsRunLowers as_run_lowers(const RoundKind& kind, Role role, const PldLimits& limits) {
+  AccountSetting s = kind.setting;
+  s.role = role;
+  AsRunLowers out;
+  for (const AttainedLaws& l : dropout_mixtures(s, kind.dropout, limits))
+    out.coordinate.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
+                              lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
+  const std::uint64_t m = kind.coordinates;
+  if (m == 1) {
+    out.round = out.coordinate;
+    return out;
+  }
+  for (AttainedPlds x : out.coordinate) {
+    x.words.dropout += "; of the round's " + std::to_string(m) +
+                       " coordinates, which share every client's draw, one (the others' outputs dropped)";
+    out.round.push_back(std::move(x));
+  }
+  std::vector<AttainedPlds> whole = dropout_round_lowers(s, kind.dropout, m, limits);
+  out.round.insert(out.round.end(), whole.begin(), whole.end());
   return out;
 }
 
@@ -69,7 +149,6 @@ Accountant survivors_mixture(const RoundKind& kind, std::uint64_t uses, const Pl
 
 RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
                                    const PldLimits& limits) {
-  using Role = TargetClient::Role;
   // The caller's working precision, or what this kind's budget needs where that is more.
   PrecisionScope scope(
       std::max(working_precision_bits(), kind.setting.budget.precision_bits(kind.setting.bits)));
@@ -80,80 +159,54 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     const Accountant a(s, limits);
     return lower ? a : a.upper_only();
   };
-  const PopulationCounts c = counts_of(kind.setting);
-  const bool drawn = !kind.role.has_value();
-  const bool alone_drawn = c.ldpq > 0 && (drawn || kind.role == Role::ldpq);
-  const bool pair_drawn = c.pairs > 0 && (drawn || kind.role != Role::ldpq);
+  const Positions at = positions_of(kind);
   // Client 1's accountant in each position the draw may give it: one coordinate, and the round.
   const std::uint64_t m = kind.coordinates;
   std::optional<Accountant> alone, paired, alone_round, paired_round;
-  if (survivors_mixed(kind)) {
-    // Who survived is public and drawn before the adversary must commit: each round is the
-    // labelled mixture over the survivors (survivors_mixture), whose coordinates share the label.
-    // The lower bounds are the mechanism as run with inputs fixed before the draw
-    // (dropout_mixture.hpp), one coordinate's, and the round whole where computed.
-    AccountSetting s = kind.setting;
-    s.role = Role::ldpq;
-    const Accountant one_use = survivors_mixture(kind, 1, limits);
-    alone = one_use;
-    alone_round = m == 1 ? one_use : survivors_mixture(kind, m, limits);
-    if (lower) {
-      std::vector<AttainedLaws> laws = dropout_mixtures(s, kind.dropout, limits);
-      std::vector<AttainedPlds> one, whole;
-      for (const AttainedLaws& l : laws) {
-        one.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
-                       lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
-        AttainedPlds x = one.back();
-        if (m > 1)
-          x.words.dropout += "; of the round's " + std::to_string(m) +
-                             " coordinates, which share every client's draw, one (the others' outputs dropped)";
-        whole.push_back(std::move(x));
-      }
-      alone = alone->with_attained_plds(one);
-      if (m > 1) {
-        std::vector<AttainedPlds> rounds = dropout_round_lowers(s, kind.dropout, m, limits);
-        whole.insert(whole.end(), rounds.begin(), rounds.end());
-      }
-      alone_round = alone_round->with_attained_plds(whole);
+  // A dropout round's position from its upper bounds, one use and the round's m (which share
+  // the draw), with the mechanism as run below them.
+  const auto position = [&](Role role, const Accountant& one_use, const Accountant& round,
+                            std::optional<Accountant>& one, std::optional<Accountant>& whole) {
+    if (!lower) {
+      one = one_use;
+      whole = round;
+      return;
     }
-  } else if (kind.dropout == 0) {
-    if (alone_drawn) alone = build(Role::ldpq, kind.setting.counts);
-    if (pair_drawn) paired = build(Role::leader, kind.setting.counts);
+    const AsRunLowers l = as_run_lowers(kind, role, limits);
+    one = one_use.with_attained_plds(l.coordinate);
+    whole = round.with_attained_plds(l.round);
+  };
+  if (kind.dropout == 0) {
+    if (at.alone) alone = build(Role::ldpq, kind.setting.counts);
+    if (at.paired) paired = build(Role::leader, kind.setting.counts);
     if (alone) alone_round = alone->compose(m);
     if (paired) paired_round = paired->compose(m);
+  } else if (survivors_mixed(kind)) {
+    // Who survived is public and drawn before the adversary must commit: each position is the
+    // labelled mixture over the survivors' populations, whose coordinates share the label.
+    Populations populations(kind.setting, limits);
+    const auto mixed = [&](Role role, std::optional<Accountant>& one, std::optional<Accountant>& whole) {
+      const SurvivorsMixture mix = survivors_mixture(kind, role, populations);
+      const Accountant one_use = mix.composed(1, limits);
+      position(role, one_use, m == 1 ? one_use : mix.composed(m, limits), one, whole);
+    };
+    if (at.alone) mixed(Role::ldpq, alone, alone_round);
+    if (at.paired) mixed(Role::leader, paired, paired_round);
   } else {
+    // The population every round is guaranteed except with probability β (a share of δ): in an
+    // LDPQ position client 1 is alone; in a pair alone or paired as its partner survives.
     const DropoutFloor f =
         dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
-    // The floors bound from above only; the lower bounds are the position's mechanism as run,
-    // in a round of m coordinates one coordinate's (they share the draws).
-    const auto as_run = [&](const Accountant& floors, Role role, std::optional<Accountant>& one,
-                            std::optional<Accountant>& round) {
-      if (!lower) {
-        one = floors.upper_only();
-        round = one->compose(m);
-        return;
-      }
-      AccountSetting s = kind.setting;
-      s.role = role;
-      std::vector<AttainedLaws> laws = dropout_mixtures(s, kind.dropout, limits);
-      one = floors.with_lower_bounds(laws);
-      if (m == 1) {
-        round = one;
-        return;
-      }
-      for (AttainedLaws& l : laws)
-        l.words.dropout += "; of the round's " + std::to_string(m) +
-                           " coordinates, which share every client's draw, one (the others' outputs dropped)";
-      // And, where it is computed, the round whole: each component of who survived composed m
-      // times (replace one, every client on LDPQ).
-      round = floors.with_lower_bounds(laws).compose_sharing(m).with_attained_plds(
-          dropout_round_lowers(s, kind.dropout, m, limits));
+    const auto floored = [&](Role role, const Accountant& floors, std::optional<Accountant>& one,
+                             std::optional<Accountant>& whole) {
+      const Accountant one_use = floors.upper_only();
+      position(role, one_use, one_use.compose(m), one, whole);
     };
-    if (alone_drawn) as_run(build(Role::ldpq, f.alone), Role::ldpq, alone, alone_round);
-    if (pair_drawn) {
-      Accountant position = build(Role::ldpq, f.alone);  // its partner dropped
-      if (f.paired) position = position.either(build(Role::leader, *f.paired));
-      as_run(position, Role::leader, paired, paired_round);
+    if (at.alone) floored(Role::ldpq, build(Role::ldpq, f.alone), alone, alone_round);
+    if (at.paired) {
+      Accountant floors = build(Role::ldpq, f.alone);  // its partner dropped
+      if (f.paired) floors = floors.either(build(Role::leader, *f.paired));
+      floored(Role::leader, floors, paired, paired_round);
     }
   }
   const bool shared = kind.dropout > 0 && m > 1;

@@ -10,7 +10,7 @@ namespace corbin {
 
 RunAccountant::RunAccountant(const RoundKind& kind, const Rational& delta, std::uint64_t planned_rounds,
                              const PldLimits& limits)
-    : m_(kind.coordinates), split_(split_delta(delta, kind.dropout > 0 && !survivors_mixed(kind) ? planned_rounds : 0)) {
+    : m_(kind.coordinates), split_(split_delta(delta, uses_dropout_floors(kind) ? planned_rounds : 0)) {
   check_round_kind(kind);
   // With lower bounds, as the ledger builds it: some upper ends (choice_plan.hpp) are found
   // together with the attained ones, and the two answers must be the same doubles.

@@ -65,7 +65,7 @@ struct RunLedger::PhaseMemo {
   std::deque<Entry> entries;
 
   Entry& at(const Phase& p, double beta) {
-    if (p.use || p.kind->dropout == 0 || survivors_mixed(*p.kind)) beta = 0;
+    if (p.use || !uses_dropout_floors(*p.kind)) beta = 0;
     for (Entry& e : entries)
       if (e.beta == beta) return e;
     if (entries.size() == kKept) entries.pop_front();
@@ -141,7 +141,14 @@ std::uint64_t RunLedger::compositions() const {
 std::uint64_t RunLedger::dropout_rounds() const {
   std::uint64_t out = 0;
   for (const Phase& p : phases_)
-    if (p.kind && p.kind->dropout > 0 && !survivors_mixed(*p.kind)) out += p.rounds;  // floors' rounds
+    if (p.kind && uses_dropout_floors(*p.kind)) out += p.rounds;
+  return out;
+}
+
+std::uint64_t RunLedger::survivors_mixed_rounds() const {
+  std::uint64_t out = 0;
+  for (const Phase& p : phases_)
+    if (p.kind && survivors_mixed(*p.kind)) out += p.rounds;
   return out;
 }
 

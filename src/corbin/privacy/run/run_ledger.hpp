@@ -78,6 +78,8 @@ class RunLedger {
   /// The dropout rounds bounded through floors (dropout_floor.hpp), which share δ (split_delta);
   /// a round mixed over its survivors (round.hpp: survivors_mixed) takes none.
   std::uint64_t dropout_rounds() const;
+  /// The dropout rounds mixed over their survivors instead (round.hpp: survivors_mixed).
+  std::uint64_t survivors_mixed_rounds() const;
   /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's
   /// limits); a round without them adds nothing to the lower bound.
   bool dropout_rounds_bounded_below() const;

@@ -10,6 +10,7 @@
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/pld/threads.hpp"
+#include "corbin/privacy/worst_case/survivors.hpp"
 
 namespace corbin {
 namespace {
@@ -367,20 +368,12 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
   const std::size_t others = family.other_ldpq();
   const Interval alpha = population.budget.alpha_interval();
   const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
-  // P(client 1 survives and k others do), exactly; client 1 dropped (probability p) leaves both
-  // worlds alike.
+  // P(client 1 survives and k others do), exactly (survivors.hpp); client 1 dropped (probability
+  // p) leaves both worlds alike.
   const Rational alive = Rational(1) - p;
   std::vector<Rational> weight(others + 1);
-  {
-    Rational choose(1);
-    for (std::size_t k = 0; k <= others; ++k) {
-      Rational w = alive * choose;
-      for (std::size_t i = 0; i < k; ++i) w *= alive;
-      for (std::size_t i = k; i < others; ++i) w *= p;
-      weight[k] = w;
-      choose = choose * Rational(static_cast<long>(others - k)) / Rational(static_cast<long>(k + 1));
-    }
-  }
+  for (const SurvivorPopulation& s : survivor_populations({others + 1, 0}, TargetClient::Role::ldpq, p, others + 1))
+    weight[s.counts.ldpq - 1] = s.weight;
   const WindowPmf point = few_point_pmf({Interval(1)});
   const LowerPld silent = lower_pld(point, point, false, limits);
   // Counts of surviving others whose weight is below kNegligibleCount of the round's are left

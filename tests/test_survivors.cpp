@@ -1,0 +1,131 @@
+// Who survives a dropout round (privacy/worst_case/survivors.hpp): the populations client 1 may
+// find itself in and their exact weights, held to an enumeration of every client's survival one
+// by one; their count, held to the populations themselves; and a round mixed over them
+// (run/round.hpp: survivors_mixed) where the floors gave no finite bound.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "corbin/number/error.hpp"
+#include "corbin/privacy/run/round.hpp"
+#include "corbin/privacy/run/run_ledger.hpp"
+#include "corbin/privacy/worst_case/survivors.hpp"
+
+using namespace corbin;
+
+namespace {
+
+using Role = TargetClient::Role;
+using Key = std::tuple<int, std::size_t, std::size_t>;
+
+/// Every survival pattern of the others (2^(A + 2B) of them) and of client 1's partner, one client
+/// at a time: the population client 1 (alive) is in, and the pattern's probability.
+std::map<Key, Rational> enumerate(const PopulationCounts& all, Role position, const Rational& p) {
+  const bool alone = position == Role::ldpq;
+  const std::size_t a = alone ? all.ldpq - 1 : all.ldpq, b = alone ? all.pairs : all.pairs - 1;
+  const std::size_t clients = a + 2 * b + (alone ? 0 : 1);  // the partner last
+  std::map<Key, Rational> out;
+  for (std::size_t mask = 0; mask < (std::size_t(1) << clients); ++mask) {
+    Rational w = Rational(1) - p;  // client 1 survives
+    const auto up = [&](std::size_t i) {
+      const bool alive = (mask >> i) & 1;
+      w *= alive ? Rational(1) - p : p;
+      return alive;
+    };
+    std::size_t lone = 0, complete = 0;
+    for (std::size_t i = 0; i < a; ++i) lone += up(i);
+    for (std::size_t j = 0; j < b; ++j) {
+      const bool x = up(a + 2 * j), y = up(a + 2 * j + 1);
+      if (x && y) ++complete;
+      else if (x || y) ++lone;
+    }
+    const bool paired = !alone && up(clients - 1);
+    const Key key = paired ? Key{int(Role::leader), lone, complete + 1} : Key{int(Role::ldpq), lone + 1, complete};
+    out[key] += w;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the survivors' populations and weights are every survival pattern's, enumerated", "[dropout][unit]") {
+  for (const PopulationCounts all : {PopulationCounts{1, 0}, PopulationCounts{4, 0}, PopulationCounts{3, 2},
+                                     PopulationCounts{0, 3}, PopulationCounts{2, 1}})
+    for (const Role position : {Role::ldpq, Role::leader}) {
+      if (position == Role::ldpq ? all.ldpq == 0 : all.pairs == 0) continue;
+      for (const Rational& p : {Rational(1, 10), Rational(1, 2), Rational(2, 3)}) {
+        const std::map<Key, Rational> want = enumerate(all, position, p);
+        const std::vector<SurvivorPopulation> got = survivor_populations(all, position, p, 1000);
+        REQUIRE(got.size() == want.size());
+        Rational sum(0);
+        for (const SurvivorPopulation& s : got) {
+          const auto it = want.find(Key{int(s.role), s.counts.ldpq, s.counts.pairs});
+          REQUIRE(it != want.end());
+          CHECK(s.weight == it->second);
+          sum += s.weight;
+        }
+        CHECK(sum == Rational(1) - p);
+        CHECK(survivor_population_count(all, position == Role::ldpq, position != Role::ldpq) == got.size());
+      }
+    }
+  // Both positions: the populations of a pair whose partner dropped are the LDPQ position's too.
+  for (const PopulationCounts all : {PopulationCounts{3, 2}, PopulationCounts{2, 1}, PopulationCounts{5, 3}}) {
+    std::set<Key> keys;
+    for (const Role position : {Role::ldpq, Role::leader})
+      for (const SurvivorPopulation& s : survivor_populations(all, position, Rational(1, 3), 1000))
+        keys.insert(Key{int(s.role), s.counts.ldpq, s.counts.pairs});
+    CHECK(survivor_population_count(all, true, true) == keys.size());
+  }
+  CHECK(survivor_population_count({1'000'000, 0}, true, false) == 1'000'000);
+}
+
+TEST_CASE("the survivors' refusals name the parameter", "[dropout][unit]") {
+  const auto parameter = [](auto&& call) {
+    try {
+      call();
+    } catch (const invalid_argument& e) {
+      return e.parameter();
+    }
+    return std::string("accepted");
+  };
+  for (const Rational& p : {Rational(0), Rational(1), Rational(-1, 2)})
+    CHECK(parameter([&] { survivor_populations({3, 1}, Role::ldpq, p, 100); }) == "dropout");
+  CHECK(parameter([] { survivor_populations({0, 2}, Role::ldpq, Rational(1, 2), 100); }) == "role");
+  CHECK(parameter([] { survivor_populations({3, 0}, Role::leader, Rational(1, 2), 100); }) == "role");
+  CHECK(parameter([] { survivor_populations({40, 0}, Role::ldpq, Rational(1, 2), 39); }) == "populations");
+}
+
+TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite where the floors were not",
+          "[dropout][unit]") {
+  const auto kind = [](unsigned long n, const Rational& gamma, std::optional<Role> role) {
+    RoundKind k;
+    k.setting.n = n;
+    k.setting.gamma = gamma;
+    k.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+    k.setting.bits = 2;
+    k.role = role;
+    k.dropout = Rational(1, 2);
+    return k;
+  };
+  // n = 2, one pair: with probability 1/4 both survive and client 1 is paired (its likelihood ratio
+  // unbounded under replace one), with 1/4 it is alone. The floors took the pair every round
+  // and gave +∞; the mixture's upper end meets the lower end, the mechanism as run.
+  RoundKind pair = kind(2, Rational(0), std::nullopt);
+  CHECK(survivors_mixed(pair));
+  CHECK_FALSE(uses_dropout_floors(pair));
+  RunLedger ledger;
+  ledger.step(pair, 1);
+  const RunLedger::Answer a = ledger.epsilon(Rational(1, 10));
+  CHECK(std::isfinite(a.bounds.upper));
+  CHECK(a.bounds.lower > 0.4336);
+  CHECK(a.bounds.upper - a.bounds.lower < 1e-9);
+  CHECK(ledger.dropout_rounds() == 0);
+  // Past kMaxSurvivorPopulations the floors bound it: 64 clients at γ = 1/2 leave 680 populations
+  // to client 1 on LDPQ.
+  const RoundKind big = kind(64, Rational(1, 2), Role::ldpq);
+  CHECK(survivor_population_count(counts_of(big.setting), true, false) == 680);
+  CHECK(uses_dropout_floors(big));
+}
