@@ -673,7 +673,7 @@ std::vector<Accountant::Lower> Accountant::near_query(bool by_delta, const Ratio
 
 std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delta,
                                                                     const Rational& at,
-                                                                    bool choices) const {
+                                                                    bool choices, const Exact* exact_given) const {
   double value = 0;
   std::optional<AttainedBy> by;
   bool first = true;
@@ -705,12 +705,13 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
       by = std::move(part_by);
     }
   }
-  if (const std::optional<TwoSided> exact = exact_answer(by_delta, at); exact && exact->lower > value) {
+  const Exact exact = exact_given ? *exact_given : exact_answer(by_delta, at);
+  if (exact && exact->lower > value) {
     value = exact->lower;
     by.reset();
   }
   if (choices && has_plan()) {  // the upper bound's query computes the plan's answer, kept for this one
-    const double pair = by_delta ? epsilon_upper(at) : delta_upper(at);
+    const double pair = by_delta ? eps_upper_with(at, exact) : delta_upper_with(at, exact);
     const ChoicePlan::Answer a = plan_->answer(by_delta, at, value, pair);
     if (a.computed && a.by && a.lower > value) {
       value = a.lower;
@@ -749,42 +750,54 @@ bool Accountant::has_plan() const {
   return plan_ && plan_->uses() == k_;
 }
 
-double Accountant::choice_upper(bool by_delta, const Rational& at, double pair) const {
-  const ChoicePlan::Answer a = plan_->answer(by_delta, at, best_lower(by_delta, at, false).first, pair);
+double Accountant::choice_upper(bool by_delta, const Rational& at, double pair, const Exact& exact) const {
+  const ChoicePlan::Answer a = plan_->answer(by_delta, at, best_lower(by_delta, at, false, &exact).first, pair);
   return a.computed ? std::min(pair, a.upper) : pair;
 }
 
 TwoSided Accountant::epsilon(const Rational& delta) const {
-  const double upper = epsilon_upper(delta);
-  const double lower = best_lower(true, delta).first;
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
+  const Exact exact = exact_answer(true, delta);
+  const double upper = eps_upper_with(delta, exact);
+  const double lower = best_lower(true, delta, true, &exact).first;
   return {std::clamp(lower, 0.0, upper), upper};
 }
 
 TwoSided Accountant::delta(const Rational& eps) const {
-  const double upper = delta_upper(eps);
-  const double lower = best_lower(false, eps).first;
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  const Exact exact = exact_answer(false, eps);
+  const double upper = delta_upper_with(eps, exact);
+  const double lower = best_lower(false, eps, true, &exact).first;
   return {std::clamp(lower, 0.0, upper), upper};
 }
 
 double Accountant::epsilon_upper(const Rational& delta) const {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  double out = 0;  // each direction: the smallest of its bounds
-  for (int d = 0; d < 2; ++d)
-    out = std::max(out, std::min({eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta),
-                                  std::max(0.0, max_loss_[d])}));
-  if (const std::optional<TwoSided> exact = exact_answer(true, delta)) out = std::min(out, exact->upper);
-  return has_plan() ? choice_upper(true, delta, out) : out;
+  return eps_upper_with(delta, exact_answer(true, delta));
 }
 
 double Accountant::delta_upper(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
+  return delta_upper_with(eps, exact_answer(false, eps));
+}
+
+double Accountant::eps_upper_with(const Rational& delta, const Exact& exact) const {
+  double out = 0;  // each direction: the smallest of its bounds
+  for (int d = 0; d < 2; ++d)
+    out = std::max(out, std::min({eps_upper(upper_[d], delta), eps_from_moments(moments_[d], delta),
+                                  std::max(0.0, max_loss_[d])}));
+  if (exact) out = std::min(out, exact->upper);
+  return has_plan() ? choice_upper(true, delta, out, exact) : out;
+}
+
+double Accountant::delta_upper_with(const Rational& eps, const Exact& exact) const {
   double out = 0;
   for (int d = 0; d < 2; ++d)
     if (!(std::isfinite(max_loss_[d]) && to_rational(max_loss_[d]) <= eps))  // past every loss, δ = 0
       out = std::max(out, std::min(corbin::delta_upper(upper_[d], eps),
                                    corbin::delta_from_moments(moments_[d], eps)));
-  if (const std::optional<TwoSided> exact = exact_answer(false, eps)) out = std::min(out, exact->upper);
-  return std::clamp(has_plan() ? choice_upper(false, eps, out) : out, 0.0, 1.0);
+  if (exact) out = std::min(out, exact->upper);
+  return std::clamp(has_plan() ? choice_upper(false, eps, out, exact) : out, 0.0, 1.0);
 }
 
 double Accountant::epsilon_lower(const Rational& delta) const {
@@ -809,10 +822,12 @@ double Accountant::delta_from_moments(const Rational& eps) const {
 }
 
 std::optional<AttainedBy> Accountant::attaining_epsilon(const Rational& delta) const {
+  if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
   return best_lower(true, delta).second;
 }
 
 std::optional<AttainedBy> Accountant::attaining_delta(const Rational& eps) const {
+  if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   return best_lower(false, eps).second;
 }
 

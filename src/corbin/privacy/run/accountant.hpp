@@ -213,11 +213,16 @@ class Accountant {
   std::vector<Lower> near_query(bool by_delta, const Rational& at) const;
   /// The largest lower bound on ε(δ) (`by_delta`) or δ(ε), and its configuration.
   /// `choices`: with the worst case over the adversary's actual choices (plan_).
+  /// `exact`: exact_answer(by_delta, at) where the caller has it (one query computes it once).
+  using Exact = std::optional<TwoSided>;
   std::pair<double, std::optional<AttainedBy>> best_lower(bool by_delta, const Rational& at,
-                                                          bool choices = true) const;
+                                                          bool choices = true, const Exact* exact = nullptr) const;
   bool has_plan() const;
   /// The plan's upper bound on ε(δ) (`by_delta`) or δ(ε), or `pair` where it has none.
-  double choice_upper(bool by_delta, const Rational& at, double pair) const;
+  double choice_upper(bool by_delta, const Rational& at, double pair, const Exact& exact) const;
+  /// epsilon_upper and delta_upper with exact_answer given, their inputs checked.
+  double eps_upper_with(const Rational& delta, const Exact& exact) const;
+  double delta_upper_with(const Rational& eps, const Exact& exact) const;
 
   PldLimits limits_;
   bool mixes_ = false;      ///< replace one: directions may differ between coordinates
