@@ -426,7 +426,7 @@ TEST_CASE("corbin account: a dropout round of m coordinates is computed whole, i
 }
 
 TEST_CASE("corbin account says which dropout rounds are the mixture over who survived", "[cli][unit]") {
-  // Six clients at γ = 1/2, two shared bits: 19 populations, so the round is the mixture over its
+  // Six clients at γ = 1/2, two shared bits: 14 populations, so the round is the mixture over its
   // survivors, pairs included: [0.097014, 0.116211], where the floors gave [0.097014, 0.691222].
   const Json mixed = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
                                "--delta", "1/10"});

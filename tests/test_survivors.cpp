@@ -123,9 +123,54 @@ TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite 
   CHECK(a.bounds.lower > 0.4336);
   CHECK(a.bounds.upper - a.bounds.lower < 1e-9);
   CHECK(ledger.dropout_rounds() == 0);
+  // Six clients at γ = 1/2 (4 LDPQ positions, 1 pair): 9 populations from the LDPQ position, 5
+  // paired ones from the pair, whose 5 with the partner dropped are among the 9.
+  CHECK(survivor_population_count(counts_of(kind(6, Rational(1, 2), std::nullopt).setting), true, true) == 14);
   // Past kMaxSurvivorPopulations the floors bound it: 64 clients at γ = 1/2 leave 680 populations
-  // to client 1 on LDPQ.
+  // to client 1 on LDPQ; 32 at γ = 15/16 leave 61 from the LDPQ position and 31 from the pair,
+  // each within the limit, but 92 for the drawn role, which takes both.
   const RoundKind big = kind(64, Rational(1, 2), Role::ldpq);
   CHECK(survivor_population_count(counts_of(big.setting), true, false) == 680);
   CHECK(uses_dropout_floors(big));
+  const RoundKind both = kind(32, Rational(15, 16), std::nullopt);
+  CHECK(survivor_population_count(counts_of(both.setting), true, false) == 61);
+  CHECK(survivor_population_count(counts_of(both.setting), false, true) == 62);  // paired, or alone
+  CHECK(survivor_population_count(counts_of(both.setting), true, true) == 92);
+  CHECK(uses_dropout_floors(both));
+  CHECK_FALSE(uses_dropout_floors(kind(32, Rational(15, 16), Role::ldpq)));
+}
+
+TEST_CASE("a dropout round's coordinates share the draw: each population composed m times, then mixed",
+          "[dropout][unit]") {
+  // n = 2, γ = 0: client 1 in the pair; with probability 1/4 both survive (paired), 1/4 its
+  // partner dropped (alone), 1/2 client 1 dropped. Two coordinates share that draw, so the round
+  // is the mixture of each population's two uses, not two uses of the one-coordinate mixture
+  // (which would redraw who survived for the second coordinate).
+  RoundKind k;
+  k.setting.n = 2;
+  k.setting.gamma = Rational(0);
+  k.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+  k.setting.bits = 2;
+  k.dropout = Rational(1, 2);
+  k.coordinates = 2;
+  RunLedger ledger;
+  ledger.step(k, 1);
+  const Rational eps(1, 2);
+  const double round = ledger.delta(eps).bounds.upper;
+  const auto population = [&](Role role, std::size_t ldpq, std::size_t pairs) {
+    AccountSetting s = k.setting;
+    s.role = role;
+    s.counts = PopulationCounts{ldpq, pairs};
+    return Accountant(s).upper_only();
+  };
+  const Accountant alone = population(Role::ldpq, 1, 0), paired = population(Role::leader, 0, 1);
+  const Accountant silent = Accountant::silent().upper_only();
+  // Weights normalised as the mixture is built: client 1 dropped (1/2), then alone (1/4 of 3/4),
+  // then paired (1/4 of 1).
+  const Accountant shared = paired.compose(2).mixture(
+      Rational(1, 4), alone.compose(2).mixture(Rational(1, 3), silent.compose(2), "", ""), "", "");
+  const Accountant redrawn =
+      paired.mixture(Rational(1, 4), alone.mixture(Rational(1, 3), silent, "", ""), "", "").compose(2);
+  CHECK(round == Approx(shared.delta_upper(eps)).epsilon(1e-12));
+  CHECK(std::abs(redrawn.delta_upper(eps) - round) > 1e-3);
 }

@@ -64,27 +64,30 @@ bool uses_dropout_floors(const RoundKind& kind) { return kind.dropout > 0 && !su
 
 namespace {
 
-/// The one-use accountants (upper bounds) of the populations a round's survivors may form, each
-/// built once for every position of client 1 that reaches it.
+/// The accountants (upper bounds) of the populations a round's survivors may form, each built
+/// once, and composed once to each number of uses, for every position of client 1 that reaches it.
 class Populations {
  public:
   Populations(const AccountSetting& setting, const PldLimits& limits) : setting_(setting), limits_(limits) {}
-  const Accountant& of(const SurvivorPopulation& s) {
-    const auto key = std::make_tuple(static_cast<int>(s.role), s.counts.ldpq, s.counts.pairs);
+  const Accountant& of(const SurvivorPopulation& s, std::uint64_t uses) {
+    const Key key{static_cast<int>(s.role), s.counts.ldpq, s.counts.pairs, uses};
     auto it = built_.find(key);
-    if (it == built_.end()) {
+    if (it != built_.end()) return it->second;
+    if (uses == 1) {
       AccountSetting a = setting_;
       a.role = s.role;
       a.counts = s.counts;
-      it = built_.emplace(key, Accountant(a, limits_).upper_only()).first;
+      return built_.emplace(key, Accountant(a, limits_).upper_only()).first->second;
     }
-    return it->second;
+    const Accountant composed = of(s, 1).compose(uses);
+    return built_.emplace(key, composed).first->second;
   }
 
  private:
+  using Key = std::tuple<int, std::size_t, std::size_t, std::uint64_t>;
   AccountSetting setting_;
   PldLimits limits_;
-  std::map<std::tuple<int, std::size_t, std::size_t>, Accountant> built_;
+  std::map<Key, Accountant> built_;
 };
 
 /// Client 1's position in a round mixed over who survived (survivors_mixed): with probability p
@@ -92,26 +95,23 @@ class Populations {
 /// (worst_case/survivors.hpp), each with its exact weight.
 struct SurvivorsMixture {
   Rational dropped;
-  std::vector<std::pair<Rational, Accountant>> parts;
+  std::vector<SurvivorPopulation> parts;
   /// `uses` uses sharing the draw (a round's coordinates): each population composed `uses` times,
   /// then the labelled mixture. Upper bounds only.
-  Accountant composed(std::uint64_t uses, const PldLimits& limits) const {
+  Accountant composed(std::uint64_t uses, Populations& populations, const PldLimits& limits) const {
     Accountant out = Accountant::silent(limits).upper_only().compose(uses);
     Rational mass = dropped;
-    for (const auto& [w, population] : parts) {
-      out = population.compose(uses).mixture(w / (mass + w), out, "", "");
-      mass += w;
+    for (const SurvivorPopulation& s : parts) {
+      out = populations.of(s, uses).mixture(s.weight / (mass + s.weight), out, "", "");
+      mass += s.weight;
     }
     return out;
   }
 };
 
-SurvivorsMixture survivors_mixture(const RoundKind& kind, Role position, Populations& populations) {
-  SurvivorsMixture out{kind.dropout, {}};
-  for (const SurvivorPopulation& s :
-       survivor_populations(counts_of(kind.setting), position, kind.dropout, kMaxSurvivorPopulations))
-    out.parts.emplace_back(s.weight, populations.of(s));
-  return out;
+SurvivorsMixture survivors_mixture(const RoundKind& kind, Role position) {
+  return {kind.dropout,
+          survivor_populations(counts_of(kind.setting), position, kind.dropout, kMaxSurvivorPopulations)};
 }
 
 /// Client 1's lower ends in a dropout round from `role`'s position: the mechanism as run with the
@@ -186,9 +186,9 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     // labelled mixture over the survivors' populations, whose coordinates share the label.
     Populations populations(kind.setting, limits);
     const auto mixed = [&](Role role, std::optional<Accountant>& one, std::optional<Accountant>& whole) {
-      const SurvivorsMixture mix = survivors_mixture(kind, role, populations);
-      const Accountant one_use = mix.composed(1, limits);
-      position(role, one_use, m == 1 ? one_use : mix.composed(m, limits), one, whole);
+      const SurvivorsMixture mix = survivors_mixture(kind, role);
+      const Accountant one_use = mix.composed(1, populations, limits);
+      position(role, one_use, m == 1 ? one_use : mix.composed(m, populations, limits), one, whole);
     };
     if (at.alone) mixed(Role::ldpq, alone, alone_round);
     if (at.paired) mixed(Role::leader, paired, paired_round);
