@@ -110,6 +110,10 @@ Look welch(const std::vector<double>& a, bool a_constant, const std::vector<doub
     const double ta = a_constant ? 0 : va * va / static_cast<double>(a.size() - 1);
     const double tb = b_constant ? 0 : vb * vb / static_cast<double>(b.size() - 1);
     look.df = (va + vb) * (va + vb) / (ta + tb);
+    // Welch's degrees of freedom are at least the smaller sample's less one; when the squares
+    // underflow (spreads near the least double) that bound stands in, which only widens the test.
+    if (!std::isfinite(look.df))
+      look.df = static_cast<double>(std::min(a_constant ? b.size() : a.size(), b_constant ? a.size() : b.size()) - 1);
     look.t = look.difference / look.se;
     const bm::students_t_distribution<double> T(look.df);
     look.p_above = bm::cdf(bm::complement(T, look.t));
@@ -219,14 +223,21 @@ ExperimentRuns load_experiment_runs(const std::string& path) {
     if (field.size() != header.size())
       throw invalid_argument("experiment results", path + " line " + std::to_string(number),
                              std::to_string(header.size()) + " fields");
+    double fraction = 0;
+    long long seed_value = 0;
     try {
-      const double value = 100 * std::stod(field[accuracy]);
-      if (!std::isfinite(value)) throw std::invalid_argument("not finite");
-      rows.emplace_back(field[run], std::stoll(field[seed]), value, !field[stopped].empty());
+      fraction = std::stod(field[accuracy]);
+      seed_value = std::stoll(field[seed]);
     } catch (const std::exception&) {
       throw invalid_argument("experiment results", path + " line " + std::to_string(number),
                              "a seed and an accuracy that are numbers");
     }
+    // An accuracy is a fraction of the test set; anything else is a damaged file, and a value
+    // far out of range would overflow the variances the comparison takes.
+    if (!(fraction >= 0 && fraction <= 1))
+      throw invalid_argument("experiment results", path + " line " + std::to_string(number),
+                             "an accuracy in [0, 1]");
+    rows.emplace_back(field[run], seed_value, 100 * fraction, !field[stopped].empty());
     if (out.settings.empty())
       out.settings = {{"clients", field[clients]}, {"lambda", field[lambda]}, {"rounds", field[rounds]}};
   }

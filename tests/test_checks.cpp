@@ -287,6 +287,39 @@ TEST_CASE("the experiments' claims hold, fail or stay undecided under the sequen
   CHECK_THROWS_AS(check_e1(grid), invalid_argument);
 }
 
+TEST_CASE("the results reader refuses accuracies outside the unit interval and compares spreads near the least double",
+          "[audit][unit]") {
+  using corbin::audit::ClaimPart;
+  using corbin::audit::load_experiment_runs;
+  using corbin::audit::Want;
+  // 5.6e299 as an accuracy once overflowed the variances into a NaN degree of freedom, which the
+  // t distribution refused with an uncaught exception.
+  for (const char* accuracy : {"1.5", "-0.25", "5.6e299", "nan"}) {
+    const std::string path = write_results("corbin_accuracy_out_of_range.csv",
+                                           {{"exp1-corbin", 0, 0.88}, {"exp1-corbin", 42, 0.5}});
+    std::ofstream(path, std::ios::app) << "1,exp1-corbin,100,50,1," << accuracy << ",100,\n";
+    try {
+      (void)load_experiment_runs(path);
+      FAIL("accepted accuracy " << accuracy);
+    } catch (const invalid_argument& e) {
+      CHECK(e.parameter() == "experiment results");
+      CHECK(std::string(e.what()).find("line 4") != std::string::npos);
+      CHECK(std::string(e.what()).find("[0, 1]") != std::string::npos);
+    }
+  }
+  // Both spreads near 1e-317: the squares in Welch's degrees of freedom underflow to 0 / 0, and
+  // the smaller sample's size less one stands in; the looks decide nothing at these differences.
+  const std::string tiny = write_results(
+      "corbin_tiny_spread.csv", {{"a", 0, 0.0}, {"a", 42, 1e-160}, {"a", 100, 2e-160},
+                                 {"b", 0, 0.0}, {"b", 42, 0.0}, {"b", 100, 1e-160}});
+  const auto runs = load_experiment_runs(tiny);
+  ClaimPart part("tiny", Want::above);
+  part.compare(runs.runs.at("a"), runs.runs.at("b"));
+  const Json look = part.certificate()["comparisons"][0]["looks"][0];
+  CHECK(look["df"].get<double>() == 2);
+  CHECK(look["order"] == "undecided");
+}
+
 namespace {
 ReadingResult reading(const char* key, Role role, Verdict7 v, const char* note = "") {
   ReadingResult r;

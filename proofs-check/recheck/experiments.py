@@ -143,7 +143,10 @@ def welch_look(a, a_constant, b, b_constant):
         p_above, p_below = (0.0 if difference > 0 else 1.0), (0.0 if difference < 0 else 1.0)
         df, low, high = math.inf, difference, difference
     else:
-        df = (va + vb) ** 2 / ((0 if a_constant else va * va / (len(a) - 1)) + (0 if b_constant else vb * vb / (len(b) - 1)))
+        spread = (0 if a_constant else va * va / (len(a) - 1)) + (0 if b_constant else vb * vb / (len(b) - 1))
+        df = (va + vb) ** 2 / spread if spread > 0 else math.inf
+        if not math.isfinite(df):  # squares underflowed: the smaller sample's size less one
+            df = min(len(b) if a_constant else len(a), len(a) if b_constant else len(b)) - 1
         t = difference / se
         p_above, p_below = student_t_upper(t, df), student_t_upper(-t, df)
         q = student_t_quantile_upper(level, df)
@@ -211,12 +214,13 @@ def read_results_csv(path):
             if None in row or None in row.values():
                 raise Malformed(where, f"{len(reader.fieldnames)} fields expected, as in the header")
             try:
-                value = 100 * float(row["test_accuracy_at_best_round"])
+                fraction = float(row["test_accuracy_at_best_round"])
                 seed = int(row["seed"])
             except (TypeError, ValueError):
                 raise Malformed(where, "a seed and an accuracy that are numbers") from None
-            if not math.isfinite(value):
-                raise Malformed(where, "a finite accuracy")
+            if not 0 <= fraction <= 1:
+                raise Malformed(where, "an accuracy in [0, 1]")
+            value = 100 * fraction
             runs.setdefault(row["run"], []).append((seed, value, bool(row["stopped"])))
             if settings is None:
                 settings = {"clients": row["clients"], "lambda": row["lambda"], "rounds": row["rounds_run"]}
