@@ -528,7 +528,10 @@ void run_account(const AccountCli& cli) {
                   " under remove one off centre) as run, each client dropping, and leaves out the others";
     const std::string mixed_rule =
         mixed > 0 ? "the survivors_mixed_rounds are the mixture over who survived (seen by the server, every input "
-                    "chosen knowing it), with no floors and no share of delta; "
+                    "chosen knowing it): over the populations themselves where there are at most " +
+                        std::to_string(kMaxSurvivorPopulations) +
+                        ", else over a ladder of fewer survivors whose law dominates theirs; no floors and no share "
+                        "of delta; "
                   : "";
     const std::string floors_rule =
         o.answer.failure == 0 ? ""

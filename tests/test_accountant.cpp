@@ -488,25 +488,27 @@ Rational below(unsigned n, const Rational& q, unsigned x) {
 }
 
 /// The floor's bound is certified, and one more survivor would break a third of the budget.
-void check_floor(unsigned trials, const Rational& q, std::uint64_t floor, const Rational& third) {
+void check_floor(unsigned trials, const Rational& q, std::uint64_t floor, const Rational& share) {
   INFO("Bin(" << trials << ", " << to_string(q) << ") floor " << floor);
-  CHECK(below(trials, q, static_cast<unsigned>(floor)) <= third);
-  if (floor < trials) CHECK(below(trials, q, static_cast<unsigned>(floor) + 1) > third);
+  CHECK(below(trials, q, static_cast<unsigned>(floor)) <= share);
+  if (floor < trials) CHECK(below(trials, q, static_cast<unsigned>(floor) + 1) > share);
 }
 
 }  // namespace
 
 TEST_CASE(
-    "dropout floors are the largest whose exact binomial tails fit a third of the budget each",
+    "dropout floors are the largest whose exact binomial tails fit an equal share of the budget each",
     "[accountant][unit]") {
   const double budget = 1e-3;
-  const Rational third = to_rational(budget) / 3;
-  {  // CorBin-FL, n = 50, p = 1/4: 24 other pairs, broken w.p. 3/8, complete w.p. 9/16.
+  // The budget is shared among the binomials that have trials: LDPQ positions beside client 1,
+  // and the other pairs' two (broken, complete).
+  const Rational third = to_rational(budget) / 3, half = to_rational(budget) / 2;
+  {  // CorBin-FL, n = 50, p = 1/4: 24 other pairs, broken w.p. 3/8, complete w.p. 9/16; no LDPQ.
     const Rational p(1, 4);
     const DropoutFloor f = dropout_floor(50, Rational(0), p, budget);
     CHECK(f.ldpq == 0);
-    check_floor(24, Rational(3, 8), f.broken, third);
-    check_floor(24, Rational(9, 16), f.complete, third);
+    check_floor(24, Rational(3, 8), f.broken, half);
+    check_floor(24, Rational(9, 16), f.complete, half);
     CHECK(f.broken > 0);
     CHECK(f.complete > 0);
     const Rational exact = below(24, Rational(3, 8), unsigned(f.broken)) +
@@ -528,7 +530,7 @@ TEST_CASE(
   }
   {  // γ = 1: nobody is ever paired.
     const DropoutFloor f = dropout_floor(40, Rational(1), Rational(1, 2), budget);
-    check_floor(39, Rational(1, 2), f.ldpq, third);
+    check_floor(39, Rational(1, 2), f.ldpq, to_rational(budget));
     CHECK_FALSE(f.paired.has_value());
   }
   // More dropout never raises a floor.

@@ -1,7 +1,8 @@
 // Who survives a dropout round (privacy/worst_case/survivors.hpp): the populations client 1 may
 // find itself in and their exact weights, held to an enumeration of every client's survival one
 // by one; their count, held to the populations themselves; and a round mixed over them
-// (run/round.hpp: survivors_mixed) where the floors gave no finite bound.
+// (run/round.hpp: survivors_mixed) where the floors gave no finite bound; past the limit, the
+// ladder that stands in for them, held to the exact law it must dominate.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -20,6 +21,16 @@ namespace {
 
 using Role = TargetClient::Role;
 using Key = std::tuple<int, std::size_t, std::size_t>;
+
+/// A round of n clients with γ's LDPQ share, budget e^ε = exp_eps, each dropping with probability p.
+RoundKind dropout_round(unsigned long n, const Rational& gamma, long exp_eps, const Rational& p) {
+  RoundKind k;
+  k.setting.n = n;
+  k.setting.gamma = gamma;
+  k.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(exp_eps));
+  k.dropout = p;
+  return k;
+}
 
 /// Every survival pattern of the others (2^(A + 2B) of them) and of client 1's partner, one client
 /// at a time: the population client 1 (alive) is in, and the pattern's probability.
@@ -101,13 +112,9 @@ TEST_CASE("the survivors' refusals name the parameter", "[dropout][unit]") {
 TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite where the floors were not",
           "[dropout][unit]") {
   const auto kind = [](unsigned long n, const Rational& gamma, std::optional<Role> role) {
-    RoundKind k;
-    k.setting.n = n;
-    k.setting.gamma = gamma;
-    k.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+    RoundKind k = dropout_round(n, gamma, 2, Rational(1, 2));
     k.setting.bits = 2;
     k.role = role;
-    k.dropout = Rational(1, 2);
     return k;
   };
   // n = 2, one pair: with probability 1/4 both survive and client 1 is paired (its likelihood ratio
@@ -126,18 +133,117 @@ TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite 
   // Six clients at γ = 1/2 (4 LDPQ positions, 1 pair): 9 populations from the LDPQ position, 5
   // paired ones from the pair, whose 5 with the partner dropped are among the 9.
   CHECK(survivor_population_count(counts_of(kind(6, Rational(1, 2), std::nullopt).setting), true, true) == 14);
-  // Past kMaxSurvivorPopulations the floors bound it: 64 clients at γ = 1/2 leave 680 populations
-  // to client 1 on LDPQ; 32 at γ = 15/16 leave 61 from the LDPQ position and 31 from the pair,
-  // each within the limit, but 92 for the drawn role, which takes both.
+  // Past kMaxSurvivorPopulations the ladder's populations stand in (still mixed, no floors): 64
+  // clients at γ = 1/2 leave 680 populations to client 1 on LDPQ; 32 at γ = 15/16 leave 61 from
+  // the LDPQ position and 31 from the pair, each within the limit, but 92 for the drawn role,
+  // which takes both.
   const RoundKind big = kind(64, Rational(1, 2), Role::ldpq);
   CHECK(survivor_population_count(counts_of(big.setting), true, false) == 680);
-  CHECK(uses_dropout_floors(big));
+  CHECK(survivors_mixed(big));
+  CHECK_FALSE(survivors_exact(big));
+  CHECK_FALSE(uses_dropout_floors(big));
   const RoundKind both = kind(32, Rational(15, 16), std::nullopt);
   CHECK(survivor_population_count(counts_of(both.setting), true, false) == 61);
   CHECK(survivor_population_count(counts_of(both.setting), false, true) == 62);  // paired, or alone
   CHECK(survivor_population_count(counts_of(both.setting), true, true) == 92);
-  CHECK(uses_dropout_floors(both));
-  CHECK_FALSE(uses_dropout_floors(kind(32, Rational(15, 16), Role::ldpq)));
+  CHECK_FALSE(survivors_exact(both));
+  CHECK(survivors_exact(kind(32, Rational(15, 16), Role::ldpq)));
+  // Under remove one no mixture applies (the sum's support tells how many survived): the floors.
+  RoundKind removed = kind(6, Rational(1), std::nullopt);
+  removed.setting.relation = Neighbour::remove_one;
+  CHECK_FALSE(survivors_mixed(removed));
+  CHECK(uses_dropout_floors(removed));
+}
+
+namespace {
+
+/// The labelled mixture over `parts` (weights summing to 1 − p) and client 1 dropped (p): one
+/// accountant per population, upper bounds, as run/round.cpp builds a round of one coordinate.
+Accountant mixed(const AccountSetting& setting, const Rational& p, const std::vector<SurvivorPopulation>& parts) {
+  Accountant out = Accountant::silent().upper_only();
+  Rational mass = p;
+  for (const SurvivorPopulation& s : parts) {
+    AccountSetting a = setting;
+    a.role = s.role;
+    a.counts = s.counts;
+    out = Accountant(a).upper_only().mixture(s.weight / (mass + s.weight), out, "", "");
+    mass += s.weight;
+  }
+  return out;
+}
+
+/// P(role, lone >= l, complete pairs beside client 1 >= c): an upper set of the populations.
+Rational upper_set(const std::vector<SurvivorPopulation>& parts, Role role, std::size_t l, std::size_t c) {
+  Rational out(0);
+  for (const SurvivorPopulation& s : parts) {
+    const std::size_t lone = s.counts.ldpq, complete = s.counts.pairs - (s.role == Role::leader ? 1 : 0);
+    if (s.role == role && lone >= l && complete >= c) out += s.weight;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("past the limit the ladder's survivors are fewer than the exact law's, and its upper end above",
+          "[dropout][unit]") {
+  struct Case {
+    unsigned long n;
+    Rational gamma;
+    Role position;
+    Rational p;
+  };
+  for (const Case& c : {Case{20, Rational(1), Role::ldpq, Rational(1, 10)},
+                        Case{20, Rational(1), Role::ldpq, Rational(1, 2)},
+                        Case{13, Rational(1, 2), Role::ldpq, Rational(1, 10)},
+                        Case{13, Rational(1, 2), Role::leader, Rational(1, 4)},
+                        Case{10, Rational(0), Role::leader, Rational(1, 2)}}) {
+    INFO("n = " << c.n << ", gamma = " << to_string(c.gamma) << ", p = " << to_string(c.p));
+    const PopulationCounts all = population_counts(c.n, c.gamma);
+    const std::vector<SurvivorPopulation> exact = survivor_populations(all, c.position, c.p, 1000);
+    const std::vector<SurvivorPopulation> ladder = survivor_ladder(c.n, c.gamma, c.position, c.p);
+    Rational total(0);
+    for (const SurvivorPopulation& s : ladder) total += s.weight;
+    CHECK(total == Rational(1) - c.p);
+    CHECK(ladder.size() <= 2 * (std::size(kLadderBudgets) + 1));
+    // Every upper set of (lone, complete) weighs no more in the ladder, for each of client 1's roles
+    // (the partner's survival has one law in both): the ladder is the exact law moved down.
+    bool moved = false;
+    for (Role role : {Role::ldpq, Role::leader})
+      for (std::size_t l = 0; l <= c.n; ++l)
+        for (std::size_t k = 0; k <= all.pairs; ++k) {
+          const Rational e = upper_set(exact, role, l, k), d = upper_set(ladder, role, l, k);
+          CHECK(d <= e);
+          moved = moved || d < e;
+        }
+    CHECK(moved);
+  }
+  // Its mixture's upper end is at least the exact mixture's, and within 0.5 % of it: n = 13, γ = 1/2,
+  // client 1 on LDPQ, e^ε = 3, dropout 1/10, δ = 10^-3.
+  AccountSetting s;
+  s.n = 13;
+  s.gamma = Rational(1, 2);
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  const Rational p(1, 10), delta(1, 1000);
+  const double exact = mixed(s, p, survivor_populations(counts_of(s), Role::ldpq, p, 1000)).epsilon_upper(delta);
+  const double ladder = mixed(s, p, survivor_ladder(13, s.gamma, Role::ldpq, p)).epsilon_upper(delta);
+  CHECK(ladder >= exact);
+  CHECK(ladder <= 1.005 * exact);  // 1.09269 against 1.09073
+}
+
+TEST_CASE("past 64 populations the round is the ladder's mixture: 65 clients on LDPQ within 0.2 %",
+          "[dropout][unit]") {
+  // e^ε = 3, dropout 1/10, δ = 10^-5: the floors gave [0.64999, 0.80475] (the population
+  // guaranteed except with probability 5·10^-6, at δ/2); 64 clients, mixed exactly, give
+  // [0.654453, 0.655791].
+  const RoundKind k = dropout_round(65, Rational(1), 3, Rational(1, 10));
+  CHECK_FALSE(survivors_exact(k));
+  RunLedger ledger;
+  ledger.step(k, 1);
+  const RunLedger::Answer a = ledger.epsilon(Rational(1, 100000));
+  CHECK(ledger.dropout_rounds() == 0);
+  CHECK(a.bounds.lower == Approx(0.649991236328342).epsilon(1e-9));
+  CHECK(a.bounds.upper >= a.bounds.lower);
+  CHECK(a.bounds.upper < 1.002 * a.bounds.lower);
 }
 
 TEST_CASE("a dropout round's coordinates share the draw: each population composed m times, then mixed",
@@ -146,12 +252,8 @@ TEST_CASE("a dropout round's coordinates share the draw: each population compose
   // partner dropped (alone), 1/2 client 1 dropped. Two coordinates share that draw, so the round
   // is the mixture of each population's two uses, not two uses of the one-coordinate mixture
   // (which would redraw who survived for the second coordinate).
-  RoundKind k;
-  k.setting.n = 2;
-  k.setting.gamma = Rational(0);
-  k.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+  RoundKind k = dropout_round(2, Rational(0), 2, Rational(1, 2));
   k.setting.bits = 2;
-  k.dropout = Rational(1, 2);
   k.coordinates = 2;
   RunLedger ledger;
   ledger.step(k, 1);

@@ -4,7 +4,7 @@
 // ⌊γn⌋ clients of the shuffled order on LDPQ as well. One bit a coordinate. The live check takes
 // the exact joint law of each pair's fixed-point sampler, and the paper's bound is Theorems 2/3
 // (d → ∞) plus Theorem 1's gap r²α²/2^(d−6) per pair. The accountant (privacy/run/run_accountant.hpp)
-// covers AugCorBin-FL, and both with dropout (privacy/worst_case/dropout_floor.hpp).
+// covers AugCorBin-FL, and both with dropout (privacy/run/round.hpp).
 
 #include <memory>
 #include <utility>

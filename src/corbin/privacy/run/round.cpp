@@ -55,9 +55,13 @@ Positions positions_of(const RoundKind& kind) {
 
 bool survivors_mixed(const RoundKind& kind) {
   const AccountSetting& s = kind.setting;
-  if (kind.dropout <= 0 || s.relation != Neighbour::replace_one || s.counts) return false;
+  return kind.dropout > 0 && s.relation == Neighbour::replace_one && !s.counts;
+}
+
+bool survivors_exact(const RoundKind& kind) {
+  if (!survivors_mixed(kind)) return false;
   const Positions at = positions_of(kind);
-  return survivor_population_count(counts_of(s), at.alone, at.paired) <= kMaxSurvivorPopulations;
+  return survivor_population_count(counts_of(kind.setting), at.alone, at.paired) <= kMaxSurvivorPopulations;
 }
 
 bool uses_dropout_floors(const RoundKind& kind) { return kind.dropout > 0 && !survivors_mixed(kind); }
@@ -110,8 +114,10 @@ struct SurvivorsMixture {
 };
 
 SurvivorsMixture survivors_mixture(const RoundKind& kind, Role position) {
-  return {kind.dropout,
-          survivor_populations(counts_of(kind.setting), position, kind.dropout, kMaxSurvivorPopulations)};
+  if (survivors_exact(kind))
+    return {kind.dropout,
+            survivor_populations(counts_of(kind.setting), position, kind.dropout, kMaxSurvivorPopulations)};
+  return {kind.dropout, survivor_ladder(kind.setting.n, kind.setting.gamma, position, kind.dropout)};
 }
 
 /// Client 1's lower ends in a dropout round from `role`'s position: the mechanism as run with the
@@ -183,7 +189,8 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     if (paired) paired_round = paired->compose(m);
   } else if (survivors_mixed(kind)) {
     // Who survived is public and drawn before the adversary must commit: each position is the
-    // labelled mixture over the survivors' populations, whose coordinates share the label.
+    // labelled mixture over the survivors' populations (or the ladder's, which dominate them),
+    // whose coordinates share the label.
     Populations populations(kind.setting, limits);
     const auto mixed = [&](Role role, std::optional<Accountant>& one, std::optional<Accountant>& whole) {
       const SurvivorsMixture mix = survivors_mixture(kind, role);

@@ -20,17 +20,19 @@
 // client whose draws gave it that role every round.
 //
 // With dropout (each client, client 1 included, drops independently with probability p), the
-// upper bound is the labelled mixture over who survived where the populations they may form are
-// few (survivors_mixed, below; worst_case/survivors.hpp); elsewhere it takes the population every
-// round is guaranteed except with probability β (dropout_floor.hpp): in an LDPQ position client 1
-// is alone; in a pair it is alone or paired as its partner survives (the either of the two
-// floors). The lower bound is the mechanism as run (dropout_mixture.hpp): a round's m coordinates
-// share every client's draw, so the m-fold composition of one coordinate's mixture is not the
-// round's law (it redraws who drops for each coordinate; it gave lower ends above the exact ε).
-// The round's lower bound is one coordinate's (a post-processing of the round's release) and,
-// where computed (replace one, every client on LDPQ), the round whole (dropout_round_lowers). δ is
-// split once (split_delta): half for the mechanism, half for the floors' failures over the run's
-// floored rounds (a union bound); the mixture over who survived takes none.
+// upper bound under replace one is the labelled mixture over who survived (survivors_mixed,
+// below; worst_case/survivors.hpp): over the populations themselves where they are few
+// (survivors_exact), else over the ladder of populations that dominates their law, with no share
+// of δ either way. Under remove one the server sees a sum whose support tells how many survived,
+// and client 1's survival has different laws in the two worlds, so no such mixture applies: there
+// the upper bound takes the population every round is guaranteed except with probability β
+// (dropout_floor.hpp), and δ is split once (split_delta): half for the mechanism, half for the
+// floors' failures over the run's floored rounds (a union bound). The lower bound is the mechanism
+// as run (dropout_mixture.hpp): a round's m coordinates share every client's draw, so the m-fold
+// composition of one coordinate's mixture is not the round's law (it redraws who drops for each
+// coordinate; it gave lower ends above the exact ε). The round's lower bound is one coordinate's
+// (a post-processing of the round's release) and, where computed (replace one, every client on
+// LDPQ), the round whole (dropout_round_lowers).
 
 #include <cstdint>
 #include <optional>
@@ -55,19 +57,22 @@ struct RoundKind {
 void check_round_kind(const RoundKind& kind);
 
 /// Most populations a dropout round's survivors may form (worst_case/survivors.hpp:
-/// survivor_population_count) for it to be the mixture over them (survivors_mixed): each is one
-/// accountant of Theorem 3's mechanism (every client on LDPQ: n clients give n).
+/// survivor_population_count) for its mixture to be over them (survivors_exact), each one
+/// accountant of Theorem 3's mechanism (every client on LDPQ: n clients give n); past it, the
+/// ladder's (survivor_ladder: at most 22 for each role of client 1).
 constexpr std::uint64_t kMaxSurvivorPopulations = 64;
-/// Whether a dropout round of this kind is bounded by the labelled mixture over who survived
-/// instead of the floors: replace one, the population not given, at most kMaxSurvivorPopulations
-/// populations. The server sees who survived, and the draw is public randomness, so the adversary
-/// may choose every input knowing it: given the survivors, the round is Theorem 3's mechanism for
-/// the population they form (its worst case over their inputs), and which clients form it beyond
-/// its counts is independent of the data. The label (who survived, with client 1's role) has the
-/// same law in both worlds and is revealed, so the round is that labelled mixture exactly
-/// (pld.hpp: mixture); its m coordinates share the label, so each population is composed m
-/// times before the mixture. It needs no floors and no share of δ.
+/// Whether a dropout round of this kind is the labelled mixture over who survived instead of the
+/// floors: replace one, the population not given. The server sees who survived, and the draw is
+/// public randomness, so the adversary may choose every input knowing it: given the survivors,
+/// the round is Theorem 3's mechanism for the population they form (its worst case over their
+/// inputs), and which clients form it beyond its counts is independent of the data. The label
+/// (who survived, with client 1's role) has the same law in both worlds and is revealed, so the
+/// round is that labelled mixture exactly (pld.hpp: mixture); its m coordinates share the label,
+/// so each population is composed m times before the mixture. It needs no floors and no share of δ.
 bool survivors_mixed(const RoundKind& kind);
+/// Whether that mixture is over the survivors' populations themselves, at most
+/// kMaxSurvivorPopulations of them counted over client 1's positions; else over the ladder's.
+bool survivors_exact(const RoundKind& kind);
 /// Whether a round of this kind is bounded by the dropout floors (dropout_floor.hpp): a dropout
 /// round not mixed over its survivors. Only such rounds take a share of δ (split_delta).
 bool uses_dropout_floors(const RoundKind& kind);

@@ -7,8 +7,8 @@
 // certified two-sided bounds.
 //
 // Each kind's round is round.hpp's: client 1's role as the server draws it (a labelled mixture
-// over the roles, or a fixed role), and with dropout the floors above and the mechanism as run
-// below, δ split once (split_delta). Past dropout_mixture.hpp's population limits a dropout
+// over the roles, or a fixed role), and with dropout the mixture over who survived (under
+// remove one the floors, δ split once: split_delta) above and the mechanism as run below. Past dropout_mixture.hpp's population limits a dropout
 // round has no lower bound; leaving its output out is post-processing, so the other rounds'
 // lower bound is still the run's.
 //
@@ -75,8 +75,8 @@ class RunLedger {
   /// Coordinate-rounds: m per round of a kind or of step_rounds' uses, a use's own compositions
   /// per use (K above).
   std::uint64_t compositions() const;
-  /// The dropout rounds bounded through floors (dropout_floor.hpp), which share δ (split_delta);
-  /// a round mixed over its survivors (round.hpp: survivors_mixed) takes none.
+  /// The dropout rounds bounded through floors (dropout_floor.hpp; remove one), which share δ
+  /// (split_delta); a round mixed over its survivors (round.hpp: survivors_mixed) takes none.
   std::uint64_t dropout_rounds() const;
   /// The dropout rounds mixed over their survivors instead (round.hpp: survivors_mixed).
   std::uint64_t survivors_mixed_rounds() const;

@@ -35,12 +35,15 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
   const PopulationCounts all = population_counts(n, gamma);
   const std::uint64_t positions = all.ldpq > 0 ? all.ldpq - 1 : 0;
   const std::uint64_t pairs = all.pairs > 0 ? all.pairs - 1 : 0;
-  const double third = directed::div_down(budget, 3.0);
+  // The budget in equal shares among the binomials that have trials (a third each with pairs and
+  // LDPQ positions beside client 1; all of it to the positions where there are no pairs).
+  const int tails = (positions > 0 ? 1 : 0) + (pairs > 0 ? 2 : 0);
+  const double share = directed::div_down(budget, static_cast<double>(std::max(tails, 1)));
   DropoutFloor f;
   double failure = 0;
   const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t& floor) {
     const PrecisionScope precision(separating_bits(q));
-    const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), third);
+    const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), share);
     floor = x;
     failure = directed::add_up(failure, bound);
   };

@@ -35,7 +35,7 @@ struct DropoutFloor {
   std::optional<PopulationCounts> paired;  ///< client 1 paired: x + s, c + 1; none when it never is
 };
 
-/// The largest floors (x, then s, then c, each given a third of `budget`) whose failure
+/// The largest floors (x, then s, then c, each given an equal share of `budget` where it has trials) whose failure
 /// probability is at most `budget`, for n clients, γ's LDPQ share (0 for CorBin-FL) and dropout
 /// p. Raises invalid_argument: n < 2 or past kMaxAccountClients (n), γ outside [0, 1] (gamma), p
 /// outside (0, 1) (dropout), budget outside (0, 1) (failure budget).

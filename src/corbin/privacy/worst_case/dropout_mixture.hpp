@@ -25,9 +25,9 @@
 // values N·c + rα(2J − N) that coincide (or, for an enclosed α, whose enclosures meet) merged
 // into one outcome, again a coarsening.
 //
-// This replaces the dropout rounds' lower bound of 0; the upper bound is the floors'
-// (dropout_floor.hpp) or the mixture over who survived (run/round.hpp: survivors_mixed), which
-// cover every configuration at once. The laws here are of inputs fixed before the round's dropout
+// This replaces the dropout rounds' lower bound of 0; the upper bound is the mixture over who
+// survived (run/round.hpp: survivors_mixed) or, under remove one, the floors' (dropout_floor.hpp),
+// which cover every configuration at once. The laws here are of inputs fixed before the round's dropout
 // draw, one adversary among those the bounds cover, so they bound from below only: the draw comes
 // from public randomness (fl/mechanism.hpp), and an adversary that chooses the other clients'
 // inputs after it can do worse than any one of these configurations (at n = 4, e^ε_p = 3,

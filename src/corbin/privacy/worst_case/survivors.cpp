@@ -1,10 +1,13 @@
 #include "corbin/privacy/worst_case/survivors.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
 #include "corbin/number/error.hpp"
+#include "corbin/number/interval.hpp"
+#include "corbin/privacy/worst_case/dropout_floor.hpp"
 
 namespace corbin {
 namespace {
@@ -59,38 +62,89 @@ std::uint64_t survivor_population_count(const PopulationCounts& all, bool ldpq, 
   return out;
 }
 
-std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all, Role position,
-                                                     const Rational& p, std::size_t max_populations) {
+namespace {
+
+/// Populations merged by (role, counts), their weights summed; ordered by role then counts.
+class Merged {
+ public:
+  void add(Role role, PopulationCounts c, const Rational& w) {
+    if (w == 0) return;
+    auto [it, fresh] = weights_.try_emplace({static_cast<int>(role), c.ldpq, c.pairs}, w);
+    if (!fresh) it->second += w;
+  }
+  std::vector<SurvivorPopulation> populations() const {
+    std::vector<SurvivorPopulation> out;
+    for (const auto& [key, w] : weights_)
+      out.push_back({{std::get<1>(key), std::get<2>(key)}, static_cast<Role>(std::get<0>(key)), w});
+    return out;
+  }
+
+ private:
+  std::map<std::tuple<int, std::size_t, std::size_t>, Rational> weights_;
+};
+
+void check_position(const PopulationCounts& all, Role position, const Rational& p) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   const bool alone = position == Role::ldpq;
   if (alone ? all.ldpq == 0 : all.pairs == 0)
     throw invalid_argument("role", alone ? "ldpq" : "paired", "a position the population has");
+}
+
+}  // namespace
+
+std::vector<SurvivorPopulation> survivor_ladder(unsigned long n, const Rational& gamma, Role position,
+                                                const Rational& p) {
+  const PopulationCounts all = population_counts(n, gamma);
+  check_position(all, position, p);
+  const bool alone = position == Role::ldpq;
+  const Rational alive = Rational(1) - p;
+  Merged merged;
+  // A rung of weight w (of the others' law) at floors f: client 1 survives (1 − p); from a pair
+  // its partner survives with it (1 − p) or not (p).
+  const auto rung = [&](const PopulationCounts& lone_floor, const std::optional<PopulationCounts>& paired_floor,
+                        const Rational& w) {
+    if (alone) {
+      merged.add(Role::ldpq, lone_floor, alive * w);
+    } else {
+      merged.add(Role::leader, *paired_floor, alive * w * alive);
+      merged.add(Role::ldpq, lone_floor, alive * w * p);
+    }
+  };
+  Rational above(1);  // u_(j−1): the weight left for this rung and those below it
+  for (double budget : kLadderBudgets) {
+    const DropoutFloor f = dropout_floor(n, gamma, p, budget);
+    // u_j: the smallest certified failure so far (the events are nested, so each bounds the later).
+    const Rational failure = to_rational(f.failure);
+    const Rational u = failure < above ? failure : above;
+    rung(f.alone, f.paired, above - u);
+    above = u;
+  }
+  rung({1, 0}, all.pairs > 0 ? std::optional<PopulationCounts>(PopulationCounts{0, 1}) : std::nullopt, above);
+  return merged.populations();
+}
+
+std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all, Role position,
+                                                     const Rational& p, std::size_t max_populations) {
+  check_position(all, position, p);
+  const bool alone = position == Role::ldpq;
   const std::uint64_t count = survivor_population_count(all, alone, !alone);
   if (count > max_populations)
     throw invalid_argument("populations", std::to_string(count), "at most " + std::to_string(max_populations));
   const std::size_t a = alone ? all.ldpq - 1 : all.ldpq, b = alone ? all.pairs : all.pairs - 1;
   const Rational alive = Rational(1) - p;
-  std::map<std::tuple<int, std::size_t, std::size_t>, Rational> merged;
-  const auto add = [&](Role role, PopulationCounts c, const Rational& w) {
-    if (w == 0) return;
-    auto [it, fresh] = merged.try_emplace({static_cast<int>(role), c.ldpq, c.pairs}, w);
-    if (!fresh) it->second += w;
-  };
+  Merged merged;
   const std::vector<std::vector<Rational>> law = others_law(a, b, p);
   for (std::size_t c = 0; c < law.size(); ++c)
     for (std::size_t lone = 0; lone < law[c].size(); ++lone) {
       const Rational w = alive * law[c][lone];
       if (alone) {
-        add(Role::ldpq, {lone + 1, c}, w);
+        merged.add(Role::ldpq, {lone + 1, c}, w);
       } else {
-        add(Role::leader, {lone, c + 1}, w * alive);  // its partner survived
-        add(Role::ldpq, {lone + 1, c}, w * p);        // its partner dropped
+        merged.add(Role::leader, {lone, c + 1}, w * alive);  // its partner survived
+        merged.add(Role::ldpq, {lone + 1, c}, w * p);        // its partner dropped
       }
     }
-  std::vector<SurvivorPopulation> out;
-  for (const auto& [key, w] : merged)
-    out.push_back({{std::get<1>(key), std::get<2>(key)}, static_cast<Role>(std::get<0>(key)), w});
-  return out;
+  return merged.populations();
 }
 
 }  // namespace corbin

@@ -17,6 +17,20 @@
 // From client 1's position, with A other LDPQ positions and B other pairs: X ~ Bin(A, 1 − p)
 // positions survive; each pair is complete with probability (1 − p)², broken 2p(1 − p), gone p²,
 // so S broken and C complete pairs are a trinomial; the lone others are X + S.
+//
+// Where the populations are too many to give each its accountant, a coarser law stands in that
+// dominates the exact one (survivor_ladder): rungs of populations, each below the survivors
+// except with a certified small probability. For budgets β_1 > β_2 > … the floors F_j
+// (dropout_floor.hpp) have P(the others' survivors fall below F_j) <= u_j, and the events
+// E_j = {at or above F_j} are nested (the floors fall with the budget). Fewer noise-adding
+// clients can only be worse (dropout_floor.hpp: the larger sum is a post-processing of the
+// smaller), so on E_j \ E_(j−1) the round is dominated by F_j's population, and below every rung
+// by the population of client 1 with nobody else. Giving rung j the weight u_(j−1) − u_j (u_0 = 1)
+// and the last, nobody, u_J moves mass only towards worse rungs (P(rung <= j) = 1 − u_j <=
+// P(E_j)), so each hockey-stick divergence of the labelled mixture, in both directions, is at
+// least the true one's: a dominating pair, composable as any other, with no share of δ. From a
+// pair, the partner's survival is independent of the rest and public: each rung is itself the
+// mixture of client 1 paired (1 − p) and alone (p) at the rung's floors.
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +54,19 @@ struct SurvivorPopulation {
 /// survivor_population_count first).
 std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all, TargetClient::Role position,
                                                      const Rational& p, std::size_t max_populations);
+
+/// The ladder's failure budgets β_j: from 15/16 down to 2^-64, densest near the body, where most
+/// of the mass is (equal floors merge, so small populations use few).
+inline constexpr double kLadderBudgets[] = {0x1.ep-1, 0x1.cp-1, 0x1.8p-1, 0x1.4p-1, 0x1p-1,  0x1.8p-2, 0x1p-2,
+                                            0x1p-3,   0x1p-4,   0x1p-5,   0x1p-6,   0x1p-8,  0x1p-10,  0x1p-12,
+                                            0x1p-15,  0x1p-18,  0x1p-22,  0x1p-26,  0x1p-32, 0x1p-40,  0x1p-64};
+
+/// The ladder above for client 1 in `position` (ldpq, or a pair) of n clients with γ's LDPQ share:
+/// populations (merged) whose weights sum to 1 − p, the law of survivor_populations moved towards
+/// fewer survivors. Raises what dropout_floor raises, and invalid_argument: p outside (0, 1)
+/// (dropout), a position the population lacks (role).
+std::vector<SurvivorPopulation> survivor_ladder(unsigned long n, const Rational& gamma, TargetClient::Role position,
+                                                const Rational& p);
 
 /// How many different populations client 1 survives into from the positions it may hold
 /// (`ldpq`, `paired`: a pair's position) of `all`, both counted once where they share some:
