@@ -270,7 +270,8 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
   // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
   // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
   const bool reveal = s.relation == Neighbour::replace_one;
-  const bool counted = reveal ? s.n <= kMaxCountedClients : s.center != 0;
+  const bool counted =
+      reveal ? s.n <= (family.other_pairs() == 0 ? kMaxCountedLoneClients : kMaxCountedClients) : s.center != 0;
   const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
   std::vector<std::pair<Part, std::size_t>> parts;
   parts.emplace_back(alone(q_high, alive), c.top);
