@@ -110,10 +110,13 @@ Look welch(const std::vector<double>& a, bool a_constant, const std::vector<doub
     const double ta = a_constant ? 0 : va * va / static_cast<double>(a.size() - 1);
     const double tb = b_constant ? 0 : vb * vb / static_cast<double>(b.size() - 1);
     look.df = (va + vb) * (va + vb) / (ta + tb);
-    // Welch's degrees of freedom are at least the smaller sample's less one; when the squares
-    // underflow (spreads near the least double) that bound stands in, which only widens the test.
-    if (!std::isfinite(look.df))
-      look.df = static_cast<double>(std::min(a_constant ? b.size() : a.size(), b_constant ? a.size() : b.size()) - 1);
+    // Welch's degrees of freedom lie between the smaller spread sample's size less one and the
+    // two sizes less two; where the squares underflow (spreads near the least double) the formula
+    // leaves that range or gives NaN, and the nearest end of it stands in.
+    const double fewest = static_cast<double>(std::min(a_constant ? b.size() : a.size(), b_constant ? a.size() : b.size()) - 1);
+    const double most = static_cast<double>((a_constant ? 0 : a.size() - 1) + (b_constant ? 0 : b.size() - 1));
+    if (!(look.df >= fewest)) look.df = fewest;
+    if (look.df > most) look.df = most;
     look.t = look.difference / look.se;
     const bm::students_t_distribution<double> T(look.df);
     look.p_above = bm::cdf(bm::complement(T, look.t));

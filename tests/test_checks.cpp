@@ -318,6 +318,16 @@ TEST_CASE("the results reader refuses accuracies outside the unit interval and c
   const Json look = part.certificate()["comparisons"][0]["looks"][0];
   CHECK(look["df"].get<double>() == 2);
   CHECK(look["order"] == "undecided");
+  // Spreads near 1e-81 whose squares are subnormal: the formula gives 7 degrees of freedom, past
+  // Welch's range [2, 4] (a narrower test than the samples allow); its nearer end, 4, stands in.
+  const std::string subnormal = write_results("corbin_subnormal_spread.csv", {});
+  std::ofstream(subnormal, std::ios::app)
+      << "1,c,0,50,1,0,100,\n1,c,42,50,1,3.0111642973901386e-83,100,\n1,c,100,50,1,5.402076056036004e-83,100,\n"
+      << "1,d,0,50,1,0,100,\n1,d,42,50,1,4.9063189914438605e-83,100,\n1,d,100,50,1,5.8873297678967106e-83,100,\n";
+  const auto close = load_experiment_runs(subnormal);
+  ClaimPart near("subnormal", Want::above);
+  near.compare(close.runs.at("c"), close.runs.at("d"));
+  CHECK(near.certificate()["comparisons"][0]["looks"][0]["df"].get<double>() == 4);
 }
 
 namespace {

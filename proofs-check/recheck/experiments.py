@@ -144,9 +144,14 @@ def welch_look(a, a_constant, b, b_constant):
         df, low, high = math.inf, difference, difference
     else:
         spread = (0 if a_constant else va * va / (len(a) - 1)) + (0 if b_constant else vb * vb / (len(b) - 1))
-        df = (va + vb) ** 2 / spread if spread > 0 else math.inf
-        if not math.isfinite(df):  # squares underflowed: the smaller sample's size less one
-            df = min(len(b) if a_constant else len(a), len(a) if b_constant else len(b)) - 1
+        df = (va + vb) ** 2 / spread if spread > 0 else math.nan
+        # Welch's range, [smaller spread sample's size - 1, the sizes - 2]: its nearest end stands in
+        # where the squares underflow.
+        fewest = min(len(b) if a_constant else len(a), len(a) if b_constant else len(b)) - 1
+        most = (0 if a_constant else len(a) - 1) + (0 if b_constant else len(b) - 1)
+        if not df >= fewest:
+            df = float(fewest)
+        df = min(df, float(most))
         t = difference / se
         p_above, p_below = student_t_upper(t, df), student_t_upper(-t, df)
         q = student_t_quantile_upper(level, df)
