@@ -198,20 +198,32 @@ WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p_in, double tail_b
   return w;
 }
 
+std::vector<std::pair<std::uint64_t, double>> binomial_lower_quantiles(std::uint64_t trials, const Interval& p,
+                                                                       const std::vector<double>& budgets) {
+  const WindowPmf w = binomial_pmf(trials, p);  // once for every budget
+  std::vector<std::pair<std::uint64_t, double>> out;
+  for (double budget : budgets) {
+    // Below the window P(X < x) is within the tail; inside it, P(X < k + 1) = P(X < k) + P(X = k).
+    if (w.tail > budget) {
+      out.emplace_back(0, 0.0);
+      continue;
+    }
+    auto x = static_cast<std::uint64_t>(w.first);
+    double below = x > 0 ? w.tail : 0.0, next = w.tail;
+    for (std::size_t i = 0; i < w.size() && x < trials; ++i) {
+      next = add_up(next, w.hi[i]);
+      if (next > budget) break;
+      ++x;
+      below = next;
+    }
+    out.emplace_back(x, below);
+  }
+  return out;
+}
+
 std::pair<std::uint64_t, double> binomial_lower_quantile(std::uint64_t trials, const Interval& p,
                                                          double budget) {
-  const WindowPmf w = binomial_pmf(trials, p);
-  // Below the window P(X < x) is within the tail; inside it, P(X < k + 1) = P(X < k) + P(X = k).
-  if (w.tail > budget) return {0, 0.0};
-  auto x = static_cast<std::uint64_t>(w.first);
-  double below = x > 0 ? w.tail : 0.0, next = w.tail;
-  for (std::size_t i = 0; i < w.size() && x < trials; ++i) {
-    next = add_up(next, w.hi[i]);
-    if (next > budget) break;
-    ++x;
-    below = next;
-  }
-  return {x, below};
+  return binomial_lower_quantiles(trials, p, {budget}).front();
 }
 
 WindowPmf convolve(const WindowPmf& a, const WindowPmf& b) {

@@ -41,6 +41,9 @@ WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p, double tail_budg
 /// x = 0); the window's left-out mass is counted whole, as if it all lay below x.
 std::pair<std::uint64_t, double> binomial_lower_quantile(std::uint64_t trials, const Interval& p,
                                                          double budget);
+/// The same for each of `budgets`, the law's window computed once.
+std::vector<std::pair<std::uint64_t, double>> binomial_lower_quantiles(std::uint64_t trials, const Interval& p,
+                                                                       const std::vector<double>& budgets);
 
 /// The law of X + Y for independent X, Y; its tail is at most the sum of theirs (if X + Y leaves
 /// the sum of the windows, X or Y left its own).

@@ -23,38 +23,50 @@ unsigned separating_bits(const Rational& q) {
 
 }  // namespace
 
-DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p,
-                           double budget) {
+std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma, const Rational& p,
+                                         const std::vector<double>& budgets,
+                                         std::optional<TargetClient::Role> position) {
   if (n < 2 || n > kMaxAccountClients)
     throw invalid_argument("n", std::to_string(n),
                            "in [2, " + std::to_string(kMaxAccountClients) + "]");
   if (gamma < 0 || gamma > 1) throw invalid_argument("gamma", to_string(gamma), "in [0, 1]");
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  if (!(budget > 0 && budget < 1))
-    throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
+  for (double budget : budgets)
+    if (!(budget > 0 && budget < 1))
+      throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
   const PopulationCounts all = population_counts(n, gamma);
-  const std::uint64_t positions = all.ldpq > 0 ? all.ldpq - 1 : 0;
-  const std::uint64_t pairs = all.pairs > 0 ? all.pairs - 1 : 0;
-  // The budget in equal shares among the binomials that have trials (a third each with pairs and
+  // The others' LDPQ positions and pairs: beside client 1's position where it is given, else one
+  // of each left out, which serves either position (and only lowers the floors).
+  const bool alone = position == TargetClient::Role::ldpq, paired = position && !alone;
+  const std::uint64_t positions = paired ? all.ldpq : all.ldpq > 0 ? all.ldpq - 1 : 0;
+  const std::uint64_t pairs = alone ? all.pairs : all.pairs > 0 ? all.pairs - 1 : 0;
+  // Each budget in equal shares among the binomials that have trials (a third each with pairs and
   // LDPQ positions beside client 1; all of it to the positions where there are no pairs).
   const int tails = (positions > 0 ? 1 : 0) + (pairs > 0 ? 2 : 0);
-  const double share = directed::div_down(budget, static_cast<double>(std::max(tails, 1)));
-  DropoutFloor f;
-  double failure = 0;
-  const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t& floor) {
+  std::vector<double> shares;
+  for (double budget : budgets) shares.push_back(directed::div_down(budget, static_cast<double>(std::max(tails, 1))));
+  std::vector<DropoutFloor> out(budgets.size());
+  const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t DropoutFloor::*floor) {
     const PrecisionScope precision(separating_bits(q));
-    const auto [x, bound] = binomial_lower_quantile(trials, interval_from(q), share);
-    floor = x;
-    failure = directed::add_up(failure, bound);
+    const auto quantiles = binomial_lower_quantiles(trials, interval_from(q), shares);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i].*floor = quantiles[i].first;
+      out[i].failure = directed::add_up(out[i].failure, quantiles[i].second);
+    }
   };
-  take(positions, Rational(1 - p), f.ldpq);
-  take(pairs, Rational(2 * p * (1 - p)), f.broken);
-  take(pairs, Rational((1 - p) * (1 - p)), f.complete);
-  f.failure = failure;
-  const std::size_t lone = f.ldpq + f.broken;
-  f.alone = {lone + 1, f.complete};
-  if (all.pairs > 0) f.paired = PopulationCounts{lone, f.complete + 1};
-  return f;
+  take(positions, Rational(1 - p), &DropoutFloor::ldpq);
+  take(pairs, Rational(2 * p * (1 - p)), &DropoutFloor::broken);
+  take(pairs, Rational((1 - p) * (1 - p)), &DropoutFloor::complete);
+  for (DropoutFloor& f : out) {
+    const std::size_t lone = f.ldpq + f.broken;
+    f.alone = {lone + 1, f.complete};
+    if (all.pairs > 0) f.paired = PopulationCounts{lone, f.complete + 1};
+  }
+  return out;
+}
+
+DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget) {
+  return dropout_floors(n, gamma, p, {budget}).front();
 }
 
 double failure_budget_per_round(const Rational& share, std::uint64_t rounds) {

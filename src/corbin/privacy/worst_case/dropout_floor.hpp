@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "corbin/number/rational.hpp"
 #include "corbin/privacy/exact/exact_ucdp.hpp"
@@ -40,6 +41,12 @@ struct DropoutFloor {
 /// p. Raises invalid_argument: n < 2 or past kMaxAccountClients (n), γ outside [0, 1] (gamma), p
 /// outside (0, 1) (dropout), budget outside (0, 1) (failure budget).
 DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget);
+/// The floors of each of `budgets` (each binomial's law computed once for all of them), for client
+/// 1 in `position` (ldpq, or a pair: the others are then all the LDPQ positions and the other
+/// pairs, one more than above) or, where none is given, either.
+std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma, const Rational& p,
+                                         const std::vector<double>& budgets,
+                                         std::optional<TargetClient::Role> position = std::nullopt);
 
 /// Each of `rounds` dropout rounds' failure budget when `share` of δ is set aside for all of them
 /// (the union bound above): share / rounds, rounded down.

@@ -46,8 +46,8 @@ namespace corbin {
 /// (O(n²) labels of O(n) counts each).
 constexpr unsigned long kMaxRevealedClients = 64;
 /// Largest population whose mixture is computed: O(n²) per configuration where the count D
-/// is enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, remove one off
-/// centre, and no further there). Past them a dropout round has no lower bound (0).
+/// is enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, or
+/// kMaxCountedLoneClients with no other pairs; remove one off centre, and no further there). Past them a dropout round has no lower bound (0).
 constexpr unsigned long kMaxMixtureClients = 1024;
 constexpr unsigned long kMaxCountedClients = 96;
 /// Under replace one with no other pairs, (N, J) is kept up to this many clients: past 96 the

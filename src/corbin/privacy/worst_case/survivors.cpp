@@ -1,5 +1,6 @@
 #include "corbin/privacy/worst_case/survivors.hpp"
 
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -110,14 +111,29 @@ std::vector<SurvivorPopulation> survivor_ladder(unsigned long n, const Rational&
       merged.add(Role::ldpq, lone_floor, alive * w * p);
     }
   };
+  const std::vector<DropoutFloor> floors =
+      dropout_floors(n, gamma, p, std::vector<double>(std::begin(kLadderBudgets), std::end(kLadderBudgets)), position);
+  // Whether floors `low` (fewer survivors) are within 1/256 of `high`, in lone clients and
+  // in complete pairs: 256·low >= 255·high.
+  const auto close = [](const DropoutFloor& low, const DropoutFloor& high) {
+    const auto near = [](std::uint64_t a, std::uint64_t b) { return 256 * a >= 255 * b; };
+    return near(low.ldpq + low.broken, high.ldpq + high.broken) && near(low.complete, high.complete);
+  };
   Rational above(1);  // u_(j−1): the weight left for this rung and those below it
-  for (double budget : kLadderBudgets) {
-    const DropoutFloor f = dropout_floor(n, gamma, p, budget);
-    // u_j: the smallest certified failure so far (the events are nested, so each bounds the later).
-    const Rational failure = to_rational(f.failure);
-    const Rational u = failure < above ? failure : above;
-    rung(f.alone, f.paired, above - u);
+  for (std::size_t j = 0; j < floors.size();) {
+    // A group of consecutive rungs close to its first, all at its last (fewest survivors): their
+    // mass moves down, never up. u: the smallest certified failure so far (the events are nested,
+    // so each bounds the later).
+    Rational u = above;
+    std::size_t last = j;
+    for (;; ++last) {
+      const Rational failure = to_rational(floors[last].failure);
+      if (failure < u) u = failure;
+      if (last + 1 == floors.size() || !close(floors[last + 1], floors[j])) break;
+    }
+    rung(floors[last].alone, floors[last].paired, above - u);
     above = u;
+    j = last + 1;
   }
   rung({1, 0}, all.pairs > 0 ? std::optional<PopulationCounts>(PopulationCounts{0, 1}) : std::nullopt, above);
   return merged.populations();

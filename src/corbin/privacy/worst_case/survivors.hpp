@@ -1,5 +1,6 @@
 #pragma once
-// Who survives a dropout round, exactly: the law of the population client 1 finds itself in.
+// Who survives a dropout round: the exact law of the population client 1 finds itself in, and a
+// coarser law that dominates it where the populations are too many (the ladder, below).
 //
 // The round (fl/mechanism: plan_round): the roles are drawn, then every client, client 1
 // included, drops independently with probability p; a client in an LDPQ position that survives
@@ -56,7 +57,9 @@ std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all
                                                      const Rational& p, std::size_t max_populations);
 
 /// The ladder's failure budgets β_j: from 15/16 down to 2^-64, densest near the body, where most
-/// of the mass is (equal floors merge, so small populations use few).
+/// of the mass is. Consecutive rungs within 1/256 of the first's survivors (lone clients and
+/// complete pairs) form one rung at the last's floors, so a large population uses few: its rungs'
+/// accountants differ by less than the ladder's own looseness there.
 inline constexpr double kLadderBudgets[] = {0x1.ep-1, 0x1.cp-1, 0x1.8p-1, 0x1.4p-1, 0x1p-1,  0x1.8p-2, 0x1p-2,
                                             0x1p-3,   0x1p-4,   0x1p-5,   0x1p-6,   0x1p-8,  0x1p-10,  0x1p-12,
                                             0x1p-15,  0x1p-18,  0x1p-22,  0x1p-26,  0x1p-32, 0x1p-40,  0x1p-64};
