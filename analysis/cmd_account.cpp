@@ -522,10 +522,12 @@ void run_account(const AccountCli& cli) {
     }
     const std::string lower =
         o.ledger.dropout_rounds_bounded_below()
-            ? "the lower bound takes every round as run, each client dropping (who survived and their sum)"
-            : "the lower bound takes the dropout rounds of at most " + std::to_string(kMaxMixtureClients) +
-                  " clients (" + std::to_string(kMaxCountedClients) +
-                  " under remove one off centre) as run, each client dropping, and leaves out the others";
+            ? "the lower bound takes every round as run, each client dropping (who survived and their sum; "
+              "past the exact mixture, under replace one, a ladder of survivor counts at or above the true ones)"
+            : "the lower bound takes the dropout rounds as run, each client dropping (under replace one past the "
+              "exact mixture a ladder of survivor counts at or above the true ones; under remove one up to " +
+                  std::to_string(kMaxMixtureClients) + " clients, " + std::to_string(kMaxCountedClients) +
+                  " off centre), and leaves out the remove-one rounds past that";
     const std::string mixed_rule =
         mixed > 0 ? "the survivors_mixed_rounds are the mixture over who survived (seen by the server, every input "
                     "chosen knowing it): over the populations themselves where there are at most " +

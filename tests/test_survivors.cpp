@@ -2,7 +2,8 @@
 // find itself in and their exact weights, held to an enumeration of every client's survival one
 // by one; their count, held to the populations themselves; and a round mixed over them
 // (run/round.hpp: survivors_mixed) where the floors gave no finite bound; past the limit, the
-// ladder that stands in for them, held to the exact law it must dominate.
+// ladder that stands in for them, held to the exact law it must dominate; and the lower ladder
+// (ceilings on the survivors) that bounds a round from below past the exact mixtures.
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/round.hpp"
 #include "corbin/privacy/run/run_ledger.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
 using namespace corbin;
@@ -286,4 +288,87 @@ TEST_CASE("a dropout round's coordinates share the draw: each population compose
       paired.mixture(Rational(1, 4), alone.mixture(Rational(1, 3), silent, "", ""), "", "").compose(2);
   CHECK(round == Approx(shared.delta_upper(eps)).epsilon(1e-12));
   CHECK(std::abs(redrawn.delta_upper(eps) - round) > 1e-3);
+}
+
+namespace {
+
+/// P(Bin(trials, q) <= k) for k = 0..trials, exactly.
+std::vector<Rational> binomial_cdf(std::size_t trials, const Rational& q) {
+  std::vector<Rational> out;
+  Rational sum(0), choose(1);
+  for (std::size_t k = 0; k <= trials; ++k) {
+    if (k > 0) choose = choose * Rational(static_cast<long>(trials - k + 1)) / Rational(static_cast<long>(k));
+    Rational term = choose;
+    for (std::size_t i = 0; i < k; ++i) term *= q;
+    for (std::size_t i = k; i < trials; ++i) term *= Rational(1) - q;
+    sum += term;
+    out.push_back(sum);
+  }
+  return out;
+}
+
+/// ε_lower(δ) of a round's attained PLDs alone.
+double lower_of_plds(const std::vector<AttainedPlds>& plds, const Rational& delta) {
+  return Accountant::silent().upper_only().with_attained_plds(plds).epsilon_lower(delta);
+}
+
+}  // namespace
+
+TEST_CASE("the lower ladder's rungs hold the survivors: each rung and those below weigh at most its event",
+          "[dropout][unit]") {
+  struct Case {
+    std::size_t lone, pairs;
+    Rational p;
+  };
+  for (const Case& c : {Case{20, 0, Rational(1, 10)}, Case{12, 6, Rational(1, 4)}, Case{0, 10, Rational(1, 2)},
+                        Case{7, 3, Rational(1, 10)}, Case{300, 0, Rational(1, 2)}}) {
+    INFO("lone " << c.lone << ", pairs " << c.pairs << ", p = " << to_string(c.p));
+    const std::vector<SurvivorCeiling> rungs = survivor_ceilings(c.lone, c.pairs, c.p);
+    // X ~ Bin(lone, 1 − p) survive alone, S ~ Bin(pairs, 2p(1 − p)) pairs are broken.
+    const std::vector<Rational> x = binomial_cdf(c.lone, Rational(1) - c.p);
+    const std::vector<Rational> s = binomial_cdf(c.pairs, Rational(2) * c.p * (Rational(1) - c.p));
+    Rational below(0);
+    bool moved = false;
+    for (std::size_t j = 0; j < rungs.size(); ++j) {
+      CHECK(rungs[j].weight > 0);
+      if (j > 0) {  // nested events: the ceilings rise, strictly in one count at least
+        CHECK(rungs[j].lone >= rungs[j - 1].lone);
+        CHECK(rungs[j].broken >= rungs[j - 1].broken);
+        CHECK((rungs[j].lone > rungs[j - 1].lone || rungs[j].broken > rungs[j - 1].broken));
+      }
+      below += rungs[j].weight;
+      const Rational event = x[rungs[j].lone] * s[rungs[j].broken];  // P(X <= x_j, S <= s_j)
+      CHECK(below <= event);
+      moved = moved || below < event;
+    }
+    CHECK(below == Rational(1));
+    CHECK(rungs.back().lone == c.lone);
+    CHECK(rungs.back().broken == c.pairs);
+    CHECK(moved);
+  }
+  CHECK_THROWS_AS(survivor_ceilings(3, 1, Rational(1)), invalid_argument);
+}
+
+TEST_CASE("past the exact mixture a replace-one dropout round is bounded below by the ladder of ceilings",
+          "[dropout][unit]") {
+  AccountSetting s;
+  s.gamma = Rational(1);
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  const PldLimits limits;
+  // Where the release's own law is computed (every client on LDPQ, n <= 64), the ladder is below
+  // it and close: the same inputs, the survivors only moved up.
+  s.n = 60;
+  const Rational p(1, 10), delta(1, 100000);
+  std::vector<AttainedPlds> exact;
+  for (const AttainedLaws& l : dropout_mixtures(s, p, limits))
+    exact.push_back({lower_pld(l.laws.p, l.laws.q, false, limits), lower_pld(l.laws.q, l.laws.p, false, limits),
+                     l.words});
+  const double by_mixture = lower_of_plds(exact, delta);
+  const double by_ladder = lower_of_plds(dropout_ladder_lowers(s, p, 1, limits), delta);
+  INFO("n = 60: ladder " << by_ladder << ", mixture " << by_mixture);
+  CHECK(by_ladder <= by_mixture);
+  CHECK(by_ladder >= 0.97 * by_mixture);
+  // Not under remove one, nor with the survivors given.
+  s.relation = Neighbour::remove_one;
+  CHECK(dropout_ladder_lowers(s, p, 1, limits).empty());
 }

@@ -1,13 +1,13 @@
 #pragma once
 // Certified ε_upper(δ) of a training run round after round, for `corbin fl`: one kind of round
-// (round.hpp: the role as the server draws it, dropout's mixture or floors), composed over the rounds so
-// far, per coordinate and over the model's m coordinates. It is run_ledger.hpp's answer for a
-// ledger of that many rounds of the kind (the same round, the same composition, the same split
-// of δ), upper ends only, kept cheap for a question asked every round: each kind's round is
+// (round.hpp: the role as the server draws it, dropout's mixture or floors), composed over the
+// rounds so far, per coordinate and over the model's m coordinates. It is run_ledger.hpp's answer
+// for a ledger of that many rounds of the kind (the same round, the same composition, the same
+// split of δ), upper ends only, kept cheap for a question asked every round: each kind's round is
 // built once.
 //
-// A bound of +∞ means no finite ε is certified: once reached it is kept for later rounds (it
-// stays an upper bound, and composing more only loses privacy).
+// A bound of +∞ means no finite ε is certified: once reached it is kept for later rounds (it stays
+// an upper bound, and composing more only loses privacy).
 
 #include <cstdint>
 #include <optional>

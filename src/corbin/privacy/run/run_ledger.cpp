@@ -154,7 +154,8 @@ std::uint64_t RunLedger::survivors_mixed_rounds() const {
 
 bool RunLedger::dropout_rounds_bounded_below() const {
   for (const Phase& p : phases_)
-    if (p.kind && p.kind->dropout > 0 && !mixture_computable(p.kind->setting)) return false;
+    if (p.kind && p.kind->dropout > 0 && !survivors_mixed(*p.kind) && !mixture_computable(p.kind->setting))
+      return false;  // remove one past the mixture's limits (replace one has the ladder)
   return true;
 }
 

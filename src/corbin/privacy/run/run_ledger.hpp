@@ -2,15 +2,16 @@
 // A run's privacy ledger: rounds of different kinds, one after another, as accountants keep them
 // (dp_accounting's events, Opacus' steps). From round to round the population (n, γ), the budget
 // and the geometry, the model's m coordinates, dropout, the neighbouring relation and client 1's
-// role may change. Asked at δ (or ε), the ledger composes every round's mechanism
-// (accountant.hpp: Theorem 3's, the worst case over the other clients' inputs) and answers with
-// certified two-sided bounds.
+// role may change. Asked at δ (or ε), the ledger composes every round's mechanism (accountant.hpp:
+// Theorem 3's, the worst case over the other clients' inputs) and answers with certified two-sided
+// bounds.
 //
-// Each kind's round is round.hpp's: client 1's role as the server draws it (a labelled mixture
-// over the roles, or a fixed role), and with dropout the mixture over who survived (under
-// remove one the floors, δ split once: split_delta) above and the mechanism as run below. Past dropout_mixture.hpp's population limits a dropout
-// round has no lower bound; leaving its output out is post-processing, so the other rounds'
-// lower bound is still the run's.
+// Each kind's round is round.hpp's: client 1's role as the server draws it (a labelled mixture over
+// the roles, or a fixed role), and with dropout the mixture over who survived (under remove one the
+// floors, δ split once: split_delta) above and the mechanism as run below. Past
+// dropout_mixture.hpp's exact mixtures a replace-one round is bounded below by its ladder of
+// survivor ceilings; a remove-one round there has no lower bound (leaving its output out is
+// post-processing, so the other rounds' lower bound is still the run's).
 //
 // References printed beside the bracket: the Rényi moments' bound of the same composition, and
 // basic composition (each of the K uses at ε_1(δ_m / K), summed; for δ(ε): each at ε / K).
@@ -80,8 +81,9 @@ class RunLedger {
   std::uint64_t dropout_rounds() const;
   /// The dropout rounds mixed over their survivors instead (round.hpp: survivors_mixed).
   std::uint64_t survivors_mixed_rounds() const;
-  /// Whether every dropout round has lower bounds of its own (within dropout_mixture.hpp's
-  /// limits); a round without them adds nothing to the lower bound.
+  /// Whether every dropout round has lower bounds of its own (under replace one always, the exact
+  /// mixture or the ladder; under remove one within dropout_mixture.hpp's limits); a round without
+  /// them adds nothing to the lower bound.
   bool dropout_rounds_bounded_below() const;
 
   struct Answer {

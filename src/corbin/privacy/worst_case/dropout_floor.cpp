@@ -35,20 +35,17 @@ std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma,
     if (!(budget > 0 && budget < 1))
       throw invalid_argument("failure budget", std::to_string(budget), "in (0, 1)");
   const PopulationCounts all = population_counts(n, gamma);
-  // The others' LDPQ positions and pairs: beside client 1's position where it is given, else one
-  // of each left out, which serves either position (and only lowers the floors).
-  const bool alone = position == TargetClient::Role::ldpq, paired = position && !alone;
-  const std::uint64_t positions = paired ? all.ldpq : all.ldpq > 0 ? all.ldpq - 1 : 0;
-  const std::uint64_t pairs = alone ? all.pairs : all.pairs > 0 ? all.pairs - 1 : 0;
+  const PopulationCounts others = others_beside(all, position);
+  const std::uint64_t positions = others.ldpq, pairs = others.pairs;
   // Each budget in equal shares among the binomials that have trials (a third each with pairs and
   // LDPQ positions beside client 1; all of it to the positions where there are no pairs).
   const int tails = (positions > 0 ? 1 : 0) + (pairs > 0 ? 2 : 0);
   std::vector<double> shares;
-  for (double budget : budgets) shares.push_back(directed::div_down(budget, static_cast<double>(std::max(tails, 1))));
+  for (double budget : budgets)
+    shares.push_back(directed::div_down(budget, static_cast<double>(std::max(tails, 1))));
   std::vector<DropoutFloor> out(budgets.size());
   const auto take = [&](std::uint64_t trials, const Rational& q, std::uint64_t DropoutFloor::*floor) {
-    const PrecisionScope precision(separating_bits(q));
-    const auto quantiles = binomial_lower_quantiles(trials, interval_from(q), shares);
+    const auto quantiles = survivor_quantiles(trials, q, shares);
     for (std::size_t i = 0; i < out.size(); ++i) {
       out[i].*floor = quantiles[i].first;
       out[i].failure = directed::add_up(out[i].failure, quantiles[i].second);
@@ -63,6 +60,18 @@ std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma,
     if (all.pairs > 0) f.paired = PopulationCounts{lone, f.complete + 1};
   }
   return out;
+}
+
+PopulationCounts others_beside(const PopulationCounts& all, std::optional<TargetClient::Role> position) {
+  const bool alone = position == TargetClient::Role::ldpq, paired = position && !alone;
+  const auto less_one = [](std::size_t x) { return x > 0 ? x - 1 : x; };
+  return {paired ? all.ldpq : less_one(all.ldpq), alone ? all.pairs : less_one(all.pairs)};
+}
+
+std::vector<std::pair<std::uint64_t, double>> survivor_quantiles(std::uint64_t trials, const Rational& q,
+                                                                 const std::vector<double>& shares) {
+  const PrecisionScope precision(separating_bits(q));
+  return binomial_lower_quantiles(trials, interval_from(q), shares);
 }
 
 DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget) {

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "corbin/number/rational.hpp"
@@ -36,10 +37,10 @@ struct DropoutFloor {
   std::optional<PopulationCounts> paired;  ///< client 1 paired: x + s, c + 1; none when it never is
 };
 
-/// The largest floors (x, then s, then c, each given an equal share of `budget` where it has trials) whose failure
-/// probability is at most `budget`, for n clients, γ's LDPQ share (0 for CorBin-FL) and dropout
-/// p. Raises invalid_argument: n < 2 or past kMaxAccountClients (n), γ outside [0, 1] (gamma), p
-/// outside (0, 1) (dropout), budget outside (0, 1) (failure budget).
+/// The largest floors (x, then s, then c, each given an equal share of `budget` where it has
+/// trials) whose failure probability is at most `budget`, for n clients, γ's LDPQ share (0 for
+/// CorBin-FL) and dropout p. Raises invalid_argument: n < 2 or past kMaxAccountClients (n), γ
+/// outside [0, 1] (gamma), p outside (0, 1) (dropout), budget outside (0, 1) (failure budget).
 DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rational& p, double budget);
 /// The floors of each of `budgets` (each binomial's law computed once for all of them), for client
 /// 1 in `position` (ldpq, or a pair: the others are then all the LDPQ positions and the other
@@ -47,6 +48,17 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
 std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma, const Rational& p,
                                          const std::vector<double>& budgets,
                                          std::optional<TargetClient::Role> position = std::nullopt);
+
+/// The others beside client 1's `position` in `all` (client 1 included): every LDPQ position but
+/// its own and every pair but its own; where no position is given, one of each left out, which
+/// serves either position (and only lowers a floor). The one place that says who "the others" are.
+PopulationCounts others_beside(const PopulationCounts& all, std::optional<TargetClient::Role> position);
+
+/// For each of `shares`, the largest x with a certified P(Binomial(trials, q) < x) <= the share,
+/// and that bound, for q exact in (0, 1): the law's window computed once, at a precision that keeps
+/// q's enclosure inside (0, 1) (a dropout probability of 10^-300 is a probability there).
+std::vector<std::pair<std::uint64_t, double>> survivor_quantiles(std::uint64_t trials, const Rational& q,
+                                                                 const std::vector<double>& shares);
 
 /// Each of `rounds` dropout rounds' failure budget when `share` of δ is set aside for all of them
 /// (the union bound above): share / rounds, rounded down.

@@ -192,6 +192,21 @@ NeighbouringPmfs merged_by_value(const WindowPmf& with, const WindowPmf& neighbo
 
 }  // namespace
 
+namespace {
+
+/// Whether a replace-one mixture keeps N beside J (the release's own law up to which others survived).
+bool keeps_survivors(const AggregateFamily& family) {
+  return family.setting().n <= (family.other_pairs() == 0 ? kMaxCountedLoneClients : kMaxCountedClients);
+}
+
+}  // namespace
+
+bool mixture_keeps_survivors(const AccountSetting& s) {
+  if (s.relation != Neighbour::replace_one || !mixture_computable(s)) return false;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  return keeps_survivors(AggregateFamily(s));
+}
+
 bool mixture_computable(const AccountSetting& s) {
   const bool by_count = s.relation == Neighbour::replace_one || s.center == 0;
   return s.n <= (by_count ? kMaxMixtureClients : kMaxCountedClients);
@@ -205,6 +220,44 @@ WindowPmf weighted(WindowPmf law, double down, double up) {
   for (double& v : law.hi) v = mul_up(v, up);
   law.tail = mul_up(law.tail, up);
   return law;
+}
+
+/// The labelled mixture of components, each a pair of PLDs (P against Q, Q against P) that
+/// `build(i)` makes on the threads, with their weights (normalised as the mixture is built).
+template <class Build>
+std::array<LowerPld, 2> labelled_mixture(const std::vector<Rational>& weights, Build build, const PldLimits& limits) {
+  std::vector<std::array<LowerPld, 2>> plds(weights.size());
+  const unsigned precision = working_precision_bits();
+  const unsigned threads = thread_count(weights.size(), limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
+    PrecisionScope local(precision);
+    for (std::size_t i = t; i < weights.size(); i += threads) plds[i] = build(i);
+  });
+  std::array<LowerPld, 2> out = plds.front();
+  Rational mass = weights.front();
+  for (std::size_t i = 1; i < weights.size(); ++i) {
+    const Rational w = weights[i] / (mass + weights[i]);
+    for (int d = 0; d < 2; ++d) out[d] = mixture(plds[i][d], out[d], w, limits);
+    mass += weights[i];
+  }
+  return out;
+}
+
+/// Whether candidate `cand`'s two laws are those of one of `earlier` with "+" and "−" swapped: that
+/// one seen in a mirror (the others' inputs mirrored too), whose lower bounds are the same.
+bool mirrors_an_earlier(const AggregateFamily& family, const std::vector<std::size_t>& earlier, std::size_t cand) {
+  const auto same = [](const Interval& a, const Interval& b) {
+    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
+  };
+  const auto reversed = [&](const std::vector<Interval>& a, const std::vector<Interval>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.rbegin(), same);
+  };
+  const ClientCandidate<Interval>& x = family.candidate(cand);
+  if (x.role != TargetClient::Role::ldpq) return false;  // a pair's broken part is not compared
+  return std::any_of(earlier.begin(), earlier.end(), [&](std::size_t e) {
+    const ClientCandidate<Interval>& y = family.candidate(e);
+    return y.role == x.role && reversed(y.with, x.with) && reversed(y.neighbour, x.neighbour);
+  });
 }
 
 /// Whether the release's exact law is kept (replace one, every client on LDPQ, at most
@@ -270,8 +323,7 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
   // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
   // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
   const bool reveal = s.relation == Neighbour::replace_one;
-  const bool counted =
-      reveal ? s.n <= (family.other_pairs() == 0 ? kMaxCountedLoneClients : kMaxCountedClients) : s.center != 0;
+  const bool counted = reveal ? keeps_survivors(family) : s.center != 0;
   const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
   std::vector<std::pair<Part, std::size_t>> parts;
   parts.emplace_back(alone(q_high, alive), c.top);
@@ -387,59 +439,39 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
       kept += weight[k];
     }
   const Rational kept_share = kept / alive;
-  // A candidate whose two laws are an earlier one's with "+" and "−" swapped is that one seen in a
-  // mirror (the others' inputs mirrored too): its two components are the earlier one's, swapped.
-  const auto same = [](const Interval& a, const Interval& b) {
-    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
-  };
   std::vector<std::size_t> done;
   for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
     const ClientCandidate<Interval>& x = family.candidate(cand);
     if (!x.attained() || x.role != TargetClient::Role::ldpq || x.terms_with != 1 || x.terms_neighbour != 1) continue;
-    const bool mirrored = std::any_of(done.begin(), done.end(), [&](std::size_t e) {
-      const ClientCandidate<Interval>& y = family.candidate(e);
-      return same(y.with[0], x.with[1]) && same(y.with[1], x.with[0]) && same(y.neighbour[0], x.neighbour[1]) &&
-             same(y.neighbour[1], x.neighbour[0]);
-    });
-    if (mirrored) continue;
+    if (mirrors_an_earlier(family, done, cand)) continue;
     done.push_back(cand);
     for (const bool high : {false, true}) {
       const Interval& q = high ? q_high : q_low;
       // Each kept count's pair composed m times, on the threads (the powers are the cost).
-      std::vector<std::array<LowerPld, 2>> parts(counts.size());
-      const unsigned precision = working_precision_bits();
-      const unsigned threads = thread_count(counts.size(), limits.threads);
-      run_on_threads(threads, [&](unsigned t) {
-        PrecisionScope local(precision);
-        for (std::size_t i = t; i < counts.size(); i += threads) {
-          const std::size_t k = counts[i];
-          // The "+" count of the k surviving others: Binomial(k, q).
-          std::vector<Interval> binomial{Interval(1)};
-          for (std::size_t added = 0; added < k; ++added) {
-            std::vector<Interval> next(binomial.size() + 1, Interval(0));
-            for (std::size_t j = 0; j < binomial.size(); ++j) {
-              next[j] = Interval(next[j] + binomial[j] * (1 - q));
-              next[j + 1] = Interval(next[j + 1] + binomial[j] * q);
-            }
-            binomial = std::move(next);
+      std::vector<Rational> weights;
+      for (std::size_t k : counts) weights.push_back(weight[k]);
+      std::array<LowerPld, 2> mixed = labelled_mixture(weights, [&](std::size_t i) {
+        const std::size_t k = counts[i];
+        // The "+" count of the k surviving others: Binomial(k, q).
+        std::vector<Interval> binomial{Interval(1)};
+        for (std::size_t added = 0; added < k; ++added) {
+          std::vector<Interval> next(binomial.size() + 1, Interval(0));
+          for (std::size_t j = 0; j < binomial.size(); ++j) {
+            next[j] = Interval(next[j] + binomial[j] * (1 - q));
+            next[j + 1] = Interval(next[j + 1] + binomial[j] * q);
           }
-          std::vector<Interval> with(k + 2, Interval(0)), neighbour(k + 2, Interval(0));
-          for (std::size_t j = 0; j <= k; ++j)
-            for (std::size_t b = 0; b < 2; ++b) {
-              with[j + b] = Interval(with[j + b] + x.with[b] * binomial[j]);
-              neighbour[j + b] = Interval(neighbour[j + b] + x.neighbour[b] * binomial[j]);
-            }
-          const WindowPmf P = few_point_pmf(with), Q = few_point_pmf(neighbour);
-          parts[i] = {power(lower_pld(P, Q, false, limits), m, limits), power(lower_pld(Q, P, false, limits), m, limits)};
+          binomial = std::move(next);
         }
-      });
-      std::array<LowerPld, 2> mixed = parts.front();
-      Rational mass = weight[counts.front()];
-      for (std::size_t i = 1; i < counts.size(); ++i) {
-        const Rational w = weight[counts[i]] / (mass + weight[counts[i]]);
-        for (int d = 0; d < 2; ++d) mixed[d] = mixture(parts[i][d], mixed[d], w, limits);
-        mass += weight[counts[i]];
-      }
+        std::vector<Interval> with(k + 2, Interval(0)), neighbour(k + 2, Interval(0));
+        for (std::size_t j = 0; j <= k; ++j)
+          for (std::size_t b = 0; b < 2; ++b) {
+            with[j + b] = Interval(with[j + b] + x.with[b] * binomial[j]);
+            neighbour[j + b] = Interval(neighbour[j + b] + x.neighbour[b] * binomial[j]);
+          }
+        const WindowPmf P = few_point_pmf(with), Q = few_point_pmf(neighbour);
+        return std::array<LowerPld, 2>{power(lower_pld(P, Q, false, limits), m, limits),
+                                       power(lower_pld(Q, P, false, limits), m, limits)};
+      }, limits);
       for (int d = 0; d < 2; ++d) mixed[d] = scaled(mixed[d], kept_share);
       for (int d = 0; d < 2; ++d) mixed[d] = mixture(silent, mixed[d], p, limits);
       ConfigurationWords words = family.describe(Configuration{cand, high ? others : 0});
@@ -448,6 +480,139 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
                       " coordinates; the server sees who survived and the sums";
       out.push_back({mixed[0], mixed[1], std::move(words)});
     }
+  }
+  return out;
+}
+
+std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
+                                                std::uint64_t m, const PldLimits& limits) {
+  if (m < 1 || p <= 0 || p >= 1 || population.relation != Neighbour::replace_one || population.counts) return {};
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const AggregateFamily family(population);
+  const Interval alpha = population.budget.alpha_interval(), half = Interval(1) / 2;
+  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const Rational alive = Rational(1) - p;
+  // Rungs of less weight than kNegligibleCount are left out, their mass dropped (δ only falls).
+  std::vector<SurvivorCeiling> rungs;
+  Rational kept(0);
+  for (const SurvivorCeiling& r : survivor_ceilings(family.other_ldpq(), family.other_pairs(), p))
+    if (r.weight >= to_rational(kNegligibleCount)) {
+      rungs.push_back(r);
+      kept += r.weight;
+    }
+  // Each rung's law of the others' "+" count (complete pairs' sure "+" subtracted: the server sees
+  // who survived), for the others at c − r and at c + r.
+  std::array<std::vector<WindowPmf>, 2> others;
+  for (const SurvivorCeiling& r : rungs)
+    for (int high = 0; high < 2; ++high)
+      others[high].push_back(convolve(binomial_pmf(r.lone, high ? q_high : q_low), binomial_pmf(r.broken, half)));
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  const LowerPld silent = lower_pld(point, point, false, limits);
+  // Client 1's labelled parts, the same in every rung: its weight and its two laws of the "+" count.
+  struct Part {
+    Rational weight;
+    std::vector<Interval> with, neighbour;
+  };
+  const auto parts_of = [&](const ClientCandidate<Interval>& x) {
+    if (x.role == TargetClient::Role::ldpq) return std::vector<Part>{{alive, x.with, x.neighbour}};
+    // Its partner survived: the pair runs CorBinQ. It dropped: client 1 alone on LDPQ at its own
+    // input. Client 1 dropped and its partner alive: one law in both worlds, silent below.
+    const Interval qx = q_of(x.x, alpha, population.bits), qx2 = q_of(x.x2, alpha, population.bits);
+    return std::vector<Part>{{alive * alive, x.with, x.neighbour},
+                             {alive * p, {Interval(1 - qx), qx}, {Interval(1 - qx2), qx2}}};
+  };
+  // One configuration's labelled mixture over (rung, part), each label's m coordinates composed.
+  const auto mixed = [&](const std::vector<Part>& parts, int high, std::uint64_t uses) {
+    struct Component {
+      Rational weight;
+      const Part* part;
+      std::size_t rung;
+    };
+    std::vector<Component> components;
+    for (std::size_t r = 0; r < rungs.size(); ++r)
+      for (const Part& part : parts) components.push_back({part.weight * rungs[r].weight, &part, r});
+    std::vector<Rational> weights;
+    for (const Component& c : components) weights.push_back(c.weight);
+    std::array<LowerPld, 2> out = labelled_mixture(weights, [&](std::size_t i) {
+      const Component& c = components[i];
+      const WindowPmf& rest = others[high][c.rung];
+      NeighbouringPmfs l;
+      append_aligned(convolve(few_point_pmf(c.part->with), rest), convolve(few_point_pmf(c.part->neighbour), rest), l);
+      std::array<LowerPld, 2> two;
+      for (int d = 0; d < 2; ++d) {
+        const LowerPld one = d == 0 ? lower_pld(l.p, l.q, false, limits) : lower_pld(l.q, l.p, false, limits);
+        two[d] = uses == 1 ? one : power(one, uses, limits);
+      }
+      return two;
+    }, limits);
+    // The rungs left out: their mass dropped; then client 1 dropped, silent.
+    for (int d = 0; d < 2; ++d) out[d] = mixture(silent, scaled(out[d], kept), p, limits);
+    return out;
+  };
+  // Configurations: each attained candidate whose parts no earlier one has (the same, or seen in
+  // a mirror, with the others' input mirrored too), and each input of the others.
+  struct Scored {
+    std::size_t candidate;
+    int high;
+    std::array<LowerPld, 2> one_use;
+    double tv = 0, at_budget = 0, infinite = 0;  ///< δ_lower at 0 and at ε_p / 2, mass at +∞
+  };
+  std::vector<Scored> all;
+  std::vector<std::vector<Part>> seen;
+  const auto same = [](const Interval& a, const Interval& b) {
+    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
+  };
+  const auto equal = [&](const std::vector<Interval>& a, const std::vector<Interval>& b, bool mirror) {
+    return a.size() == b.size() && (mirror ? std::equal(a.begin(), a.end(), b.rbegin(), same)
+                                           : std::equal(a.begin(), a.end(), b.begin(), same));
+  };
+  const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
+  for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
+    if (!family.candidate(cand).attained()) continue;
+    const std::vector<Part> parts = parts_of(family.candidate(cand));
+    const bool repeated = std::any_of(seen.begin(), seen.end(), [&](const std::vector<Part>& earlier) {
+      for (const bool mirror : {false, true}) {
+        bool all_equal = earlier.size() == parts.size();
+        for (std::size_t i = 0; all_equal && i < parts.size(); ++i)
+          all_equal = equal(earlier[i].with, parts[i].with, mirror) && equal(earlier[i].neighbour, parts[i].neighbour, mirror);
+        if (all_equal) return true;
+      }
+      return false;
+    });
+    if (repeated) continue;
+    seen.push_back(parts);
+    for (int high = 0; high < 2; ++high) {
+      Scored x{cand, high, mixed(parts, high, 1)};
+      for (const LowerPld& l : x.one_use) {
+        x.tv = std::max(x.tv, delta_lower(l, Rational(0)));
+        x.at_budget = std::max(x.at_budget, delta_lower(l, half_budget));
+        x.infinite = std::max(x.infinite, l.infinite);
+      }
+      all.push_back(std::move(x));
+    }
+  }
+  // The best by each score, in turn, until kMaxMixtureConfigurations are kept.
+  std::vector<std::size_t> kept_configurations;
+  for (const auto score : {&Scored::infinite, &Scored::at_budget, &Scored::tv}) {
+    std::vector<std::size_t> order(all.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](auto i, auto j) { return all[i].*score > all[j].*score; });
+    for (std::size_t r = 0; r < order.size() && r < 2; ++r)
+      if (kept_configurations.size() < kMaxMixtureConfigurations &&
+          std::find(kept_configurations.begin(), kept_configurations.end(), order[r]) == kept_configurations.end())
+        kept_configurations.push_back(order[r]);
+  }
+  std::vector<AttainedPlds> out;
+  for (std::size_t i : kept_configurations) {
+    const Scored& x = all[i];
+    const std::array<LowerPld, 2> plds = m == 1 ? x.one_use : mixed(parts_of(family.candidate(x.candidate)), x.high, m);
+    ConfigurationWords words = family.describe(Configuration{x.candidate, x.high ? family.other_ldpq() : 0});
+    words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                    (m > 1 ? ", once for the round's " + std::to_string(m) + " coordinates" : std::string()) +
+                    "; the server sees who survived and the sum" + (m > 1 ? "s" : "") +
+                    "; bounded below by a ladder of survivor counts at or above the true ones (" +
+                    std::to_string(rungs.size()) + " rungs: more survivors only add noise)";
+    out.push_back({plds[0], plds[1], std::move(words)});
   }
   return out;
 }

@@ -1,38 +1,37 @@
 #pragma once
 // A lower bound on a dropout round that the mechanism as run attains: the mixture over who drops.
 //
-// The round (fl/mechanism: plan_round): the roles are drawn, then every client, client 1
-// included, drops independently with probability p; a dropped client sends nothing, a pair with
-// one survivor leaves it quantizing alone (LDPQ, at its own input), a pair with both runs
-// CorBinQ. Fix one configuration of the full population (aggregate_law.hpp: client 1's
-// candidate with its partner, j of the other LDPQ clients at c + r and the rest at c − r, every
-// other pair at (c, c)); that is a pair of neighbouring datasets, and the laws below are those
-// of the release under it, averaged exactly over every pattern of dropouts.
+// The round (fl/mechanism: plan_round): the roles are drawn, then every client, client 1 included,
+// drops independently with probability p; a dropped client sends nothing, a pair with one survivor
+// leaves it quantizing alone (LDPQ, at its own input), a pair with both runs CorBinQ. Fix one
+// configuration of the full population (aggregate_law.hpp: client 1's candidate with its partner, j
+// of the other LDPQ clients at c + r and the rest at c − r, every other pair at (c, c)); that is a
+// pair of neighbouring datasets, and the laws below are those of the release under it, averaged
+// exactly over every pattern of dropouts.
 //
 // What the release is taken to show. Under replace one the server sees who survived (a client's
-// message arrives or not) and the sum of their outputs; the laws below keep of that client 1's
-// and its partner's survival, the number N of outputs and the count J of "+" (with N known, the
-// sum gives J): a function of the release, so a lower bound on their privacy loss is one on the
-// release's (data processing), and with every other client interchangeable in its group it is
-// the release's own law up to which of them survived. Past kMaxCountedClients
-// (kMaxCountedLoneClients with no other pairs) N is dropped (D = 2J − N is kept), which only
-// coarsens. With every client on LDPQ (client 1 too) and at most
-// kMaxRevealedClients clients the law is the release's own: given who survived, the sum depends
-// on the inputs only through client 1's survival b and the numbers K+ and K− of surviving others
-// at c + r and at c − r (the rest of who survived is independent of everything), so the law is
-// the labelled mixture over (b, K+, K−), exact weights, of the count J; (status, N, J) merges
-// the labels with equal N. Under remove one, where client 1's presence is the
-// secret, only the sum is taken: at c = 0 the count D, otherwise the pair (N, J) with the
-// values N·c + rα(2J − N) that coincide (or, for an enclosed α, whose enclosures meet) merged
-// into one outcome, again a coarsening.
+// message arrives or not) and the sum of their outputs; the laws below keep of that client 1's and
+// its partner's survival, the number N of outputs and the count J of "+" (with N known, the sum
+// gives J): a function of the release, so a lower bound on their privacy loss is one on the
+// release's (data processing), and with every other client interchangeable in its group it is the
+// release's own law up to which of them survived. Past kMaxCountedClients (kMaxCountedLoneClients
+// with no other pairs) N is dropped (D = 2J − N is kept), which only coarsens. With every client on
+// LDPQ (client 1 too) and at most kMaxRevealedClients clients the law is the release's own: given
+// who survived, the sum depends on the inputs only through client 1's survival b and the numbers K+
+// and K− of surviving others at c + r and at c − r (the rest of who survived is independent of
+// everything), so the law is the labelled mixture over (b, K+, K−), exact weights, of the count J;
+// (status, N, J) merges the labels with equal N. Under remove one, where client 1's presence is the
+// secret, only the sum is taken: at c = 0 the count D, otherwise the pair (N, J) with the values
+// N·c + rα(2J − N) that coincide (or, for an enclosed α, whose enclosures meet) merged into one
+// outcome, again a coarsening.
 //
 // This replaces the dropout rounds' lower bound of 0; the upper bound is the mixture over who
 // survived (run/round.hpp: survivors_mixed) or, under remove one, the floors' (dropout_floor.hpp),
-// which cover every configuration at once. The laws here are of inputs fixed before the round's dropout
-// draw, one adversary among those the bounds cover, so they bound from below only: the draw comes
-// from public randomness (fl/mechanism.hpp), and an adversary that chooses the other clients'
-// inputs after it can do worse than any one of these configurations (at n = 4, e^ε_p = 3,
-// dropout 1/10, e^ε = 1.25: δ 0.18713 against the best configuration's 0.18377).
+// which cover every configuration at once. The laws here are of inputs fixed before the round's
+// dropout draw, one adversary among those the bounds cover, so they bound from below only: the draw
+// comes from public randomness (fl/mechanism.hpp), and an adversary that chooses the other clients'
+// inputs after it can do worse than any one of these configurations (at n = 4, e^ε_p = 3, dropout
+// 1/10, e^ε = 1.25: δ 0.18713 against the best configuration's 0.18377).
 
 #include <cstddef>
 #include <cstdint>
@@ -45,9 +44,11 @@ namespace corbin {
 /// Largest population whose release under replace one, every client on LDPQ, is kept exactly
 /// (O(n²) labels of O(n) counts each).
 constexpr unsigned long kMaxRevealedClients = 64;
-/// Largest population whose mixture is computed: O(n²) per configuration where the count D
-/// is enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, or
-/// kMaxCountedLoneClients with no other pairs; remove one off centre, and no further there). Past them a dropout round has no lower bound (0).
+/// Largest population whose mixture is computed: O(n²) per configuration where the count D is
+/// enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, or
+/// kMaxCountedLoneClients with no other pairs; remove one off centre, and no further there). Past
+/// them a replace-one round is bounded below by the ladder (dropout_ladder_lowers, below), and a
+/// remove-one round not at all (0).
 constexpr unsigned long kMaxMixtureClients = 1024;
 constexpr unsigned long kMaxCountedClients = 96;
 /// Under replace one with no other pairs, (N, J) is kept up to this many clients: past 96 the
@@ -59,6 +60,10 @@ constexpr unsigned long kMaxCountedLoneClients = 256;
 constexpr std::size_t kMaxMixtureConfigurations = 4;
 /// Whether the population is within those limits.
 bool mixture_computable(const AccountSetting& population);
+/// Whether its mixture under replace one keeps the number of survivors beside the count of "+"
+/// (within kMaxCountedClients, or kMaxCountedLoneClients with no other pairs): the release's own
+/// law up to which of the interchangeable others survived, which the ladder's cannot beat.
+bool mixture_keeps_survivors(const AccountSetting& population);
 
 /// The neighbouring laws of the survivors' sum under configuration `c` of `family` (its setting
 /// the full population, without `counts`), every client dropping with probability p in (0, 1),
@@ -91,5 +96,18 @@ constexpr unsigned long kMaxRoundMixtureClients = 32;
 /// the conditions above do not hold (pairs, remove one, m < 2, past kMaxRoundMixtureClients).
 std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population, const Rational& p,
                                                std::uint64_t m, const PldLimits& limits);
+
+/// A round of m >= 1 coordinates as run under replace one, bounded below where the mixtures above
+/// are not computed (past their limits, or m >= 2 with pairs or past kMaxRoundMixtureClients):
+/// the ladder of survivor ceilings (survivors.hpp: survivor_ceilings), each rung the population
+/// of its ceilings with every other LDPQ client at one input (c − r, or c + r) and every other pair
+/// at (c, c), labelled by the rung and by who of client 1 and its partner survived, each label's
+/// coordinates composed m times, client 1 dropped silent. The rungs hold at least the true
+/// survivors (a coupling drawn without the data adds the rest, each adding its fresh output), so
+/// this is a post-processing of the release under the same inputs, fixed before the draw: a lower
+/// bound the mechanism attains. For each attained candidate (mirror images once) and each of the
+/// two inputs of the others; none under remove one or with the survivors given.
+std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
+                                                std::uint64_t m, const PldLimits& limits);
 
 }  // namespace corbin

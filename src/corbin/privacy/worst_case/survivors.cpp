@@ -1,11 +1,13 @@
 #include "corbin/privacy/worst_case/survivors.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <string>
 #include <tuple>
 
+#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/number/interval.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
@@ -146,7 +148,8 @@ std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all
   const std::uint64_t count = survivor_population_count(all, alone, !alone);
   if (count > max_populations)
     throw invalid_argument("populations", std::to_string(count), "at most " + std::to_string(max_populations));
-  const std::size_t a = alone ? all.ldpq - 1 : all.ldpq, b = alone ? all.pairs : all.pairs - 1;
+  const PopulationCounts others = others_beside(all, position);
+  const std::size_t a = others.ldpq, b = others.pairs;
   const Rational alive = Rational(1) - p;
   Merged merged;
   const std::vector<std::vector<Rational>> law = others_law(a, b, p);
@@ -161,6 +164,48 @@ std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all
       }
     }
   return merged.populations();
+}
+
+std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t pairs, const Rational& p) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  const std::vector<double> budgets(std::begin(kLadderBudgets), std::end(kLadderBudgets));
+  // Each budget in equal shares between the two counts that have trials.
+  const int tails = (lone > 0 ? 1 : 0) + (pairs > 0 ? 1 : 0);
+  std::vector<double> shares;
+  for (double budget : budgets) shares.push_back(directed::div_down(budget, static_cast<double>(std::max(tails, 1))));
+  // X <= lone − k except when fewer than k dropped: P(Bin(lone, p) < k); S <= pairs − k except when
+  // fewer than k pairs are whole or gone: P(Bin(pairs, 1 − 2p(1 − p)) < k).
+  const auto dropped = survivor_quantiles(lone, p, shares);
+  const auto unbroken = survivor_quantiles(pairs, Rational(1 - 2 * p * (1 - p)), shares);
+  std::vector<SurvivorCeiling> rungs;
+  std::vector<double> failures;
+  for (std::size_t j = 0; j < budgets.size(); ++j) {
+    rungs.push_back({lone - dropped[j].first, pairs - unbroken[j].first, Rational(0)});
+    failures.push_back(directed::add_up(dropped[j].second, unbroken[j].second));
+  }
+  // Whether ceilings `low` (fewer survivors) are within 1/256 of `high` in both counts.
+  const auto close = [](const SurvivorCeiling& low, const SurvivorCeiling& high) {
+    const auto near = [](std::uint64_t a, std::uint64_t b) { return 256 * a >= 255 * b; };
+    return near(low.lone, high.lone) && near(low.broken, high.broken);
+  };
+  std::vector<SurvivorCeiling> out;
+  Rational above(1);  // u_(j−1): the weight left for this rung and those above it
+  for (std::size_t j = 0; j < rungs.size();) {
+    // A group of consecutive rungs close to its last, all at its last (most survivors): their mass
+    // moves up, never down; u the smallest certified failure so far (the events are nested).
+    Rational u = above;
+    std::size_t last = j;
+    for (;; ++last) {
+      const Rational failure = to_rational(failures[last]);
+      if (failure < u) u = failure;
+      if (last + 1 == rungs.size() || !close(rungs[j], rungs[last + 1])) break;
+    }
+    if (above - u > 0) out.push_back({rungs[last].lone, rungs[last].broken, above - u});
+    above = u;
+    j = last + 1;
+  }
+  if (above > 0) out.push_back({lone, pairs, above});  // everybody survives
+  return out;
 }
 
 }  // namespace corbin

@@ -71,6 +71,26 @@ inline constexpr double kLadderBudgets[] = {0x1.ep-1, 0x1.cp-1, 0x1.8p-1, 0x1.4p
 std::vector<SurvivorPopulation> survivor_ladder(unsigned long n, const Rational& gamma, TargetClient::Role position,
                                                 const Rational& p);
 
+/// The lower ladder, the mirror of the one above: rungs of the others' survivors at or above the
+/// true ones except with a certified small probability, so that a mixture over them is dominated by
+/// the round's (more noise-adding clients only add noise: the larger sum is a post-processing of
+/// the smaller) and bounds its privacy from below. Of the others, X ~ Bin(lone, 1 − p) LDPQ clients
+/// survive (positions, or members of pairs that count as two LDPQ clients) and S ~ Bin(pairs, 2p(1
+/// − p)) pairs are broken; complete pairs add a sure "+" each, which the server can subtract (it
+/// sees who survived), so they do not enter. For the budgets above, ceilings (x_j, s_j) with P(X >
+/// x_j or S > s_j) <= u_j, nondecreasing, so the events {X <= x_j, S <= s_j} are nested; rung j
+/// weighs u_(j−1) − u_j (u_0 = 1), the last (everybody) u_J: P(rung <= j) = 1 − u_j is at most the
+/// event's probability, so the rung is stochastically above the truth, and a coupling that only
+/// adds survivors, drawn without the data, carries the round's release to the ladder's. Consecutive
+/// rungs within 1/256 of each other are one, at the larger.
+struct SurvivorCeiling {
+  std::uint64_t lone = 0;    ///< at most this many of the others survive alone (X)
+  std::uint64_t broken = 0;  ///< at most this many pairs are broken (S)
+  Rational weight;           ///< the rung's weight; they sum to 1
+};
+/// Raises invalid_argument(dropout) for p outside (0, 1).
+std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t pairs, const Rational& p);
+
 /// How many different populations client 1 survives into from the positions it may hold
 /// (`ldpq`, `paired`: a pair's position) of `all`, both counted once where they share some:
 /// the number of accountants the mixtures need. Without weights, so cheap at any size.
