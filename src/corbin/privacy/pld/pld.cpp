@@ -337,10 +337,20 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
   };
   std::vector<Placed> placed;
   std::vector<double> infinite_parts;
+  // Q's window leaves out at most q.tail, which may fall on any outcome, in the window or not: an
+  // outcome with no Q-mass in the window is off Q's support for certain only where nothing is left
+  // out. Otherwise its Q is at most the tail, and the left-out Q-mass of all outcomes together is
+  // at most the tail: counted once, in the top cell below (δ_lower falls by at most e^ε·tail). A
+  // binomial window cut at 10^-60 gave outcomes P > 0 = Q, so ε_lower(10^-100) = +∞ where the
+  // configuration's ε is 7.2.
   for (const BaseAtom& a : atoms) {
     if (a.p_lo == 0) continue;  // nothing certain to keep: dropped
-    if (a.q_hi == 0) {          // Q = 0 here for certain
+    if (a.q_hi == 0 && q.tail == 0) {  // Q = 0 here for certain
       infinite_parts.push_back(a.p_lo);
+      continue;
+    }
+    if (a.q_hi == 0) {  // Q within the tail counted below: the largest loss the grid holds
+      placed.push_back({static_cast<std::size_t>(top - out.offset), a.p_lo, 0.0});
       continue;
     }
     const double y = std::log(a.p_lo / a.q_hi);  // grouping only
@@ -356,6 +366,7 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
     out.p[x.at] = std::max(0.0, add_down(out.p[x.at], x.p));  // a mass: never below 0
     out.t[x.at] = add_up(out.t[x.at], mul_up(x.q, scale_up[x.at]));
   }
+  if (q.tail > 0) out.t.back() = add_up(out.t.back(), mul_up(q.tail, scale_up.back()));
   out.infinite = std::clamp(sum_down(infinite_parts), 0.0, 1.0);
   refresh_losses(out);
   trim(out, limits);
