@@ -613,3 +613,29 @@ TEST_CASE("either(a, b) dominates both, and every sequence of the two", "[accoun
   CHECK(std::isinf(a.either(Accountant(disjoint)).epsilon_upper(Rational(1, 1000))));
   CHECK_THROWS_AS(a.either(b.compose(2)), corbin::invalid_argument);
 }
+
+TEST_CASE("an outcome off Q's window is an infinite loss only where the window leaves nothing out",
+          "[accountant][unit]") {
+  // Bin(2000, 0.6) against Bin(2000, 0.4), each on its certified window (tails at most 10^-60):
+  // most of P's window lies past Q's, where Q has no mass in its window but is positive (every
+  // loss is at most 2000·ln 1.5, about 811). The optimistic PLD counted that as P-mass at +∞, a
+  // lower end of +∞ above a finite upper one.
+  PrecisionScope scope(128);
+  NeighbouringPmfs laws;
+  append_aligned(binomial_pmf(2000, interval_from(Rational(3, 5))), binomial_pmf(2000, interval_from(Rational(2, 5))),
+                 laws);
+  REQUIRE(laws.q.tail > 0);
+  const LowerPld lower = lower_pld(laws.p, laws.q, false, PldLimits{});
+  CHECK(lower.infinite == 0);
+  CHECK(delta_lower(lower, Rational(0)) > 0.99);  // total variation: the laws barely overlap
+  const TwoSided eps = Accountant(laws.p, laws.q, false).epsilon(Rational(1, 100000));
+  CHECK(std::isfinite(eps.lower));
+  CHECK(eps.lower <= eps.upper);  // the upper end may be +∞: a pessimistic PLD sends Q's gaps there
+  CHECK(eps.lower <= 2000 * std::log(1.5) * (1 + 1e-9));
+  CHECK(eps.lower > 100);
+  // Where Q is 0 exactly (a law on its whole support, nothing left out), the loss is infinite.
+  const LowerPld exact = lower_pld(few_point_pmf({interval_from(Rational(1, 2)), interval_from(Rational(1, 2)), Interval(0)}),
+                                   few_point_pmf({Interval(0), interval_from(Rational(1, 2)), interval_from(Rational(1, 2))}),
+                                   false, PldLimits{});
+  CHECK(exact.infinite == Approx(0.5).epsilon(1e-12));
+}

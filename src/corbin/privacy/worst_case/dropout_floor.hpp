@@ -51,7 +51,9 @@ std::vector<DropoutFloor> dropout_floors(unsigned long n, const Rational& gamma,
 
 /// The others beside client 1's `position` in `all` (client 1 included): every LDPQ position but
 /// its own and every pair but its own; where no position is given, one of each left out, which
-/// serves either position (and only lowers a floor). The one place that says who "the others" are.
+/// serves either position (and only lowers a floor). The one place that counts the others by
+/// position (the ladder of ceilings takes AggregateFamily's count, which at d = 0 counts each other
+/// pair as two LDPQ clients, each dropping on its own).
 PopulationCounts others_beside(const PopulationCounts& all, std::optional<TargetClient::Role> position);
 
 /// For each of `shares`, the largest x with a certified P(Binomial(trials, q) < x) <= the share,

@@ -581,7 +581,8 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
     });
     if (repeated) continue;
     seen.push_back(parts);
-    for (int high = 0; high < 2; ++high) {
+    // With no other LDPQ clients both inputs of the others are one configuration.
+    for (int high = 0; high < (family.other_ldpq() > 0 ? 2 : 1); ++high) {
       Scored x{cand, high, mixed(parts, high, 1)};
       for (const LowerPld& l : x.one_use) {
         x.tv = std::max(x.tv, delta_lower(l, Rational(0)));

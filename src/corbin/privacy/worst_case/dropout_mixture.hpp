@@ -105,8 +105,10 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
 /// coordinates composed m times, client 1 dropped silent. The rungs hold at least the true
 /// survivors (a coupling drawn without the data adds the rest, each adding its fresh output), so
 /// this is a post-processing of the release under the same inputs, fixed before the draw: a lower
-/// bound the mechanism attains. For each attained candidate (mirror images once) and each of the
-/// two inputs of the others; none under remove one or with the survivors given.
+/// bound the mechanism attains. Of every attained candidate (the same laws, or their mirror image,
+/// once) and each input of the others, the kMaxMixtureConfigurations largest by the mass at +∞, by
+/// δ at ε_p / 2 and by δ at 0 (two of each in turn); none under remove one or with the survivors
+/// given.
 std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
                                                 std::uint64_t m, const PldLimits& limits);
 
