@@ -639,3 +639,31 @@ TEST_CASE("an outcome off Q's window is an infinite loss only where the window l
                                    false, PldLimits{});
   CHECK(exact.infinite == Approx(0.5).epsilon(1e-12));
 }
+
+TEST_CASE("a mixture of two laws of few outcomes far apart on the finest grid fits in memory",
+          "[accountant][unit]") {
+  // Client 1 leading a pair alone in its round (n = 12, γ = 1/2, e^ε = 3): its candidates' laws have
+  // three outcomes, one or two of finite loss, each on a grid of step 2^-40; mixed with a round
+  // it sat out (loss 0, 0.69 away) the common grid asked for 7.6·10^11 cells: std::bad_alloc.
+  AccountSetting s;
+  s.n = 12;
+  s.gamma = Rational(1, 2);
+  s.role = TargetClient::Role::leader;
+  s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+  PrecisionScope scope(128);
+  const AggregateFamily family(s);
+  const PldLimits limits;
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  const LowerPld silent = lower_pld(point, point, false, limits);
+  for (std::size_t c = 0; c < family.candidates(); ++c) {
+    const ClientCandidate<Interval>& x = family.candidate(c);
+    NeighbouringPmfs laws;
+    append_aligned(few_point_pmf(x.with), few_point_pmf(x.neighbour), laws);
+    const LowerPld alone = lower_pld(laws.p, laws.q, false, limits);
+    // Half the time it sat out: δ(0) halves (the optimistic PLD may only lose to the grid).
+    const LowerPld mixed = mixture(alone, silent, Rational(1, 2), limits);
+    CHECK(delta_lower(mixed, Rational(0)) <= delta_lower(alone, Rational(0)) / 2 * (1 + 1e-12));
+    CHECK(delta_lower(mixed, Rational(0)) >= delta_lower(alone, Rational(0)) / 2 * (1 - 1e-6));
+    CHECK(mixed.infinite == Approx(alone.infinite / 2).epsilon(1e-12));
+  }
+}
