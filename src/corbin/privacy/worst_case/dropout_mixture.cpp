@@ -243,20 +243,24 @@ std::array<LowerPld, 2> labelled_mixture(const std::vector<Rational>& weights, B
   return out;
 }
 
+/// Whether two laws of a count have the same enclosures, outcome by outcome, or (`mirrored`) one
+/// has the other's in reverse order ("+" and "−" swapped).
+bool same_law(const std::vector<Interval>& a, const std::vector<Interval>& b, bool mirrored) {
+  const auto same = [](const Interval& x, const Interval& y) {
+    return lower_of(x) == lower_of(y) && upper_of(x) == upper_of(y);
+  };
+  return a.size() == b.size() && (mirrored ? std::equal(a.begin(), a.end(), b.rbegin(), same)
+                                           : std::equal(a.begin(), a.end(), b.begin(), same));
+}
+
 /// Whether candidate `cand`'s two laws are those of one of `earlier` with "+" and "−" swapped: that
 /// one seen in a mirror (the others' inputs mirrored too), whose lower bounds are the same.
 bool mirrors_an_earlier(const AggregateFamily& family, const std::vector<std::size_t>& earlier, std::size_t cand) {
-  const auto same = [](const Interval& a, const Interval& b) {
-    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
-  };
-  const auto reversed = [&](const std::vector<Interval>& a, const std::vector<Interval>& b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.rbegin(), same);
-  };
   const ClientCandidate<Interval>& x = family.candidate(cand);
   if (x.role != TargetClient::Role::ldpq) return false;  // a pair's broken part is not compared
   return std::any_of(earlier.begin(), earlier.end(), [&](std::size_t e) {
     const ClientCandidate<Interval>& y = family.candidate(e);
-    return y.role == x.role && reversed(y.with, x.with) && reversed(y.neighbour, x.neighbour);
+    return y.role == x.role && same_law(y.with, x.with, true) && same_law(y.neighbour, x.neighbour, true);
   });
 }
 
@@ -559,13 +563,6 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
   };
   std::vector<Scored> all;
   std::vector<std::vector<Part>> seen;
-  const auto same = [](const Interval& a, const Interval& b) {
-    return lower_of(a) == lower_of(b) && upper_of(a) == upper_of(b);
-  };
-  const auto equal = [&](const std::vector<Interval>& a, const std::vector<Interval>& b, bool mirror) {
-    return a.size() == b.size() && (mirror ? std::equal(a.begin(), a.end(), b.rbegin(), same)
-                                           : std::equal(a.begin(), a.end(), b.begin(), same));
-  };
   const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
   for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
     if (!family.candidate(cand).attained()) continue;
@@ -574,7 +571,8 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
       for (const bool mirror : {false, true}) {
         bool all_equal = earlier.size() == parts.size();
         for (std::size_t i = 0; all_equal && i < parts.size(); ++i)
-          all_equal = equal(earlier[i].with, parts[i].with, mirror) && equal(earlier[i].neighbour, parts[i].neighbour, mirror);
+          all_equal = same_law(earlier[i].with, parts[i].with, mirror) &&
+                      same_law(earlier[i].neighbour, parts[i].neighbour, mirror);
         if (all_equal) return true;
       }
       return false;

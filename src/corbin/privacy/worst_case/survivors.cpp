@@ -86,6 +86,29 @@ class Merged {
   std::map<std::tuple<int, std::size_t, std::size_t>, Rational> weights_;
 };
 
+/// The rungs of a ladder of nested events E_1 ⊆ E_2 ⊆ … with certified failures P(not E_j) <=
+/// failures[j]: consecutive rungs for which close(first, next) holds form one group, and
+/// emit(last, w) receives each group's last rung with the weight u_(j−1) − u_j, where u_j is the
+/// smallest certified failure so far (the events are nested, so each bounds the later) and u_0 = 1.
+/// Returns the weight left for the rung beyond the last, u_J.
+template <class Close, class Emit>
+Rational nested_rungs(const std::vector<double>& failures, Close close, Emit emit) {
+  Rational above(1);
+  for (std::size_t j = 0; j < failures.size();) {
+    Rational u = above;
+    std::size_t last = j;
+    for (;; ++last) {
+      const Rational failure = to_rational(failures[last]);
+      if (failure < u) u = failure;
+      if (last + 1 == failures.size() || !close(j, last + 1)) break;
+    }
+    emit(last, Rational(above - u));
+    above = u;
+    j = last + 1;
+  }
+  return above;
+}
+
 void check_position(const PopulationCounts& all, Role position, const Rational& p) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   const bool alone = position == Role::ldpq;
@@ -121,22 +144,12 @@ std::vector<SurvivorPopulation> survivor_ladder(unsigned long n, const Rational&
     const auto near = [](std::uint64_t a, std::uint64_t b) { return 256 * a >= 255 * b; };
     return near(low.ldpq + low.broken, high.ldpq + high.broken) && near(low.complete, high.complete);
   };
-  Rational above(1);  // u_(j−1): the weight left for this rung and those below it
-  for (std::size_t j = 0; j < floors.size();) {
-    // A group of consecutive rungs close to its first, all at its last (fewest survivors): their
-    // mass moves down, never up. u: the smallest certified failure so far (the events are nested,
-    // so each bounds the later).
-    Rational u = above;
-    std::size_t last = j;
-    for (;; ++last) {
-      const Rational failure = to_rational(floors[last].failure);
-      if (failure < u) u = failure;
-      if (last + 1 == floors.size() || !close(floors[last + 1], floors[j])) break;
-    }
-    rung(floors[last].alone, floors[last].paired, above - u);
-    above = u;
-    j = last + 1;
-  }
+  std::vector<double> failures;
+  for (const DropoutFloor& f : floors) failures.push_back(f.failure);
+  // A group of rungs close to its first sits at its last (fewest survivors): mass moves down.
+  const Rational above = nested_rungs(
+      failures, [&](std::size_t first, std::size_t next) { return close(floors[next], floors[first]); },
+      [&](std::size_t last, const Rational& w) { rung(floors[last].alone, floors[last].paired, w); });
   rung({1, 0}, all.pairs > 0 ? std::optional<PopulationCounts>(PopulationCounts{0, 1}) : std::nullopt, above);
   return merged.populations();
 }
@@ -189,21 +202,12 @@ std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t
     return near(low.lone, high.lone) && near(low.broken, high.broken);
   };
   std::vector<SurvivorCeiling> out;
-  Rational above(1);  // u_(j−1): the weight left for this rung and those above it
-  for (std::size_t j = 0; j < rungs.size();) {
-    // A group of consecutive rungs close to its last, all at its last (most survivors): their mass
-    // moves up, never down; u the smallest certified failure so far (the events are nested).
-    Rational u = above;
-    std::size_t last = j;
-    for (;; ++last) {
-      const Rational failure = to_rational(failures[last]);
-      if (failure < u) u = failure;
-      if (last + 1 == rungs.size() || !close(rungs[j], rungs[last + 1])) break;
-    }
-    if (above - u > 0) out.push_back({rungs[last].lone, rungs[last].broken, above - u});
-    above = u;
-    j = last + 1;
-  }
+  // A group of rungs close to its first sits at its last (most survivors): mass moves up.
+  const Rational above = nested_rungs(
+      failures, [&](std::size_t first, std::size_t next) { return close(rungs[first], rungs[next]); },
+      [&](std::size_t last, const Rational& w) {
+        if (w > 0) out.push_back({rungs[last].lone, rungs[last].broken, w});
+      });
   if (above > 0) out.push_back({lone, pairs, above});  // everybody survives
   return out;
 }
