@@ -10,6 +10,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/pld/composition.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/exact/exact_ucdp.hpp"
 #include "corbin/privacy/exact/privacy_loss.hpp"
@@ -157,6 +158,35 @@ TEMPLATE_TEST_CASE(
     for (std::size_t i = 0; i < w.size(); ++i)
       if (w.hi[i] > 1e-200) CHECK(w.hi[i] - w.lo[i] <= 1e-10 * w.hi[i]);
   }
+}
+
+TEST_CASE("a binomial window is the same at every working precision and on worker threads", "[accountant][unit]") {
+  // Its arithmetic runs at its own 192 bits: built beside others on worker threads at d = 32 768
+  // (where the working precision may not change), it once raced them for the process-wide
+  // precision and computed a log-gamma at 32 896 bits, minutes instead of milliseconds.
+  const auto window = [] { return binomial_pmf(100, interval_from(Rational(3, 4))); };
+  WindowPmf at64;
+  {
+    PrecisionScope scope(64);
+    at64 = window();
+  }
+  PrecisionScope scope(32896);
+  std::vector<WindowPmf> built(4);
+  run_on_threads(2, [&](unsigned t) {
+    for (std::size_t i = t; i < built.size(); i += 2) built[i] = window();
+  });
+  for (const WindowPmf& w : built) {
+    CHECK(w.first == at64.first);
+    CHECK(w.lo == at64.lo);
+    CHECK(w.hi == at64.hi);
+    CHECK(w.tail == at64.tail);
+  }
+  // And a worker that asks for another working precision is stopped, whichever thread it is.
+  CHECK_THROWS_AS(run_on_threads(2, [](unsigned t) { PrecisionScope other(t == 1 ? 64 : 32896 + 1000); }),
+                  std::logic_error);
+  // The caller's own precision is a no-op there, and is left as it was.
+  run_on_threads(2, [](unsigned) { PrecisionScope same(32896); });
+  CHECK(working_precision_bits() >= 32896);
 }
 
 TEST_CASE("a binomial law at p = 0 or 1 is a point mass, and a p straddling 0 is undecidable",

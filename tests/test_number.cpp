@@ -1,4 +1,7 @@
 #include <catch2/catch.hpp>
+#include <mpfr.h>
+
+#include <thread>
 
 #include "corbin/number/error.hpp"
 #include "corbin/number/interval.hpp"
@@ -85,4 +88,23 @@ TEST_CASE("NumTraits behave alike on the three number types", "[number][unit]") 
   CHECK(to_rational(Real(-6)) == -6);
   CHECK(to_rational(0.375) == Rational(3, 8));  // doubles convert exactly, whatever the precision
   CHECK(to_rational(0.1) == Rational(BigInt(3602879701896397), pow2(55)));
+}
+
+TEST_CASE("worker threads start from the caller's exponent range", "[number][unit]") {
+  // MPFR's exponent range is per thread: a worker left at the default one overflowed e^(10^9).
+  const WideExponentScope wide;
+  long seen = 0;
+  {
+    const WorkerNumerics numerics;
+    std::thread worker([&] {
+      numerics.enter();
+      seen = mpfr_get_emax();
+    });
+    worker.join();
+  }
+  CHECK(seen == mpfr_get_emax_max());
+  long plain = 0;
+  std::thread bare([&] { plain = mpfr_get_emax(); });
+  bare.join();
+  CHECK(plain < mpfr_get_emax_max());  // without enter(): the default, so the test can fail
 }

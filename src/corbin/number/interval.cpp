@@ -6,6 +6,8 @@
 #include <atomic>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "corbin/number/error.hpp"
 
@@ -18,11 +20,22 @@ unsigned digits10_for_bits(unsigned bits) {
   return static_cast<unsigned>(std::ceil(bits * 0.30102999566398120)) + 1;
 }
 
+/// How many WorkerNumerics are alive (nested thread pools included).
+std::atomic<unsigned> workers_running{0};
+
 }  // namespace
 
 PrecisionScope::PrecisionScope(unsigned bits)
     : saved_real_(Real::default_precision()), saved_interval_(Interval::default_precision()) {
-  const unsigned d10 = digits10_for_bits(bits);
+  // The precision already held when it has these bits (the common "at least the working
+  // precision" scope): digits10_for_bits rounds up, so converting back and forth would add bits
+  // at every nesting.
+  const bool held = saved_real_ == saved_interval_ &&
+                    boost::multiprecision::detail::digits10_2_2(saved_interval_) == bits;
+  const unsigned d10 = held ? saved_interval_ : digits10_for_bits(bits);
+  if (workers_running.load() > 0 && (d10 != saved_real_ || d10 != saved_interval_))
+    throw std::logic_error("the working precision changed to " + std::to_string(bits) +
+                           " bits while threads share it (WorkerNumerics)");
   Real::default_precision(d10);
   Interval::default_precision(d10);
 }
@@ -40,6 +53,14 @@ WideExponentScope::WideExponentScope() : saved_min_(mpfr_get_emin()), saved_max_
 WideExponentScope::~WideExponentScope() {
   mpfr_set_emin(saved_min_);
   mpfr_set_emax(saved_max_);
+}
+
+WorkerNumerics::WorkerNumerics() : emin_(mpfr_get_emin()), emax_(mpfr_get_emax()) { ++workers_running; }
+WorkerNumerics::~WorkerNumerics() { --workers_running; }
+
+void WorkerNumerics::enter() const {
+  mpfr_set_emin(emin_);
+  mpfr_set_emax(emax_);
 }
 
 namespace {
@@ -146,8 +167,10 @@ Rational to_rational(const Real& x) {
 namespace corbin {
 
 Rational to_rational(double x) {
-  PrecisionScope scope(std::max(working_precision_bits(), 53u));  // 53 bits hold any double
-  return to_rational(Real(x));
+  Real r;  // at 53 bits, which hold any double, whatever the working precision
+  mpfr_set_prec(r.backend().data(), 53);
+  mpfr_set_d(r.backend().data(), x, MPFR_RNDN);
+  return to_rational(r);
 }
 
 }  // namespace corbin

@@ -30,6 +30,27 @@ class PrecisionScope {
   unsigned saved_real_, saved_interval_;
 };
 
+/// Worker threads and the working precision. Boost keeps the precision new values take in one
+/// process-wide variable, while MPFR keeps its exponent range per thread. So while threads share
+/// work (run_on_threads) the precision is held where the caller left it: a PrecisionScope asking
+/// for another, on any thread, throws std::logic_error (it would change the precision of the
+/// values every other thread is creating: a race whose loser computed a binomial window's
+/// log-gamma at 32 768 bits instead of 192, minutes instead of a second). Code that needs another
+/// precision on a worker sets it on its own values (mpfi_set_prec). And each worker starts from
+/// the caller's exponent range (enter()).
+class WorkerNumerics {
+ public:
+  WorkerNumerics();  ///< captures the caller's exponent range and holds the precision
+  ~WorkerNumerics();
+  WorkerNumerics(const WorkerNumerics&) = delete;
+  WorkerNumerics& operator=(const WorkerNumerics&) = delete;
+  /// On a worker thread: the caller's exponent range, for the rest of the thread.
+  void enter() const;
+
+ private:
+  long emin_, emax_;
+};
+
 /// A floor under every default working precision (default_precision_bits, hence every budget's
 /// precision_bits) for its lifetime, process-wide (the evaluations it covers may run on several
 /// threads): a bounds checker's requested precision raises what each certified evaluation starts

@@ -25,34 +25,77 @@ Ends ends(const Interval& x) {
   return {to_double_down(lower_of(x)), to_double_up(upper_of(x))};
 }
 
+/// A fresh enclosure at the window's precision. The window sets the precision of its own values
+/// rather than the working precision, which is process-wide and held fixed while worker threads
+/// build windows (WorkerNumerics, number/interval.hpp); mpfi's operations round outward into
+/// their target's precision.
+Interval window_value() {
+  Interval x;
+  mpfi_set_prec(x.backend().data(), kWindowBits);
+  return x;
+}
+
+/// An integer below 2^64 at the window's precision (exact: it has at most 64 bits).
+Interval window_integer(std::uint64_t k) {
+  Interval x = window_value();
+  mpfi_set_ui(x.backend().data(), static_cast<unsigned long>(k));
+  return x;
+}
+
 /// Upper bound on P(X − E X >= t) for a sum of independent terms with total variance <= v and
 /// |term − its mean| <= b (Bernstein): exp(−t² / (2(v + b t / 3))), certified; 1 for t <= 0.
 double bernstein(const Interval& t, const Interval& v, double b) {
   if (lower_of(t) <= 0) return 1;
-  const Interval bound = exp(Interval(-t * t / (2 * (v + b * t / 3))));
-  return std::min(1.0, to_double_up(upper_of(bound)));
+  Interval num = window_value(), den = window_value();
+  mpfi_sqr(num.backend().data(), t.backend().data());
+  mpfi_mul_d(den.backend().data(), t.backend().data(), b);
+  mpfi_div_ui(den.backend().data(), den.backend().data(), 3);
+  mpfi_add(den.backend().data(), den.backend().data(), v.backend().data());
+  mpfi_mul_ui(den.backend().data(), den.backend().data(), 2);
+  mpfi_div(num.backend().data(), num.backend().data(), den.backend().data());
+  mpfi_neg(num.backend().data(), num.backend().data());
+  mpfi_exp(num.backend().data(), num.backend().data());
+  return std::min(1.0, to_double_up(upper_of(num)));
 }
 
-/// ln P(Binomial(N, p) = j) enclosed, from log-gamma rounded in both directions.
+/// ln P(Binomial(N, p) = j) enclosed at the window's precision, from log-gamma rounded in both
+/// directions.
 Interval log_binomial_pmf(std::uint64_t n, std::uint64_t j, const Interval& p) {
-  const unsigned prec = working_precision_bits();
-  auto lgamma_ends = [prec](std::uint64_t x) {  // ln Γ(x) at an integer x >= 1
+  auto add_lgamma = [](Interval& sum, std::uint64_t x, bool subtract) {  // ± ln Γ(x), x >= 1
     Real lo, hi;
-    mpfr_set_prec(lo.backend().data(), prec);
-    mpfr_set_prec(hi.backend().data(), prec);
+    mpfr_set_prec(lo.backend().data(), kWindowBits);
+    mpfr_set_prec(hi.backend().data(), kWindowBits);
     mpfr_t arg;
     mpfr_init2(arg, 64);
     mpfr_set_ui(arg, static_cast<unsigned long>(x), MPFR_RNDN);  // exact: x < 2^64
     mpfr_lngamma(lo.backend().data(), arg, MPFR_RNDD);
     mpfr_lngamma(hi.backend().data(), arg, MPFR_RNDU);
     mpfr_clear(arg);
-    return interval_hull(lo, hi);
+    Interval term = window_value();
+    mpfi_interv_fr(term.backend().data(), lo.backend().data(), hi.backend().data());
+    if (subtract)
+      mpfi_sub(sum.backend().data(), sum.backend().data(), term.backend().data());
+    else
+      mpfi_add(sum.backend().data(), sum.backend().data(), term.backend().data());
   };
-  Interval log_choose = Interval(lgamma_ends(n + 1) - lgamma_ends(j + 1) - lgamma_ends(n - j + 1));
-  if (j > 0) log_choose = Interval(log_choose + interval_from(BigInt(j)) * log(p));
-  if (j < n)
-    log_choose = Interval(log_choose + interval_from(BigInt(n - j)) * log(Interval(1 - p)));
-  return log_choose;
+  Interval out = window_value();
+  mpfi_set_ui(out.backend().data(), 0);
+  add_lgamma(out, n + 1, false);
+  add_lgamma(out, j + 1, true);
+  add_lgamma(out, n - j + 1, true);
+  Interval term = window_value();
+  if (j > 0) {  // + j ln p
+    mpfi_log(term.backend().data(), p.backend().data());
+    mpfi_mul_ui(term.backend().data(), term.backend().data(), static_cast<unsigned long>(j));
+    mpfi_add(out.backend().data(), out.backend().data(), term.backend().data());
+  }
+  if (j < n) {  // + (n − j) ln(1 − p)
+    mpfi_ui_sub(term.backend().data(), 1, p.backend().data());
+    mpfi_log(term.backend().data(), term.backend().data());
+    mpfi_mul_ui(term.backend().data(), term.backend().data(), static_cast<unsigned long>(n - j));
+    mpfi_add(out.backend().data(), out.backend().data(), term.backend().data());
+  }
+  return out;
 }
 
 /// The recurrence over the window, every step rounded outward (number/directed.hpp).
@@ -155,17 +198,19 @@ WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p_in, double tail_b
   // caller's (d + 128 bits and more: at d = 10^4 one log-gamma per window made `corbin account`
   // take 28 s, now independent of d). p is enclosed at that precision, outward; p <= 1/2 here,
   // so that it stays apart from 1 (1 − p was taken above at the caller's precision).
-  const PrecisionScope scope(kWindowBits);
-  Interval p;
+  Interval p = window_value();
   mpfi_set(p.backend().data(), p_in.backend().data());
   // Window: mean ± t with Bernstein's t for half the budget on each side (b = 1 for Bernoulli
   // terms).
-  const Interval n = interval_from(BigInt(trials));
-  const Interval mean = Interval(n * p);
+  Interval mean = window_value();
+  mpfi_mul_ui(mean.backend().data(), p.backend().data(), static_cast<unsigned long>(trials));
   // Interval arithmetic encloses the range of p(1 − p) over p's enclosure; its upper end bounds
-  // the variance of one term.
-  const Interval var_one = Interval(p * (1 - p));
-  const Interval v = Interval(n * interval_hull(upper_of(var_one), upper_of(var_one)));
+  // the variance of one term, and n times it the variance v.
+  Interval v = window_value();
+  mpfi_ui_sub(v.backend().data(), 1, p.backend().data());
+  mpfi_mul(v.backend().data(), v.backend().data(), p.backend().data());
+  mpfi_set_fr(v.backend().data(), upper_of(v).backend().data());
+  mpfi_mul_ui(v.backend().data(), v.backend().data(), static_cast<unsigned long>(trials));
   const double big_l = std::log(2.0 / tail_budget);
   const double vd = upper_of(v).convert_to<double>();
   const double t = big_l / 3 + std::sqrt(big_l * big_l / 9 + 2 * vd * big_l) + 1;
@@ -176,16 +221,26 @@ WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p_in, double tail_b
   const auto count = static_cast<std::size_t>(last - first) + 1;
   w.lo.assign(count, 0.0);
   w.hi.assign(count, 0.0);
-  // Certified tail of the window actually chosen: X <= first − 1 or X >= last + 1.
+  // Certified tail of the window actually chosen: X <= first − 1 or X >= last + 1, the distance
+  // from the mean's far end.
   double low_tail = 0, high_tail = 0;
-  const Interval mean_lo = interval_hull(lower_of(mean), lower_of(mean));
-  const Interval mean_hi = interval_hull(upper_of(mean), upper_of(mean));
-  if (first > 0) low_tail = bernstein(Interval(mean_lo - interval_from(BigInt(w.first - 1))), v, 1);
-  if (last < static_cast<double>(trials))
-    high_tail = bernstein(
-        Interval(interval_from(BigInt(static_cast<std::int64_t>(last) + 1)) - mean_hi), v, 1);
+  Interval distance = window_value();
+  if (first > 0) {
+    mpfi_set_fr(distance.backend().data(), lower_of(mean).backend().data());
+    mpfi_sub(distance.backend().data(), distance.backend().data(),
+             window_integer(static_cast<std::uint64_t>(w.first - 1)).backend().data());
+    low_tail = bernstein(distance, v, 1);
+  }
+  if (last < static_cast<double>(trials)) {
+    mpfi_set_fr(distance.backend().data(), upper_of(mean).backend().data());
+    mpfi_sub(distance.backend().data(),
+             window_integer(static_cast<std::uint64_t>(last) + 1).backend().data(),
+             distance.backend().data());
+    high_tail = bernstein(distance, v, 1);
+  }
   {
-    const Interval start = exp(log_binomial_pmf(trials, static_cast<std::uint64_t>(w.first), p));
+    Interval start = log_binomial_pmf(trials, static_cast<std::uint64_t>(w.first), p);
+    mpfi_exp(start.backend().data(), start.backend().data());
     const Ends e = ends(start);
     w.lo[0] = e.lo;
     w.hi[0] = e.hi;

@@ -178,9 +178,7 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   const unsigned threads = thread_count(ranges.size(), limits.threads);
   std::vector<ProfileEnvelope> forward(threads, ProfileEnvelope(splitter)), backward;
   if (both) backward.assign(threads, ProfileEnvelope(splitter));
-  const unsigned precision = working_precision_bits();
   run_on_threads(threads, [&](unsigned t) {
-    PrecisionScope local(precision);  // the same value: each thread reads it while the others do
     for (std::size_t i = t; i < ranges.size(); i += threads) {
       const TopRange& range = ranges[i];
       double slack = 0;
