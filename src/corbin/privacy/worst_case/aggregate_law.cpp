@@ -45,18 +45,24 @@ ClientCandidate<Interval> enclose(const ClientCandidate<Rational>& c) {
 
 }  // namespace
 
-AggregateFamily::AggregateFamily(const AccountSetting& s) : s_(s) {
+PopulationCounts others_counted(const AccountSetting& s) {
   check_account_setting(s);
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
   const PopulationCounts counts = counts_of(s);
   const bool paired = s.role != TargetClient::Role::ldpq;
-  other_ldpq_ = counts.ldpq - (paired ? 0 : 1);
-  other_pairs_ = counts.pairs - (paired ? 1 : 0);
-  how_ = corbin::other_pairs(s.bits, s.variant);
-  if (how_ == OtherPairs::two_ldpq) {  // d = 0: each other pair is two LDPQ clients (Lemma 3)
-    other_ldpq_ += 2 * other_pairs_;
-    other_pairs_ = 0;
+  PopulationCounts others{counts.ldpq - (paired ? 0 : 1), counts.pairs - (paired ? 1 : 0)};
+  if (other_pairs(s.bits, s.variant) == OtherPairs::two_ldpq) {  // d = 0: two LDPQ clients each
+    others.ldpq += 2 * others.pairs;
+    others.pairs = 0;
   }
+  return others;
+}
+
+AggregateFamily::AggregateFamily(const AccountSetting& s) : s_(s) {
+  const PopulationCounts others = others_counted(s);
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  other_ldpq_ = others.ldpq;
+  other_pairs_ = others.pairs;
+  how_ = corbin::other_pairs(s.bits, s.variant);
   if (s.budget.exact()) {
     // Exact laws: identical candidates are listed once.
     for (const ClientCandidate<Rational>& c :
@@ -67,7 +73,7 @@ AggregateFamily::AggregateFamily(const AccountSetting& s) : s_(s) {
         client_candidates(s.budget.alpha_interval(), s.bits, s.variant, s.role, s.relation);
   }
   const Interval alpha = s.budget.alpha_interval();
-  q_low_ = Interval(Interval(1) / 2 - Interval(1) / (2 * alpha));
+  q_low_ = q_low(alpha);
   q_high_ = Interval(1 - q_low_);
   // The windows hold probabilities as doubles: an LDPQ output's smaller probability below 1e-280
   // (e^ε above about 10^280) would underflow in their products. For one use, ε(δ) <= ε_p then

@@ -58,6 +58,11 @@ struct TopRange {
   bool single() const { return first == last; }
 };
 
+/// The clients beside client 1 as its family counts them: the other LDPQ clients (L) and the
+/// other pairs, with d = 0's pairs counted as two LDPQ clients each (Lemma 3). The setting is
+/// checked first (check_account_setting).
+PopulationCounts others_counted(const AccountSetting& s);
+
 /// Every configuration of a setting's worst case (neighbours.hpp), and their laws.
 class AggregateFamily {
  public:

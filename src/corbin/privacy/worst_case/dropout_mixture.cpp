@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
@@ -33,6 +34,12 @@ LowerPld scaled(LowerPld a, const Rational& w) {
 }
 
 using namespace directed;
+
+/// An LDPQ client's probability of "+" at c − r and at c + r.
+std::pair<Interval, Interval> ldpq_ends(const Interval& alpha) {
+  const Interval low = q_low(alpha);
+  return {low, Interval(1 - low)};
+}
 
 /// One client's (or one pair's) part of the release: how many outputs it sends, how many of
 /// them are "+", and the probability of that.
@@ -194,17 +201,17 @@ NeighbouringPmfs merged_by_value(const WindowPmf& with, const WindowPmf& neighbo
 
 namespace {
 
-/// Whether a replace-one mixture keeps N beside J (the release's own law up to which others survived).
-bool keeps_survivors(const AggregateFamily& family) {
-  return family.setting().n <= (family.other_pairs() == 0 ? kMaxCountedLoneClients : kMaxCountedClients);
+/// Whether a replace-one mixture of n clients, `other_pairs` of them pairs beside client 1's,
+/// keeps N beside J (the release's own law up to which others survived).
+bool keeps_survivors(unsigned long n, std::size_t other_pairs) {
+  return n <= (other_pairs == 0 ? kMaxCountedLoneClients : kMaxCountedClients);
 }
 
 }  // namespace
 
 bool mixture_keeps_survivors(const AccountSetting& s) {
-  if (s.relation != Neighbour::replace_one || !mixture_computable(s)) return false;
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  return keeps_survivors(AggregateFamily(s));
+  return s.relation == Neighbour::replace_one && mixture_computable(s) &&
+         keeps_survivors(s.n, others_counted(s).pairs);
 }
 
 bool mixture_computable(const AccountSetting& s) {
@@ -227,10 +234,8 @@ WindowPmf weighted(WindowPmf law, double down, double up) {
 template <class Build>
 std::array<LowerPld, 2> labelled_mixture(const std::vector<Rational>& weights, Build build, const PldLimits& limits) {
   std::vector<std::array<LowerPld, 2>> plds(weights.size());
-  const unsigned precision = working_precision_bits();
   const unsigned threads = thread_count(weights.size(), limits.threads);
   run_on_threads(threads, [&](unsigned t) {
-    PrecisionScope local(precision);
     for (std::size_t i = t; i < weights.size(); i += threads) plds[i] = build(i);
   });
   std::array<LowerPld, 2> out = plds.front();
@@ -277,7 +282,7 @@ bool revealed_exactly(const AggregateFamily& family) {
 NeighbouringPmfs revealed_release(const AggregateFamily& family, const Configuration& c, const Rational& p) {
   const AccountSetting& s = family.setting();
   const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
-  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const auto [q_low, q_high] = ldpq_ends(alpha);
   const double alive_down = to_double_down(lower_of(alive)), alive_up = to_double_up(upper_of(alive));
   const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
   const std::size_t top = c.top, bottom = family.other_ldpq() - c.top;
@@ -320,14 +325,14 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   if (revealed_exactly(family)) return revealed_release(family, c, p);
   const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
-  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const auto [q_low, q_high] = ldpq_ends(alpha);
   const bool paired = cand.role != TargetClient::Role::ldpq;
   const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
   const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
   // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
   // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
   const bool reveal = s.relation == Neighbour::replace_one;
-  const bool counted = reveal ? keeps_survivors(family) : s.center != 0;
+  const bool counted = reveal ? keeps_survivors(s.n, family.other_pairs()) : s.center != 0;
   const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
   std::vector<std::pair<Part, std::size_t>> parts;
   parts.emplace_back(alone(q_high, alive), c.top);
@@ -424,7 +429,7 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
   if (family.other_pairs() != 0) return out;
   const std::size_t others = family.other_ldpq();
   const Interval alpha = population.budget.alpha_interval();
-  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const auto [q_low, q_high] = ldpq_ends(alpha);
   // P(client 1 survives and k others do), exactly (survivors.hpp); client 1 dropped (probability
   // p) leaves both worlds alike.
   const Rational alive = Rational(1) - p;
@@ -490,11 +495,20 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
 
 std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
                                                 std::uint64_t m, const PldLimits& limits) {
-  if (m < 1 || p <= 0 || p >= 1 || population.relation != Neighbour::replace_one || population.counts) return {};
+  return dropout_ladder_lowers(population, p, std::vector<std::uint64_t>{m}, limits).front();
+}
+
+std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
+                                                             const std::vector<std::uint64_t>& uses,
+                                                             const PldLimits& limits) {
+  std::vector<std::vector<AttainedPlds>> out(uses.size());
+  if (uses.empty() || std::find(uses.begin(), uses.end(), 0) != uses.end() || p <= 0 || p >= 1 ||
+      population.relation != Neighbour::replace_one || population.counts)
+    return out;
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   const AggregateFamily family(population);
   const Interval alpha = population.budget.alpha_interval(), half = Interval(1) / 2;
-  const Interval q_low(Interval(1) / 2 - Interval(1) / (2 * alpha)), q_high(1 - q_low);
+  const auto [q_low, q_high] = ldpq_ends(alpha);
   const Rational alive = Rational(1) - p;
   // Rungs of less weight than kNegligibleCount are left out, their mass dropped (δ only falls).
   std::vector<SurvivorCeiling> rungs;
@@ -601,17 +615,20 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
           std::find(kept_configurations.begin(), kept_configurations.end(), order[r]) == kept_configurations.end())
         kept_configurations.push_back(order[r]);
   }
-  std::vector<AttainedPlds> out;
-  for (std::size_t i : kept_configurations) {
-    const Scored& x = all[i];
-    const std::array<LowerPld, 2> plds = m == 1 ? x.one_use : mixed(parts_of(family.candidate(x.candidate)), x.high, m);
-    ConfigurationWords words = family.describe(Configuration{x.candidate, x.high ? family.other_ldpq() : 0});
-    words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
-                    (m > 1 ? ", once for the round's " + std::to_string(m) + " coordinates" : std::string()) +
-                    "; the server sees who survived and the sum" + (m > 1 ? "s" : "") +
-                    "; bounded below by a ladder of survivor counts at or above the true ones (" +
-                    std::to_string(rungs.size()) + " rungs: more survivors only add noise)";
-    out.push_back({plds[0], plds[1], std::move(words)});
+  for (std::size_t u = 0; u < uses.size(); ++u) {
+    const std::uint64_t m = uses[u];
+    for (std::size_t i : kept_configurations) {
+      const Scored& x = all[i];
+      const std::array<LowerPld, 2> plds =
+          m == 1 ? x.one_use : mixed(parts_of(family.candidate(x.candidate)), x.high, m);
+      ConfigurationWords words = family.describe(Configuration{x.candidate, x.high ? family.other_ldpq() : 0});
+      words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                      (m > 1 ? ", once for the round's " + std::to_string(m) + " coordinates" : std::string()) +
+                      "; the server sees who survived and the sum" + (m > 1 ? "s" : "") +
+                      "; bounded below by a ladder of survivor counts at or above the true ones (" +
+                      std::to_string(rungs.size()) + " rungs: more survivors only add noise)";
+      out[u].push_back({plds[0], plds[1], std::move(words)});
+    }
   }
   return out;
 }

@@ -111,5 +111,10 @@ std::vector<AttainedPlds> dropout_round_lowers(const AccountSetting& population,
 /// given.
 std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
                                                 std::uint64_t m, const PldLimits& limits);
+/// The same for several numbers of coordinates at once, one list per entry of `uses`: the
+/// configurations are scored and chosen once, at one use (empty lists where none applies).
+std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
+                                                             const std::vector<std::uint64_t>& uses,
+                                                             const PldLimits& limits);
 
 }  // namespace corbin

@@ -22,14 +22,10 @@ std::string describe(const InputPoint& x, unsigned long bits) {
   return out;
 }
 
-namespace {
-
 template <class T>
 T q_low(const T& alpha) {
   return T(T(1) / 2 - T(1) / (2 * alpha));
 }
-
-}  // namespace
 
 template <class T>
 T q_of(const InputPoint& x, const T& alpha, unsigned long bits) {
@@ -295,6 +291,7 @@ ConfigurationWords describe(const ClientCandidate<T>& c, std::size_t top, std::s
 }
 
 #define CORBIN_NEIGHBOURS(T)                                                                      \
+  template T q_low<T>(const T&);                                                                  \
   template T q_of<T>(const InputPoint&, const T&, unsigned long);                                 \
   template T weight_of<T>(const InputPoint&, const T&, const Rational&, const Rational&,          \
                           unsigned long);                                                         \

@@ -85,6 +85,10 @@ struct InputPoint {
 /// The input as a formula in c, r, α, d ("c - r", "c + r", "c + r·α·(2·17/2^5 - 1)").
 std::string describe(const InputPoint& x, unsigned long bits);
 
+/// q at c − r, 1/2 − 1/(2α) (at c + r it is 1 − q_low: Alg. 1's two ends).
+template <class T>
+T q_low(const T& alpha);
+
 /// q of the input (an enclosure or the exact value; a one-sided limit's q is the grid point's).
 template <class T>
 T q_of(const InputPoint& x, const T& alpha, unsigned long bits);
