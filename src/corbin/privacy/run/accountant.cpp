@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -382,6 +383,7 @@ Accountant Accountant::compose(std::uint64_t k) const {
   Accountant out = *this;
   out.k_ = k_ * k;
   if (plan_) out.plan_ = plan_->composed(k);
+  if (lower_plan_) out.lower_plan_ = lower_plan_->rounds_of(1, k);  // every use a round
   for (std::shared_ptr<const Accountant>& part : out.parts_)  // a part's k-fold is the whole's part
     part = std::make_shared<const Accountant>(part->compose(k));
   if (k == 1) return out;
@@ -479,6 +481,17 @@ Accountant Accountant::coordinates(std::uint64_t m, std::uint64_t rounds) const 
                            "in [1, " + std::to_string(kMaxCompositions) + "]");
   Accountant out = compose(m * rounds);
   if (plan_) out.plan_ = plan_->rounds_of(m, rounds);
+  if (m > 1) {  // the members are rounds, not coordinates sharing a draw: no adaptive lower end
+    const std::function<void(Accountant&)> drop = [&drop](Accountant& a) {
+      a.lower_plan_.reset();
+      for (std::shared_ptr<const Accountant>& part : a.parts_) {  // nor in a part (compose(m·rounds))
+        Accountant copy = *part;
+        drop(copy);
+        part = std::make_shared<const Accountant>(std::move(copy));
+      }
+    };
+    drop(out);
+  }
   return out;
 }
 
@@ -503,9 +516,15 @@ Accountant Accountant::then(const Accountant& next) const {
   out.mixes_ = mixes_ && next.mixes_;
   out.symmetric_ = symmetric_ && next.symmetric_;
   if (plan_ && next.plan_) out.plan_ = plan_->then(*next.plan_);  // the same family's uses only
-  if (!out.plan_)  // each part's searches stay lower bounds of the whole
+  if (lower_plan_ && next.lower_plan_) {  // the same members (ChoicePlan::then), so as many outcomes
+    out.lower_plan_ = lower_plan_->then(*next.lower_plan_);
+    out.lower_points_ = lower_points_;
+  }
+  const bool lower_lost = !out.has_lower_plan() && (has_lower_plan() || next.has_lower_plan());
+  if (!out.plan_ || lower_lost)  // each part's searches stay lower bounds of the whole
     for (const Accountant* part : {this, &next})
-      if (part->has_plan() || !part->parts_.empty()) out.parts_.push_back(std::make_shared<const Accountant>(*part));
+      if (part->has_plan() || part->has_lower_plan() || !part->parts_.empty())
+        out.parts_.push_back(std::make_shared<const Accountant>(*part));
   if (lower_.empty() || next.lower_.empty()) {
     out.lower_ = lower_.empty() ? next.lower_ : lower_;
     return out;
@@ -614,6 +633,7 @@ Accountant Accountant::upper_only() const {
   out.lower_.clear();
   out.singles_.clear();  // the families searched at the query are lower bounds too
   out.plan_.reset();     // and the adversary's choices are searched per query: not here
+  out.lower_plan_.reset();
   out.parts_.clear();
   return out;
 }
@@ -627,6 +647,21 @@ Accountant Accountant::with_attained_plds(const std::vector<AttainedPlds>& attai
     by.reversed.push_back(false);
     out.lower_.push_back(Lower{{a.forward, a.backward}, by});
   }
+  return out;
+}
+
+Accountant Accountant::with_adaptive_lower(const std::vector<AttainedLaws>& members) const {
+  if (members.empty()) throw invalid_argument("members", "none", "at least one");
+  for (const AttainedLaws& m : members)
+    if (!m.attained) throw invalid_argument("members", "one not attained", "each attained");
+  Accountant out = *this;
+  out.lower_points_ = 0;
+  for (const AttainedLaws& m : members) out.lower_points_ += m.laws.p.size();
+  auto list = std::make_shared<const std::vector<AttainedLaws>>(members);
+  // Either dataset of the pair may be client 1's in every round, the same throughout: each
+  // direction its own search.
+  std::vector<UseFamily> directions{UseFamily(list, false), UseFamily(list, true)};
+  out.lower_plan_ = std::make_shared<const ChoicePlan>(std::move(directions), limits_)->rounds_of(1, k_);
   return out;
 }
 
@@ -716,6 +751,14 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
       by = a.by;
     }
   }
+  if (choices && has_lower_plan()) {  // strategies over some members: a lower end, never an upper
+    const double upper = by_delta ? eps_upper_with(at, exact) : delta_upper_with(at, exact);
+    const ChoicePlan::Answer a = lower_plan_->answer(by_delta, at, value, upper);
+    if (a.computed && a.by && a.lower > value) {
+      value = a.lower;
+      by = a.by;
+    }
+  }
   return {value, by};
 }
 
@@ -746,6 +789,11 @@ std::optional<TwoSided> Accountant::exact_answer(bool by_delta, const Rational& 
 bool Accountant::has_plan() const {
   // A plan answers for exactly this accountant's uses (one whose k_ changed another way has none).
   return plan_ && plan_->uses() == k_;
+}
+
+bool Accountant::has_lower_plan() const {
+  return lower_plan_ && lower_plan_->uses() == k_ &&
+         static_cast<double>(lower_points_) * static_cast<double>(k_) <= kMaxAdaptiveLowerWork;
 }
 
 double Accountant::choice_upper(bool by_delta, const Rational& at, double pair, const Exact& exact) const {

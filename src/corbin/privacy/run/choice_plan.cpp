@@ -70,7 +70,9 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::composed(std::uint64_t k) const {
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::rounds_of(std::uint64_t m, std::uint64_t rounds) const {
-  return with_uses(uses_ * m * rounds, uses_ == 1 ? m : 0);  // the caller keeps m·rounds in range
+  // Rounds of one use each, repeated, are still one use a round.
+  const std::uint64_t round = uses_ == 1 ? m : (m == 1 && round_ == 1 ? 1 : 0);
+  return with_uses(uses_ * m * rounds, round);  // the caller keeps m·rounds in range
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) const {

@@ -83,7 +83,8 @@ class ChoicePlan {
   /// This one use as m coordinates (configured together) in each of `rounds` rounds (the adversary
   /// sees each round's outputs before the next): one round is the worst case over multisets
   /// where there are few; the strategy's lower end chooses once a round. Of a plan of more than
-  /// one use, as composed(m·rounds).
+  /// one use, as composed(m·rounds), except that a plan of one-use rounds stays one of one-use
+  /// rounds for m = 1.
   std::shared_ptr<const ChoicePlan> rounds_of(std::uint64_t m, std::uint64_t rounds) const;
   /// In each use, a member of this plan's family or of `other`'s (as many uses, the same
   /// directions): none where they differ.
