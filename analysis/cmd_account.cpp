@@ -528,7 +528,7 @@ void run_account(const AccountCli& cli) {
               "client 1 and few outcomes, chosen adaptively from the rounds before"
             : "the lower bound takes the dropout rounds as run, each client dropping (under replace one past the "
               "exact mixture a ladder of survivor counts at or above the true ones; under remove one up to " +
-                  std::to_string(kMaxMixtureClients) + " clients, " + std::to_string(kMaxCountedClients) +
+                  std::to_string(kMaxSumClients) + " clients at c = 0, " + std::to_string(kMaxCountedClients) +
                   " off centre), and leaves out the remove-one rounds past that";
     const std::string mixed_rule =
         mixed > 0 ? "the survivors_mixed_rounds are the mixture over who survived (seen by the server, every input "

@@ -408,7 +408,8 @@ TEST_CASE("past the mixture's limits a dropout round's lower end is the ladder's
   // population (the bug: upper_only kept the families searched at the query, and a one-round
   // run's lower end was the floors'). Under replace one it is the ladder of survivor ceilings,
   // the inputs fixed before the draw: 0.0838265 where an independent reference computes that
-  // configuration's exact ε as 0.0839608 (to 4e-7); under remove one there is none past the limits.
+  // configuration's exact ε as 0.0839608 (to 4e-7). Under remove one at c = 0 it is the sum's law
+  // on windows (below).
   const RunLedger::Answer a =
       account(2000, Rational(1), Rational(3), 5, Rational(1, 10), std::nullopt, 1, Rational(1, 100000));
   CHECK(a.bounds.lower <= 0.0839608);
@@ -416,10 +417,33 @@ TEST_CASE("past the mixture's limits a dropout round's lower end is the ladder's
   CHECK(a.bounds.upper >= 0.0839608);
   REQUIRE(a.attained);
   CHECK(a.attained->parts.front().dropout.find("ladder of survivor counts") != std::string::npos);
-  const RunLedger::Answer removed =
-      run_of(dropout_round(2000, Rational(1), Rational(3), 5, Rational(1, 10), Neighbour::remove_one), 1,
-             Rational(1, 100000));
-  CHECK(removed.bounds.lower == 0);
-  CHECK(removed.bounds.upper > 0);
-  CHECK_FALSE(removed.attained);
+}
+
+TEST_CASE("under remove one at c = 0 past 1 024 clients the lower end is the survivors' sum on windows",
+          "[dropout][unit]") {
+  // Up to kMaxMixtureClients the others' count D is built client by client; past it each group of
+  // alike others is a sum of steps of −1, 0, +1 from binomial windows (step_sum), the same law in
+  // O(n) points. The two meet at the switch: 1 024 clients give 0.0550696, 1 025 give 0.0550331
+  // (one more client, a little more noise); 2 000 gave 0 before (none past the limits).
+  const auto removed = [](unsigned long n) {
+    return run_of(dropout_round(n, Rational(1), Rational(3), 5, Rational(1, 10), Neighbour::remove_one), 1,
+                  Rational(1, 100000));
+  };
+  const RunLedger::Answer at = removed(kMaxMixtureClients), past = removed(kMaxMixtureClients + 1);
+  CHECK(past.bounds.lower < at.bounds.lower);
+  CHECK(past.bounds.lower > 0.998 * at.bounds.lower);
+  REQUIRE(past.attained);
+  CHECK(!past.attained->parts.front().dropout.empty());
+  const RunLedger::Answer wide = removed(2000);
+  CHECK(wide.bounds.lower > 0.03);
+  CHECK(wide.bounds.lower < past.bounds.lower);
+  CHECK(wide.bounds.lower <= wide.bounds.upper);
+  AccountSetting s = dropout_round(2, Rational(1), Rational(3), 5, Rational(1, 10), Neighbour::remove_one).setting;
+  s.n = kMaxSumClients;
+  CHECK(mixture_computable(s));
+  s.n = kMaxSumClients + 1;
+  CHECK_FALSE(mixture_computable(s));
+  s.center = Rational(1, 2);  // off centre (N, J) is kept: O(n³), no further than kMaxCountedClients
+  s.n = kMaxCountedClients + 1;
+  CHECK_FALSE(mixture_computable(s));
 }

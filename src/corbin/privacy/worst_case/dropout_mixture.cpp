@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -143,6 +144,61 @@ WindowPmf others_law(const std::vector<std::pair<Part, std::size_t>>& parts, con
   return law;
 }
 
+/// The law of the sum of `count` independent steps, each +1 with probability `up`, −1 with
+/// probability `down` and 0 otherwise, indexed by the sum: K+ ~ Bin(count, up) and, given
+/// K+ = k, K− ~ Bin(count − k, down / (1 − up)), each on its window. What the windows leave out is
+/// at most K+'s tail plus the largest of the K− tails (their mixture's).
+WindowPmf step_sum(std::uint64_t count, const Interval& up, const Interval& down) {
+  WindowPmf out;
+  out.lo = out.hi = {1.0};
+  if (count == 0) return out;
+  const WindowPmf plus = binomial_pmf(count, up);
+  const Interval ratio(down / (1 - up));
+  const auto n = static_cast<std::int64_t>(count);
+  out.first = -n;
+  out.lo.assign(static_cast<std::size_t>(2 * n + 1), 0.0);
+  out.hi.assign(out.lo.size(), 0.0);
+  double minus_tail = 0;
+  for (std::size_t i = 0; i < plus.size(); ++i) {
+    const std::int64_t k = plus.first + static_cast<std::int64_t>(i);
+    const WindowPmf minus = binomial_pmf(static_cast<std::uint64_t>(n - k), ratio);
+    minus_tail = std::max(minus_tail, minus.tail);
+    for (std::size_t j = 0; j < minus.size(); ++j) {
+      const auto at = static_cast<std::size_t>(k - (minus.first + static_cast<std::int64_t>(j)) + n);
+      out.lo[at] = add_down(out.lo[at], mul_down(plus.lo[i], minus.lo[j]));
+      out.hi[at] = add_up(out.hi[at], mul_up(plus.hi[i], minus.hi[j]));
+    }
+  }
+  for (double& h : out.hi) h = std::min(h, 1.0);
+  // The window: the sums reached.
+  std::size_t from = 0, to = out.hi.size();
+  while (from + 1 < to && out.hi[from] == 0) ++from;
+  while (to > from + 1 && out.hi[to - 1] == 0) --to;
+  out.lo = std::vector<double>(out.lo.begin() + static_cast<std::ptrdiff_t>(from), out.lo.begin() + static_cast<std::ptrdiff_t>(to));
+  out.hi = std::vector<double>(out.hi.begin() + static_cast<std::ptrdiff_t>(from), out.hi.begin() + static_cast<std::ptrdiff_t>(to));
+  out.first += static_cast<std::int64_t>(from);
+  out.tail = std::min(1.0, add_up(plus.tail, minus_tail));
+  return out;
+}
+
+/// others_law where every outcome of every part moves the index by −1, 0 or +1 (remove one at
+/// c = 0, where the index is D): each group of alike parts at once (step_sum).
+WindowPmf others_law_by_steps(const std::vector<std::pair<Part, std::size_t>>& parts, const Coding& code) {
+  WindowPmf law;
+  law.lo = law.hi = {1.0};
+  for (const auto& [part, count] : parts) {
+    Interval up(0), down(0);
+    for (const Outcome& o : part) {
+      const std::int64_t step = code.of(o);
+      if (step == 1) up = Interval(up + o.probability);
+      if (step == -1) down = Interval(down + o.probability);
+      if (step < -1 || step > 1) throw std::logic_error("others_law_by_steps: a step other than −1, 0, +1");
+    }
+    law = convolve(law, step_sum(count, up, down));
+  }
+  return law;
+}
+
 /// Remove one off centre: the sum N·c + rα(2J − N) of each (N, J) that either world reaches,
 /// the values that may coincide merged (a coarsening), in increasing order.
 NeighbouringPmfs merged_by_value(const WindowPmf& with, const WindowPmf& neighbour,
@@ -215,8 +271,8 @@ bool mixture_keeps_survivors(const AccountSetting& s) {
 }
 
 bool mixture_computable(const AccountSetting& s) {
-  const bool by_count = s.relation == Neighbour::replace_one || s.center == 0;
-  return s.n <= (by_count ? kMaxMixtureClients : kMaxCountedClients);
+  if (s.relation == Neighbour::remove_one && s.center == 0) return s.n <= kMaxSumClients;
+  return s.n <= (s.relation == Neighbour::replace_one ? kMaxMixtureClients : kMaxCountedClients);
 }
 
 namespace {
@@ -313,36 +369,50 @@ NeighbouringPmfs revealed_release(const AggregateFamily& family, const Configura
 
 }  // namespace
 
-NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
-                                 const Rational& p) {
-  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+namespace {
+
+/// How the release is indexed. Replace one: who survived is seen, and with it N, so (status, N, J)
+/// is a function of the release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
+struct Indexing {
+  bool reveal, counted;
+  Coding code;
+};
+Indexing indexing_of(const AggregateFamily& family) {
   const AccountSetting& s = family.setting();
-  if (!mixture_computable(s))
-    throw invalid_argument("n", std::to_string(s.n), "within a dropout round's mixture's limits");
-  const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
-  if (!cand.attained())
-    throw invalid_argument("configuration", "a one-sided limit", "an input some client can hold");
-  PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  if (revealed_exactly(family)) return revealed_release(family, c, p);
-  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
-  const auto [q_low, q_high] = ldpq_ends(alpha);
-  const bool paired = cand.role != TargetClient::Role::ldpq;
-  const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
-  const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
-  // Replace one: who survived is seen, and with it N, so (status, N, J) is a function of the
-  // release; remove one: the sum alone, (N, J) kept only where c ≠ 0 needs it.
   const bool reveal = s.relation == Neighbour::replace_one;
   const bool counted = reveal ? keeps_survivors(s.n, family.other_pairs()) : s.center != 0;
-  const Coding code = counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2};
+  return {reveal, counted, counted ? Coding{static_cast<std::int64_t>(s.n) + 1, 1} : Coding{-1, 2}};
+}
+
+/// The other clients' law, `top` of the other LDPQ clients at c + r, the rest at c − r, every
+/// other pair at (c, c); the same for every candidate of client 1.
+WindowPmf others_of(const AggregateFamily& family, std::size_t top, const Rational& p) {
+  const AccountSetting& s = family.setting();
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const auto [q_low, q_high] = ldpq_ends(alpha);
   std::vector<std::pair<Part, std::size_t>> parts;
-  parts.emplace_back(alone(q_high, alive), c.top);
-  parts.emplace_back(alone(q_low, alive), family.other_ldpq() - c.top);
+  parts.emplace_back(alone(q_high, alive), top);
+  parts.emplace_back(alone(q_low, alive), family.other_ldpq() - top);
   if (family.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
     const Interval both(alive * alive), one(alive * (1 - alive)), none((1 - alive) * (1 - alive));
     parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
                        family.other_pairs());
   }
-  const WindowPmf others = others_law(parts, code);
+  // Past kMaxMixtureClients only D is kept (remove one at c = 0): each group's sum on windows.
+  const Coding code = indexing_of(family).code;
+  return s.n > kMaxMixtureClients ? others_law_by_steps(parts, code) : others_law(parts, code);
+}
+
+/// Configuration c's laws given the others' (others_of(family, c.top, p)).
+NeighbouringPmfs mixture_given(const AggregateFamily& family, const Configuration& c, const Rational& p,
+                               const WindowPmf& others) {
+  const AccountSetting& s = family.setting();
+  const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const bool paired = cand.role != TargetClient::Role::ldpq;
+  const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
+  const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
+  const auto [reveal, counted, code] = indexing_of(family);
   const std::vector<Status> with =
       client_statuses(cand.with, cand.terms_with, paired, qx, qy, alive);
   const std::vector<Status> neighbour =
@@ -365,6 +435,21 @@ NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configurat
   return merged_by_value(w, v, s, code);
 }
 
+}  // namespace
+
+NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
+                                 const Rational& p) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  const AccountSetting& s = family.setting();
+  if (!mixture_computable(s))
+    throw invalid_argument("n", std::to_string(s.n), "within a dropout round's mixture's limits");
+  if (!family.candidate(c.candidate).attained())
+    throw invalid_argument("configuration", "a one-sided limit", "an input some client can hold");
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  if (revealed_exactly(family)) return revealed_release(family, c, p);
+  return mixture_given(family, c, p, others_of(family, c.top, p));
+}
+
 std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, const Rational& p,
                                            const PldLimits& limits) {
   if (!mixture_computable(population)) return {};
@@ -382,11 +467,23 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
   };
   std::vector<Scored> all;
   const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  // The others' law of each j, shared by client 1's candidates (past kMaxMixtureClients most of
+  // the work).
+  const bool revealed = revealed_exactly(family);
+  std::vector<WindowPmf> others(revealed ? 0 : tops.size());
+  const unsigned threads = thread_count(others.size(), limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
+    for (std::size_t i = t; i < others.size(); i += threads) others[i] = others_of(family, tops[i], p);
+  });
   for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
     if (!family.candidate(cand).attained()) continue;
-    for (std::size_t top : tops) {
-      const Configuration c{cand, top};
-      Scored x{{dropout_mixture(family, c, p), family.describe(c)}, 0, 0};
+    for (std::size_t t = 0; t < tops.size(); ++t) {
+      const Configuration c{cand, tops[t]};
+      Scored x{{revealed ? revealed_release(family, c, p) : mixture_given(family, c, p, others[t]),
+                family.describe(c)},
+               0,
+               0};
       x.attained.words.dropout =
           "every client, client 1 included, drops out with probability " + to_string(p) +
           (population.relation == Neighbour::replace_one

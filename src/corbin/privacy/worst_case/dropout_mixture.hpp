@@ -47,10 +47,16 @@ constexpr unsigned long kMaxRevealedClients = 64;
 /// Largest population whose mixture is computed: O(n²) per configuration where the count D is
 /// enough, O(n³) where (N, J) is kept (replace one up to kMaxCountedClients, or
 /// kMaxCountedLoneClients with no other pairs; remove one off centre, and no further there). Past
-/// them a replace-one round is bounded below by the ladder (dropout_ladder_lowers, below), and a
-/// remove-one round not at all (0).
+/// them a replace-one round is bounded below by the ladder (dropout_ladder_lowers, below), a
+/// remove-one round at c = 0 by the sum's law on windows (kMaxSumClients), and a remove-one round
+/// off centre not at all (0).
 constexpr unsigned long kMaxMixtureClients = 1024;
 constexpr unsigned long kMaxCountedClients = 96;
+/// Remove one at c = 0, where the release is the count D of "+" less "−" among the survivors:
+/// past kMaxMixtureClients each group of alike others is a sum of independent steps of −1, 0 or
+/// +1, whose law is taken from binomial windows (K+, then K− given K+) in O(n) points rather
+/// than one client at a time, up to this many clients (about 0.1 s a configuration at 10^5).
+constexpr unsigned long kMaxSumClients = 100'000;
 /// Under replace one with no other pairs, (N, J) is kept up to this many clients: past 96 the
 /// count D alone gave ε 0.506 where (N, J) gives 0.7125, the exact ε with the inputs fixed before
 /// the draw (n = 97, e^ε = 3, dropout 1/2, δ = 10^-5), in 1.7 s; 5.6 s at 256. With pairs the
