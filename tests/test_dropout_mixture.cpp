@@ -438,6 +438,14 @@ TEST_CASE("under remove one at c = 0 past 1 024 clients the lower end is the sur
   CHECK(wide.bounds.lower > 0.03);
   CHECK(wide.bounds.lower < past.bounds.lower);
   CHECK(wide.bounds.lower <= wide.bounds.upper);
+  // A dropout of 10^-100000: the share of "−" among the non-"+" steps is within 10^-100000 of 1,
+  // so the zeros are counted first (their chance, p itself, enclosed on its own): an answer, and
+  // far above the 1/10's (the parity of D all but tells client 1's presence).
+  const RunLedger::Answer rare =
+      run_of(dropout_round(kMaxMixtureClients + 1, Rational(1), Rational(3), 5, Rational(BigInt(1), pow2(332193)),
+                           Neighbour::remove_one),
+             1, Rational(1, 100000));
+  CHECK(rare.bounds.lower > 10 * past.bounds.lower);
   AccountSetting s = dropout_round(2, Rational(1), Rational(3), 5, Rational(1, 10), Neighbour::remove_one).setting;
   s.n = kMaxSumClients;
   CHECK(mixture_computable(s));

@@ -93,9 +93,10 @@ WindowPmf add_part(const WindowPmf& law, const Part& part, const Coding& code) {
   return out;
 }
 
-/// A Bernoulli(q) output of a client that survives with probability 1 − p.
-Part alone(const Interval& q, const Interval& alive) {
-  return {{0, 0, Interval(1 - alive)}, {1, 1, Interval(alive * q)}, {1, 0, Interval(alive * (1 - q))}};
+/// A Bernoulli(q) output of a client that survives with probability `alive` = 1 − p (`dead`: p,
+/// enclosed on its own, so that a p of 10^-100000 stays apart from 0).
+Part alone(const Interval& q, const Interval& alive, const Interval& dead) {
+  return {{0, 0, dead}, {1, 1, Interval(alive * q)}, {1, 0, Interval(alive * (1 - q))}};
 }
 
 /// A law on {0, ..., terms} "+" counts of `terms` outputs, taken with probability `weight`.
@@ -144,41 +145,62 @@ WindowPmf others_law(const std::vector<std::pair<Part, std::size_t>>& parts, con
   return law;
 }
 
-/// The law of the sum of `count` independent steps, each +1 with probability `up`, −1 with
-/// probability `down` and 0 otherwise, indexed by the sum: K+ ~ Bin(count, up) and, given
-/// K+ = k, K− ~ Bin(count − k, down / (1 − up)), each on its window. What the windows leave out is
-/// at most K+'s tail plus the largest of the K− tails (their mixture's).
-WindowPmf step_sum(std::uint64_t count, const Interval& up, const Interval& down) {
+/// Whether p is settled as a binomial's probability: exactly 0 or 1, or apart from both.
+bool settled(const Interval& p) {
+  const Real lo = lower_of(p), hi = upper_of(p);
+  return (lo == hi && (lo == 0 || lo == 1)) || (lo > 0 && hi < 1);
+}
+
+/// The law of the sum of `count` independent steps of −1, 0 and +1 with probabilities
+/// `chance[0]`, `chance[1]`, `chance[2]`, indexed by the sum. One kind of step is counted first,
+/// X ~ Bin(count, its chance), then a second among the rest, Y ~ Bin(count − X, its share of
+/// them), each on its window; the kinds are taken in the first order whose two probabilities
+/// are settled (a dropout of 10^-100000 puts the share of "−" among the rest within 10^-100000
+/// of 1, but the zeros' chance is apart from both ends). What the windows leave out is at most
+/// X's tail plus the largest of the Y tails (their mixture's).
+WindowPmf step_sum(std::uint64_t count, const std::array<Interval, 3>& chance) {
   WindowPmf out;
   out.lo = out.hi = {1.0};
   if (count == 0) return out;
-  const WindowPmf plus = binomial_pmf(count, up);
-  const Interval ratio(down / (1 - up));
-  const auto n = static_cast<std::int64_t>(count);
-  out.first = -n;
-  out.lo.assign(static_cast<std::size_t>(2 * n + 1), 0.0);
-  out.hi.assign(out.lo.size(), 0.0);
-  double minus_tail = 0;
-  for (std::size_t i = 0; i < plus.size(); ++i) {
-    const std::int64_t k = plus.first + static_cast<std::int64_t>(i);
-    const WindowPmf minus = binomial_pmf(static_cast<std::uint64_t>(n - k), ratio);
-    minus_tail = std::max(minus_tail, minus.tail);
-    for (std::size_t j = 0; j < minus.size(); ++j) {
-      const auto at = static_cast<std::size_t>(k - (minus.first + static_cast<std::int64_t>(j)) + n);
-      out.lo[at] = add_down(out.lo[at], mul_down(plus.lo[i], minus.lo[j]));
-      out.hi[at] = add_up(out.hi[at], mul_up(plus.hi[i], minus.hi[j]));
+  constexpr std::array<std::array<int, 3>, 3> kOrders{{{2, 0, 1}, {1, 2, 0}, {0, 2, 1}}};  // kinds: first, second, rest
+  for (const std::array<int, 3>& order : kOrders) {
+    const Interval& t = chance[order[0]];
+    const Interval share = lower_of(t) == 1 ? Interval(0) : Interval(chance[order[1]] / (1 - t));
+    if (!settled(t) || !settled(share)) continue;
+    const auto n = static_cast<std::int64_t>(count);
+    const std::int64_t step_first = order[0] - 1, step_second = order[1] - 1, step_rest = order[2] - 1;
+    const WindowPmf first = binomial_pmf(count, t);
+    out.first = -n;
+    out.lo.assign(static_cast<std::size_t>(2 * n + 1), 0.0);
+    out.hi.assign(out.lo.size(), 0.0);
+    double second_tail = 0;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      const std::int64_t x = first.first + static_cast<std::int64_t>(i);
+      const WindowPmf second = binomial_pmf(static_cast<std::uint64_t>(n - x), share);
+      second_tail = std::max(second_tail, second.tail);
+      for (std::size_t j = 0; j < second.size(); ++j) {
+        const std::int64_t y = second.first + static_cast<std::int64_t>(j);
+        const std::int64_t sum = step_first * x + step_second * y + step_rest * (n - x - y);
+        const auto at = static_cast<std::size_t>(sum + n);
+        out.lo[at] = add_down(out.lo[at], mul_down(first.lo[i], second.lo[j]));
+        out.hi[at] = add_up(out.hi[at], mul_up(first.hi[i], second.hi[j]));
+      }
     }
+    for (double& h : out.hi) h = std::min(h, 1.0);
+    // The window: the sums reached.
+    std::size_t from = 0, to = out.hi.size();
+    while (from + 1 < to && out.hi[from] == 0) ++from;
+    while (to > from + 1 && out.hi[to - 1] == 0) --to;
+    out.lo = std::vector<double>(out.lo.begin() + static_cast<std::ptrdiff_t>(from),
+                                 out.lo.begin() + static_cast<std::ptrdiff_t>(to));
+    out.hi = std::vector<double>(out.hi.begin() + static_cast<std::ptrdiff_t>(from),
+                                 out.hi.begin() + static_cast<std::ptrdiff_t>(to));
+    out.first += static_cast<std::int64_t>(from);
+    out.tail = std::min(1.0, add_up(first.tail, second_tail));
+    return out;
   }
-  for (double& h : out.hi) h = std::min(h, 1.0);
-  // The window: the sums reached.
-  std::size_t from = 0, to = out.hi.size();
-  while (from + 1 < to && out.hi[from] == 0) ++from;
-  while (to > from + 1 && out.hi[to - 1] == 0) --to;
-  out.lo = std::vector<double>(out.lo.begin() + static_cast<std::ptrdiff_t>(from), out.lo.begin() + static_cast<std::ptrdiff_t>(to));
-  out.hi = std::vector<double>(out.hi.begin() + static_cast<std::ptrdiff_t>(from), out.hi.begin() + static_cast<std::ptrdiff_t>(to));
-  out.first += static_cast<std::int64_t>(from);
-  out.tail = std::min(1.0, add_up(plus.tail, minus_tail));
-  return out;
+  throw undecidable("a dropout round's step probabilities are not separated from 0 or 1 at " +
+                    std::to_string(working_precision_bits()) + " bits; raise the working precision");
 }
 
 /// others_law where every outcome of every part moves the index by −1, 0 or +1 (remove one at
@@ -187,14 +209,14 @@ WindowPmf others_law_by_steps(const std::vector<std::pair<Part, std::size_t>>& p
   WindowPmf law;
   law.lo = law.hi = {1.0};
   for (const auto& [part, count] : parts) {
-    Interval up(0), down(0);
+    std::array<Interval, 3> chance{Interval(0), Interval(0), Interval(0)};  // steps −1, 0, +1
     for (const Outcome& o : part) {
       const std::int64_t step = code.of(o);
-      if (step == 1) up = Interval(up + o.probability);
-      if (step == -1) down = Interval(down + o.probability);
       if (step < -1 || step > 1) throw std::logic_error("others_law_by_steps: a step other than −1, 0, +1");
+      Interval& c = chance[static_cast<std::size_t>(step + 1)];
+      c = Interval(c + o.probability);
     }
-    law = convolve(law, step_sum(count, up, down));
+    law = convolve(law, step_sum(count, chance));
   }
   return law;
 }
@@ -388,13 +410,13 @@ Indexing indexing_of(const AggregateFamily& family) {
 /// other pair at (c, c); the same for every candidate of client 1.
 WindowPmf others_of(const AggregateFamily& family, std::size_t top, const Rational& p) {
   const AccountSetting& s = family.setting();
-  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p)), dead = interval_from(p);
   const auto [q_low, q_high] = ldpq_ends(alpha);
   std::vector<std::pair<Part, std::size_t>> parts;
-  parts.emplace_back(alone(q_high, alive), top);
-  parts.emplace_back(alone(q_low, alive), family.other_ldpq() - top);
+  parts.emplace_back(alone(q_high, alive, dead), top);
+  parts.emplace_back(alone(q_low, alive, dead), family.other_ldpq() - top);
   if (family.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
-    const Interval both(alive * alive), one(alive * (1 - alive)), none((1 - alive) * (1 - alive));
+    const Interval both(alive * alive), one(alive * dead), none(dead * dead);
     parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
                        family.other_pairs());
   }
