@@ -35,7 +35,7 @@ class PrecisionScope {
 /// work (run_on_threads) the precision is held where the caller left it: a PrecisionScope asking
 /// for another, on any thread, throws std::logic_error (it would change the precision of the
 /// values every other thread is creating: a race whose loser computed a binomial window's
-/// log-gamma at 32 768 bits instead of 192, minutes instead of a second). Code that needs another
+/// log-gamma at 32 896 bits instead of 192, minutes instead of a second). Code that needs another
 /// precision on a worker sets it on its own values (mpfi_set_prec). And each worker starts from
 /// the caller's exponent range (enter()).
 class WorkerNumerics {

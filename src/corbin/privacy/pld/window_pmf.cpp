@@ -167,6 +167,11 @@ WindowPmf few_point_pmf(const std::vector<Interval>& probs) {
   return w;
 }
 
+bool settled_probability(const Interval& p) {
+  const Real lo = lower_of(p), hi = upper_of(p);
+  return (lo == hi && (lo == 0 || lo == 1)) || (lo > 0 && hi < 1);
+}
+
 WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p_in, double tail_budget) {
   if (trials >= (std::uint64_t(1) << 53))
     throw invalid_argument("trials", std::to_string(trials), "below 2^53");
@@ -180,7 +185,7 @@ WindowPmf binomial_pmf(std::uint64_t trials, const Interval& p_in, double tail_b
     return w;
   }
   // An enclosure reaching 0 or 1 (or past them: its width, not p) decides nothing here.
-  if (plo <= 0 || phi >= 1)
+  if (!settled_probability(p_in))
     throw undecidable("a binomial probability is not separated from 0 or 1 at " +
                       std::to_string(working_precision_bits()) +
                       " bits; raise the working precision");

@@ -32,6 +32,10 @@ constexpr double kWindowTail = 1e-60;
 /// A law on {0, 1, ..., t} with P(X = i) in probs[i] (exact support, tail 0).
 WindowPmf few_point_pmf(const std::vector<Interval>& probs);
 
+/// Whether an enclosure of a probability settles a binomial: exactly 0 or 1 (a point mass), or
+/// apart from both. binomial_pmf raises `undecidable` for any other.
+bool settled_probability(const Interval& p);
+
 /// Binomial(trials, p) for p enclosed by `p` (p in [0, 1]); the window leaves out at most
 /// `tail_budget`. Exact point masses when p is exactly 0 or 1. Raises `undecidable` when p's
 /// enclosure straddles 0 or 1.

@@ -743,20 +743,19 @@ std::pair<double, std::optional<AttainedBy>> Accountant::best_lower(bool by_delt
     value = exact->lower;
     by.reset();
   }
-  if (choices && has_plan()) {  // the upper bound's query computes the plan's answer, kept for this one
-    const double pair = by_delta ? eps_upper_with(at, exact) : delta_upper_with(at, exact);
-    const ChoicePlan::Answer a = plan_->answer(by_delta, at, value, pair);
-    if (a.computed && a.by && a.lower > value) {
-      value = a.lower;
-      by = a.by;
-    }
-  }
-  if (choices && has_lower_plan()) {  // strategies over some members: a lower end, never an upper
+  // The plans' strategies: the family's (whose answer the upper bound's query computed, kept for
+  // this one) and some members' of the mechanism as run (a lower end only, never an upper).
+  if (choices && (has_plan() || has_lower_plan())) {
     const double upper = by_delta ? eps_upper_with(at, exact) : delta_upper_with(at, exact);
-    const ChoicePlan::Answer a = lower_plan_->answer(by_delta, at, value, upper);
-    if (a.computed && a.by && a.lower > value) {
-      value = a.lower;
-      by = a.by;
+    const ChoicePlan* plans[] = {has_plan() ? plan_.get() : nullptr,
+                                 has_lower_plan() ? lower_plan_.get() : nullptr};
+    for (const ChoicePlan* plan : plans) {
+      if (!plan) continue;
+      const ChoicePlan::Answer a = plan->answer(by_delta, at, value, upper);
+      if (a.computed && a.by && a.lower > value) {
+        value = a.lower;
+        by = a.by;
+      }
     }
   }
   return {value, by};

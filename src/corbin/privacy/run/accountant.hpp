@@ -163,8 +163,8 @@ class Accountant {
   /// used. compose(k) and coordinates(1, k) keep them as k rounds (so an accountant carrying them
   /// is composed over rounds only); then() where both parts have the same members; coordinates(m,
   /// ·) with m > 1, either() and mixture() do not (a round whose role is drawn between two
-  /// positions has none). The members' one-use lower bounds are the
-  /// caller's to add (with_attained_plds). At least one member, each attained.
+  /// positions has none). The members' one-use lower bounds are the caller's to add
+  /// (with_attained_plds). At least one member, each attained.
   Accountant with_adaptive_lower(const std::vector<AttainedLaws>& members) const;
   /// The search runs where the members' outcomes, all together, times the rounds are at most
   /// this: its grids grow with both (n = 200 clients, 1 000 rounds ran past 5 minutes, for a

@@ -93,10 +93,16 @@ WindowPmf add_part(const WindowPmf& law, const Part& part, const Coding& code) {
   return out;
 }
 
-/// A Bernoulli(q) output of a client that survives with probability `alive` = 1 − p (`dead`: p,
-/// enclosed on its own, so that a p of 10^-100000 stays apart from 0).
-Part alone(const Interval& q, const Interval& alive, const Interval& dead) {
-  return {{0, 0, dead}, {1, 1, Interval(alive * q)}, {1, 0, Interval(alive * (1 - q))}};
+/// A client's survival, 1 − p, and its dropping out, p, each enclosed on its own (a p of
+/// 10^-100000 stays apart from 0, which 1 minus the survival's enclosure would not).
+struct Survival {
+  Interval alive, dead;
+};
+Survival survival_of(const Rational& p) { return {interval_from(Rational(1 - p)), interval_from(p)}; }
+
+/// A Bernoulli(q) output of a client that survives as `s` says.
+Part alone(const Interval& q, const Survival& s) {
+  return {{0, 0, s.dead}, {1, 1, Interval(s.alive * q)}, {1, 0, Interval(s.alive * (1 - q))}};
 }
 
 /// A law on {0, ..., terms} "+" counts of `terms` outputs, taken with probability `weight`.
@@ -145,12 +151,6 @@ WindowPmf others_law(const std::vector<std::pair<Part, std::size_t>>& parts, con
   return law;
 }
 
-/// Whether p is settled as a binomial's probability: exactly 0 or 1, or apart from both.
-bool settled(const Interval& p) {
-  const Real lo = lower_of(p), hi = upper_of(p);
-  return (lo == hi && (lo == 0 || lo == 1)) || (lo > 0 && hi < 1);
-}
-
 /// The law of the sum of `count` independent steps of −1, 0 and +1 with probabilities
 /// `chance[0]`, `chance[1]`, `chance[2]`, indexed by the sum. One kind of step is counted first,
 /// X ~ Bin(count, its chance), then a second among the rest, Y ~ Bin(count − X, its share of
@@ -166,7 +166,7 @@ WindowPmf step_sum(std::uint64_t count, const std::array<Interval, 3>& chance) {
   for (const std::array<int, 3>& order : kOrders) {
     const Interval& t = chance[order[0]];
     const Interval share = lower_of(t) == 1 ? Interval(0) : Interval(chance[order[1]] / (1 - t));
-    if (!settled(t) || !settled(share)) continue;
+    if (!settled_probability(t) || !settled_probability(share)) continue;
     const auto n = static_cast<std::int64_t>(count);
     const std::int64_t step_first = order[0] - 1, step_second = order[1] - 1, step_rest = order[2] - 1;
     const WindowPmf first = binomial_pmf(count, t);
@@ -410,12 +410,13 @@ Indexing indexing_of(const AggregateFamily& family) {
 /// other pair at (c, c); the same for every candidate of client 1.
 WindowPmf others_of(const AggregateFamily& family, std::size_t top, const Rational& p) {
   const AccountSetting& s = family.setting();
-  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p)), dead = interval_from(p);
-  const auto [q_low, q_high] = ldpq_ends(alpha);
+  const Survival survival = survival_of(p);
+  const auto [q_low, q_high] = ldpq_ends(s.budget.alpha_interval());
   std::vector<std::pair<Part, std::size_t>> parts;
-  parts.emplace_back(alone(q_high, alive, dead), top);
-  parts.emplace_back(alone(q_low, alive, dead), family.other_ldpq() - top);
+  parts.emplace_back(alone(q_high, survival), top);
+  parts.emplace_back(alone(q_low, survival), family.other_ldpq() - top);
   if (family.other_pairs() > 0) {  // each at (c, c): one sure "+" in full, a fair coin when broken
+    const Interval &alive = survival.alive, &dead = survival.dead;
     const Interval both(alive * alive), one(alive * dead), none(dead * dead);
     parts.emplace_back(Part{{2, 1, both}, {1, 1, one}, {1, 0, one}, {0, 0, none}},
                        family.other_pairs());
