@@ -697,3 +697,24 @@ TEST_CASE("a mixture of two laws of few outcomes far apart on the finest grid fi
     CHECK(mixed.infinite == Approx(alone.infinite / 2).epsilon(1e-12));
   }
 }
+
+TEST_CASE("a likelihood ratio past the doubles stays in the optimistic PLD", "[accountant][unit]") {
+  // Q's upper end at an outcome can be subnormal (a dropout of 10^-100000), so P/Q overflows: the
+  // atom's cell was +∞ converted to an integer (undefined; in practice the lowest) and the atom
+  // dropped, a lower end of 0. Kept in the top cell its loss is as large as a double's e^ε allows.
+  PrecisionScope scope(128);
+  const WindowPmf p = few_point_pmf({interval_from(Rational(1, 2)), interval_from(Rational(1, 2))});
+  Rational tiny(1);
+  for (int i = 0; i < 330; ++i) tiny /= 10;  // below the smallest subnormal, 4.9e-324
+  const WindowPmf q = few_point_pmf({interval_from(Rational(1) - tiny), interval_from(tiny)});
+  REQUIRE(q.hi[1] > 0);
+  REQUIRE(q.hi[1] < 1e-320);
+  const PldLimits limits;
+  const LowerPld one = lower_pld(p, q, false, limits);
+  CHECK(delta_lower(one, Rational(700)) >= 0.49);
+  CHECK(eps_lower(one, Rational(1, 100)) >= 700);
+  // Composed, the +∞ loss is grouped like any other (its cell was another undefined conversion).
+  const LowerPld two = compose(one, one, limits);
+  CHECK(delta_lower(two, Rational(700)) >= 0.74);
+  CHECK(delta_lower(two, Rational(700)) <= 1);
+}

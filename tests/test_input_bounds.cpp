@@ -133,6 +133,17 @@ TEST_CASE("a dropout probability of 10^-100000 is a probability, quickly", "[cli
   CHECK(j["eps_upper_approx"].get<double>() >= none["eps_upper_approx"].get<double>());
   CHECK(j["eps_upper_approx"].get<double>() <= 1.1 * none["eps_upper_approx"].get<double>());
   CHECK(j["eps_lower_approx"].get<double>() > 0);
+  // Under remove one at c = 0 the parity of the sum all but tells whether client 1 is there (every
+  // other client survives but with probability about n·10^-100000): the lower end reaches the
+  // largest e^ε a double holds, e^709.78. It was 106.7, from a coarse enclosure of client 1's
+  // dropping (1 − P(survive), as wide as the working precision), and 0 with an exact one: a
+  // likelihood ratio past the doubles was converted to an integer cell (undefined) and dropped.
+  for (const char* n : {"1024", "1025"}) {  // client by client, and the survivors' sum by steps
+    const Json r = answered({"account", "--n", n, "--gamma", "1", "--delta", "1e-5", "--exp-eps", "3", "--neighbours",
+                             "remove", "--dropout", tiny});
+    CHECK(r["eps_lower_approx"].get<double>() >= 709);
+    CHECK(r["eps_lower_approx"].get<double>() <= 709.79);
+  }
 }
 
 TEST_CASE("a corbin check entry's precision is bounded as --precision is", "[cli][unit]") {

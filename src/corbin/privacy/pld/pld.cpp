@@ -353,13 +353,15 @@ LowerPld lower_pld(const WindowPmf& p, const WindowPmf& q, bool disjoint, const 
       placed.push_back({static_cast<std::size_t>(top - out.offset), a.p_lo, 0.0});
       continue;
     }
-    const double y = std::log(a.p_lo / a.q_hi);  // grouping only
-    auto g = static_cast<std::int64_t>(std::floor(y / h));
+    // Grouping only; +∞ where the ratio passes the doubles (Q's upper end subnormal), which the
+    // top cell keeps (converting +∞ to an integer is undefined: it dropped such atoms, and at a
+    // dropout of 10^-100000 a lower end of 709.8, the largest e^ε a double holds, fell to 0).
+    const double cell = std::floor(std::log(a.p_lo / a.q_hi) / h);
     // Below the grid: dropped (its mass is negligible there). Above it: kept in the top cell, whose
     // terms p − e^ε q do not depend on the cell (t carries q e^(cell's point)); an atom whose Q
     // underflowed below the span's atoms still counts.
-    if (g < out.offset) continue;
-    g = std::min(g, top);
+    if (cell < static_cast<double>(out.offset)) continue;
+    const std::int64_t g = cell >= static_cast<double>(top) ? top : static_cast<std::int64_t>(cell);
     placed.push_back({static_cast<std::size_t>(g - out.offset), a.p_lo, a.q_hi});
   }
   for (const Placed& x : placed) {
@@ -413,8 +415,12 @@ void compose_pass(const LowerPld& a, const LowerPld& b, const double* e_up, Lowe
     for (std::size_t j = 0; j < b.p.size(); ++j) {
       const auto nominal =
           static_cast<std::int64_t>(i + j) + 2;  // cell of the two grid points' sum
-      auto c = static_cast<std::int64_t>(std::floor((ya + b.y[j]) * inv_h - base));
-      c = std::clamp(c, std::max<std::int64_t>(nominal - 2, 0), std::min(nominal + above, last));
+      // In doubles first: a loss is ±∞ where p/t passed the doubles (a NaN sum goes low: any
+      // cell of the clamp below is a valid grouping).
+      double cell = std::floor((ya + b.y[j]) * inv_h - base);
+      cell = cell >= -1e15 ? std::min(cell, 1e15) : -1e15;
+      const std::int64_t c = std::clamp(static_cast<std::int64_t>(cell), std::max<std::int64_t>(nominal - 2, 0),
+                                        std::min(nominal + above, last));
       const auto at = static_cast<std::size_t>(c);
       out.p[at] += pa * b.p[j];
       out.t[at] += ta * b.t[j] * e_up[c - nominal + 2];

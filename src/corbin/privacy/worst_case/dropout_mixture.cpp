@@ -119,8 +119,8 @@ struct Status {
   Part part;  ///< conditional on the status
 };
 std::vector<Status> client_statuses(const std::vector<Interval>& law, unsigned terms, bool paired,
-                                    const Interval& qx, const Interval& qy, const Interval& alive) {
-  const Interval dead(1 - alive), certain(1);
+                                    const Interval& qx, const Interval& qy, const Survival& s) {
+  const Interval &alive = s.alive, &dead = s.dead, certain(1);
   const Part nothing{{0, 0, certain}};
   if (terms == 0) return {{certain, nothing}};  // removed: nothing, dropped or not
   Part full;
@@ -431,15 +431,16 @@ NeighbouringPmfs mixture_given(const AggregateFamily& family, const Configuratio
                                const WindowPmf& others) {
   const AccountSetting& s = family.setting();
   const ClientCandidate<Interval>& cand = family.candidate(c.candidate);
-  const Interval alpha = s.budget.alpha_interval(), alive = interval_from(Rational(1 - p));
+  const Interval alpha = s.budget.alpha_interval();
+  const Survival survival = survival_of(p);
   const bool paired = cand.role != TargetClient::Role::ldpq;
   const Interval qx = q_of(cand.x, alpha, s.bits), qx2 = q_of(cand.x2, alpha, s.bits);
   const Interval qy = cand.partner ? q_of(*cand.partner, alpha, s.bits) : Interval(0);
   const auto [reveal, counted, code] = indexing_of(family);
   const std::vector<Status> with =
-      client_statuses(cand.with, cand.terms_with, paired, qx, qy, alive);
+      client_statuses(cand.with, cand.terms_with, paired, qx, qy, survival);
   const std::vector<Status> neighbour =
-      client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, alive);
+      client_statuses(cand.neighbour, cand.terms_neighbour, paired, qx2, qy, survival);
   NeighbouringPmfs out;
   if (reveal) {  // one block per status of client 1 and its partner (the same list in both worlds)
     for (std::size_t i = 0; i < with.size(); ++i) {
