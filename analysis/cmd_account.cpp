@@ -524,8 +524,8 @@ void run_account(const AccountCli& cli) {
         o.ledger.dropout_rounds_bounded_below()
             ? "the lower bound takes every round as run, each client dropping (who survived and their sum; "
               "past the exact mixture, under replace one, a ladder of survivor counts at or above the true ones), "
-              "the inputs fixed before each round's draw and, over rounds of one coordinate, one position of "
-              "client 1 and few outcomes, chosen adaptively from the rounds before"
+              "the inputs fixed before each round's draw and, over rounds of one coordinate with few outcomes, "
+              "chosen adaptively from the rounds before (given the round's role, where it is drawn)"
             : "the lower bound takes the dropout rounds as run, each client dropping (under replace one past the "
               "exact mixture a ladder of survivor counts at or above the true ones; under remove one up to " +
                   std::to_string(kMaxSumClients) + " clients at c = 0, " + std::to_string(kMaxCountedClients) +

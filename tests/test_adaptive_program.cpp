@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "corbin/number/error.hpp"
@@ -185,3 +187,120 @@ TEST_CASE("the program refuses bad input by name", "[adaptive][unit]") {
   CHECK_THROWS_WITH(adaptive_worst_case(f.members(), 2, query), Catch::Contains("eps bracket"));
 }
 
+
+namespace {
+
+/// A member with its exact laws, group and client 1's input, for the drawn groups' program.
+struct Drawn {
+  std::vector<Rational> p, q;
+  std::size_t group, input;
+};
+
+/// The exact worst case with each round's group drawn (weights w) and revealed: client 1's input
+/// fixed before the draw (`joint`), or chosen after it (every member of the drawn group).
+class ExactDrawn {
+ public:
+  ExactDrawn(const std::vector<Drawn>& m, const std::vector<double>& w, double gamma, bool joint)
+      : m_(m), w_(w), gamma_(gamma), joint_(joint) {}
+  double value(int remaining, const Rational& ratio) {
+    if (remaining == 0) return std::max(0.0, 1 - gamma_ / ratio.convert_to<double>());
+    const auto key = std::make_pair(remaining, ratio);
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const auto best_of = [&](std::size_t group, std::optional<std::size_t> input) {
+      double best = 0;
+      for (const Drawn& d : m_) {
+        if (d.group != group || (input && d.input != *input)) continue;
+        double v = 0;
+        for (std::size_t o = 0; o < d.p.size(); ++o)
+          v += d.p[o].convert_to<double>() * value(remaining - 1, ratio * d.p[o] / d.q[o]);
+        best = std::max(best, v);
+      }
+      return best;
+    };
+    double out = 0;
+    for (std::size_t input = 0; input < (joint_ ? 2 : 1); ++input) {
+      double v = 0;
+      for (std::size_t g = 0; g < w_.size(); ++g)
+        v += w_[g] * best_of(g, joint_ ? std::optional<std::size_t>(input) : std::nullopt);
+      out = std::max(out, v);
+    }
+    return memo_[key] = out;
+  }
+
+ private:
+  const std::vector<Drawn>& m_;
+  std::vector<double> w_;
+  double gamma_;
+  bool joint_;
+  std::map<std::pair<int, Rational>, double> memo_;
+};
+
+}  // namespace
+
+TEST_CASE("with the group drawn each round the program brackets the exact worst case given the draw", "[adaptive][unit]") {
+  // Group 0: the pair family at e^ε = 3 (q± = 3/4, 1/4); group 1 at e^ε = 2 (2/3, 1/3); drawn with
+  // probabilities 2/5 and 3/5. Client 1's input is the order of its pair of inputs. `only_split`:
+  // group 0 lists only order 1 and group 1 only order 0, so client 1's input, fixed before the
+  // draw, leaves one group's share out: the exact value given that falls below the one that lets
+  // the input follow the draw, and the strategy's lower end must stay below it.
+  for (const bool only_split : {false, true}) {
+    std::vector<Drawn> exact;
+    for (std::size_t g = 0; g < 2; ++g) {
+      const Rational hi = g == 0 ? Rational(3, 4) : Rational(2, 3), lo = 1 - hi;
+      for (const Rational& b : {lo, hi})
+        for (std::size_t order = 0; order < 2; ++order) {
+          if (only_split && order == g) continue;
+          const Rational x = order ? lo : hi, x2 = order ? hi : lo;
+          exact.push_back({two_clients(x, b), two_clients(x2, b), g, order});
+        }
+    }
+    std::vector<WindowPmf> p, q;
+    for (const Drawn& d : exact) {
+      p.push_back(law(d.p));
+      q.push_back(law(d.q));
+    }
+    std::vector<ChoiceMember> members;
+    for (std::size_t i = 0; i < exact.size(); ++i) members.push_back({&p[i], &q[i], false, true, exact[i].group, exact[i].input});
+    const std::vector<double> w{0.4, 0.6};
+    for (int k : {1, 2, 4}) {
+      for (const char* eps_text : {"0", "1/2", "1"}) {
+        const Rational eps = parse_rational(eps_text, "eps");
+        const double gamma = std::exp(eps.convert_to<double>());
+        ExactDrawn joint(exact, w, gamma, true), free(exact, w, gamma, false);
+        const double fixed_input = joint.value(k, Rational(1)), after_draw = free.value(k, Rational(1));
+        ProgramQuery query;
+        query.by_delta = false;
+        query.at = eps;
+        query.group_weights = {Rational(2, 5), Rational(3, 5)};
+        const ProgramAnswer a = adaptive_worst_case(members, static_cast<std::uint64_t>(k), query);
+        REQUIRE(a.run);
+        REQUIRE(a.strategies.size() == 1);
+        CHECK(a.strategies[0].group == ProgramAnswer::kAnyGroup);
+        const double lower = delta_lower(a.strategies[0].lower, eps);
+        INFO("split " << only_split << ", k = " << k << ", eps = " << eps_text << ": [" << lower << ", " << a.upper
+                      << "] around " << fixed_input << " (input fixed before the draw), " << after_draw << " (after)");
+        CHECK(lower <= fixed_input + 1e-12);
+        CHECK(after_draw <= a.upper + 1e-12);
+        if (only_split && eps_text == std::string("0")) CHECK(fixed_input < after_draw - 1e-3);
+        if (!only_split) CHECK(a.upper - lower <= 1e-2 * std::max(after_draw, 1e-3));
+      }
+    }
+  }
+}
+
+TEST_CASE("drawn groups' weights are checked by name", "[adaptive][unit]") {
+  const Family f = pair_family();
+  ProgramQuery query;
+  query.by_delta = false;
+  query.at = Rational(1, 2);
+  query.group_weights = {Rational(1, 2)};  // one group: must add up to 1
+  CHECK_THROWS_WITH(adaptive_worst_case(f.members(), 2, query), Catch::Contains("group_weights"));
+  query.group_weights = {Rational(1)};
+  query.groups_chosen = true;
+  CHECK_THROWS_WITH(adaptive_worst_case(f.members(), 2, query), Catch::Contains("group_weights"));
+  query.groups_chosen = false;
+  query.round = 0;
+  CHECK_THROWS_WITH(adaptive_worst_case(f.members(), 2, query), Catch::Contains("group_weights"));
+  query.round = 1;
+  CHECK(adaptive_worst_case(f.members(), 2, query).run);
+}

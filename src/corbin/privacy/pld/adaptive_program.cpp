@@ -11,6 +11,7 @@
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/number/interval.hpp"
 #include "corbin/number/mp.hpp"
 #include "corbin/privacy/pld/envelope.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
@@ -93,6 +94,7 @@ struct Kernel {
   double infinite = 0;
   std::size_t group = 0;
   std::size_t representative = kNone;
+  std::size_t input = 0;  ///< the representative's client-1 input
   static constexpr std::size_t kNone = ~std::size_t(0);
 };
 
@@ -142,7 +144,13 @@ class Program {
  public:
   Program(const std::vector<ChoiceMember>& members, std::uint64_t uses, const ProgramQuery& query,
           const ProgramLimits& limits, const PldLimits& pld_limits)
-      : members_(members), k_(uses), query_(query), limits_(limits), pld_limits_(pld_limits) {}
+      : members_(members), k_(uses), query_(query), limits_(limits), pld_limits_(pld_limits) {
+    for (const Rational& w : query.group_weights) {
+      const Interval x = interval_from(w);
+      weight_up_.push_back(std::min(1.0, to_double_up(upper_of(x))));
+      weight_down_.push_back(std::max(0.0, to_double_down(lower_of(x))));
+    }
+  }
 
   ProgramAnswer solve();
 
@@ -180,7 +188,18 @@ class Program {
   std::vector<bool> kept_;  ///< the members the grid's work is estimated for
   std::int64_t amin_ = 0, amax_ = 0;  ///< the kernels' offsets
   std::size_t groups_ = 0;
-  std::vector<std::vector<Runs>> policy_;  ///< [t][group]
+  /// The strategies' slots: one per group, and one more (index groups_) playing any group's
+  /// members where the query says the adversary picks the group.
+  std::size_t slots_ = 0;
+  std::size_t slot_of(std::size_t group) const { return group == ProgramAnswer::kAnyGroup ? groups_ : group; }
+  std::vector<std::vector<Runs>> policy_;  ///< [t][slot]
+  /// Where the group is drawn each round (ProgramQuery::group_weights): each group's chance,
+  /// bounded above and below; empty otherwise.
+  std::vector<double> weight_up_, weight_down_;
+  /// There: the kernels in order of client 1's input, and each group's best kernel of the input
+  /// being closed (backward's scratch, one slice per thread).
+  std::vector<std::size_t> by_input_;
+  std::vector<std::vector<std::uint32_t>> best_arg_;
   std::vector<double> u0_;                 ///< U_0 on window_[0]
   double work_ = 0;
   std::size_t cells_ = 0;
@@ -383,6 +402,8 @@ Program::Pruned Program::prune(const GridSplitter& splitter, const std::vector<U
     bool dominated = false;
     for (std::size_t b : survivors) {
       if (members_[b].group != members_[a].group || (members_[a].attained && !members_[b].attained)) continue;
+      // A drawn group's strategy plays one input in every group: keep each input's best.
+      if (!query_.group_weights.empty() && members_[a].attained && members_[b].input != members_[a].input) continue;
       bool all = split[a].infinite <= add_up(split[b].infinite, slack_);
       for (std::size_t k = 0; all && k < above[a].size(); ++k) all = above[a][k] <= add_down(below[b][k], slack_);
       if (all) {
@@ -406,6 +427,7 @@ void Program::build_kernels() {
   const Pruned pruned = prune(*splitter, split);
   groups_ = 0;
   for (const ChoiceMember& m : members_) groups_ = std::max(groups_, m.group + 1);
+  slots_ = groups_ + (query_.groups_chosen ? 1 : 0);
   // The grid point just above loss 0, where a long composition is decided: a cluster's
   // representative is its attained member largest there.
   std::size_t decisive = 0;
@@ -416,6 +438,7 @@ void Program::build_kernels() {
     k.infinite = slack ? std::min(1.0, add_up(u.infinite, slack_)) : u.infinite;
     k.group = group;
     k.representative = representative;
+    if (representative != Kernel::kNone) k.input = members_[representative].input;
     for (std::size_t g = 0; g < u.mass.size(); ++g) {
       if (u.mass[g] <= 0) continue;
       const std::int64_t a = u.offset + static_cast<std::int64_t>(g);
@@ -476,43 +499,65 @@ void Program::build_kernels() {
 void Program::backward() {
   // U_k: (1 − e^(−ℓ))₊ rounded up at the grid points.
   const Window& last = window_[k_];
-  std::vector<double> next(last.size());
-  for (std::size_t j = 0; j < next.size(); ++j) {
+  std::vector<double> at_end(last.size());
+  for (std::size_t j = 0; j < at_end.size(); ++j) {
     const std::int64_t i = last.lo + static_cast<std::int64_t>(j);
-    next[j] = i <= 0 ? 0.0 : std::min(1.0, sub_up(1.0, exp_grid(-i, scale_, false)));
+    at_end[j] = i <= 0 ? 0.0 : std::min(1.0, sub_up(1.0, exp_grid(-i, scale_, false)));
   }
-  policy_.assign(k_, std::vector<Runs>(groups_));
+  policy_.assign(k_, std::vector<Runs>(slots_));
   std::size_t max_terms = 1;
   for (const Kernel& k : kernel_) max_terms = std::max(max_terms, k.offset.size() + 1);
   const SumWidening widen(max_terms, 2);
-  std::vector<bool> group_attained(groups_, false);
+  std::vector<bool> group_attained(slots_, false);
   for (const Kernel& k : kernel_)
     group_attained[k.group] = group_attained[k.group] || k.representative != Kernel::kNone;
+  if (slots_ > groups_)
+    group_attained[groups_] = std::any_of(group_attained.begin(), group_attained.begin() + groups_, [](bool b) { return b; });
+  // Lanes: one value function, the best of every kernel; or, where the group is drawn each round
+  // (weights_), one per group through a round, U^g_t(ℓ) = max over g's kernels, combined at the
+  // round's first use as U_t = Σ_g w_g U^g_t (the draw is revealed, and the adversary chooses
+  // knowing it).
+  const bool drawn = !weight_up_.empty();
+  const std::size_t lanes = drawn ? groups_ : 1;
+  const std::uint64_t round = std::max<std::uint64_t>(query_.round, 1);
+  const SumWidening widen_mix(lanes, 2);
+  if (drawn) {
+    best_arg_.assign(groups_, {});
+    by_input_.resize(kernel_.size());
+    for (std::size_t c = 0; c < kernel_.size(); ++c) by_input_[c] = c;
+    std::stable_sort(by_input_.begin(), by_input_.end(),
+                     [&](std::size_t a, std::size_t b) { return kernel_[a].input < kernel_[b].input; });
+  }
 
   const unsigned threads = thread_count(cells_ / 256 + 1, limits_.threads);
-  std::vector<double> cur, ext;
-  std::vector<std::vector<std::uint32_t>> arg(groups_);
+  std::vector<std::vector<double>> next(lanes, at_end), cur(lanes), ext(lanes);
+  std::vector<std::vector<std::uint32_t>> arg(slots_);
   std::vector<std::exception_ptr> failed(threads);
   std::uint64_t t = k_;
   Window w_next = last, w_cur;
   std::int64_t ext_lo = 0;
-  // Before each step: the window, the extended array of U_(t+1) (clamped past its window) and the
-  // outputs sized; thread 0 does that between the barriers, every thread then a slice of the
-  // window, every member.
+  // Before each step: the window, each lane's extended array of U_(t+1) (clamped past its window)
+  // and the outputs sized; thread 0 does that between the barriers, every thread then a slice of
+  // the window, every member.
   const auto prepare = [&]() {
     --t;
     w_cur = window_[t];
     ext_lo = w_cur.lo + amin_;
     const std::int64_t ext_hi = w_cur.hi + amax_;
-    ext.resize(static_cast<std::size_t>(ext_hi - ext_lo + 1));
-    for (std::int64_t j = ext_lo; j <= ext_hi; ++j)
-      ext[static_cast<std::size_t>(j - ext_lo)] =
-          j < w_next.lo ? next.front() : j > w_next.hi ? 1.0 : next[static_cast<std::size_t>(j - w_next.lo)];
-    cur.assign(w_cur.size(), 0.0);
+    for (std::size_t l = 0; l < lanes; ++l) {
+      ext[l].resize(static_cast<std::size_t>(ext_hi - ext_lo + 1));
+      for (std::int64_t j = ext_lo; j <= ext_hi; ++j)
+        ext[l][static_cast<std::size_t>(j - ext_lo)] = j < w_next.lo   ? next[l].front()
+                                                      : j > w_next.hi ? 1.0
+                                                                      : next[l][static_cast<std::size_t>(j - w_next.lo)];
+      cur[l].assign(w_cur.size(), 0.0);
+    }
     for (auto& a : arg) a.assign(w_cur.size(), ~std::uint32_t(0));
+    if (drawn && t % round == 0)
+      for (auto& a : best_arg_) a.assign(w_cur.size(), ~std::uint32_t(0));
   };
   const auto finish = [&]() {
-    for (std::size_t g = 0; g < groups_; ++g) {
+    for (std::size_t g = 0; g < slots_; ++g) {
       if (!group_attained[g]) continue;
       Runs& r = policy_[t][g];
       for (std::size_t j = 0; j < w_cur.size(); ++j)
@@ -521,6 +566,15 @@ void Program::backward() {
           r.member.push_back(arg[g][j]);
         }
     }
+    if (drawn && t % round == 0) {  // the round's first use: its draw
+      std::vector<double> mixed(w_cur.size());
+      for (std::size_t j = 0; j < mixed.size(); ++j) {
+        double sum = 0;
+        for (std::size_t l = 0; l < lanes; ++l) sum += weight_up_[l] * cur[l][j];
+        mixed[j] = std::min(1.0, widen_mix.up(sum));
+      }
+      for (std::size_t l = 0; l < lanes; ++l) cur[l] = mixed;
+    }
     next.swap(cur);
     w_next = w_cur;
   };
@@ -528,29 +582,57 @@ void Program::backward() {
     const std::size_t n = w_cur.size();
     const std::size_t from = n * id / threads, to = n * (id + 1) / threads;
     if (from >= to) return;
-    std::vector<double> acc(to - from), best_all(to - from, 0.0);
-    std::vector<std::vector<double>> best(groups_, std::vector<double>(to - from, -1.0));
-    for (std::size_t c = 0; c < kernel_.size(); ++c) {
+    std::vector<double> acc(to - from);
+    std::vector<std::vector<double>> best_all(lanes, std::vector<double>(to - from, 0.0));
+    std::vector<std::vector<double>> best(slots_, std::vector<double>(to - from, -1.0));
+    // At a drawn round's first use the strategy fixes client 1's input before the draw: the input
+    // whose groups' best members, weighted by the draw, are largest; the kernels come input by
+    // input, and each input's best per group is closed when the next begins.
+    const bool keyed = drawn && t % round == 0;
+    std::vector<double> chosen(keyed ? to - from : 0, -1.0);
+    const auto close_input = [&]() {
+      for (std::size_t j = 0; j < to - from; ++j) {
+        double v = 0;
+        for (std::size_t g = 0; g < groups_; ++g) v += weight_up_[g] * std::max(best[g][j], 0.0);
+        if (v > chosen[j]) {
+          chosen[j] = v;
+          for (std::size_t g = 0; g < groups_; ++g) arg[g][from + j] = best_arg_[g][from + j];
+        }
+        for (std::size_t g = 0; g < groups_; ++g) {
+          best[g][j] = -1.0;
+          best_arg_[g][from + j] = ~std::uint32_t(0);
+        }
+      }
+    };
+    for (std::size_t o = 0; o < kernel_.size(); ++o) {
+      const std::size_t c = keyed ? by_input_[o] : o;
       const Kernel& k = kernel_[c];
+      if (keyed && o > 0 && kernel_[by_input_[o - 1]].input != k.input) close_input();
+      const std::size_t lane = drawn ? k.group : 0;
       std::fill(acc.begin(), acc.end(), k.infinite);
       for (std::size_t e = 0; e < k.offset.size(); ++e) {
         const double wgt = k.weight[e];
-        const double* src = ext.data() + (static_cast<std::int64_t>(from) + k.offset[e] - amin_);
+        const double* src = ext[lane].data() + (static_cast<std::int64_t>(from) + k.offset[e] - amin_);
         double* dst = acc.data();
         for (std::size_t j = 0; j < to - from; ++j) dst[j] += wgt * src[j];
       }
-      const bool attained = k.representative != Kernel::kNone;
-      std::vector<double>& bg = best[k.group];
-      std::uint32_t* ag = arg[k.group].data() + from;
-      for (std::size_t j = 0; j < to - from; ++j) {
-        best_all[j] = std::max(best_all[j], acc[j]);
-        if (attained && acc[j] > bg[j]) {
-          bg[j] = acc[j];
-          ag[j] = static_cast<std::uint32_t>(c);
-        }
-      }
+      for (std::size_t j = 0; j < to - from; ++j) best_all[lane][j] = std::max(best_all[lane][j], acc[j]);
+      if (k.representative == Kernel::kNone) continue;
+      const auto choose = [&](std::size_t slot) {
+        std::vector<double>& bg = best[slot];
+        std::uint32_t* ag = (keyed ? best_arg_[slot] : arg[slot]).data() + from;
+        for (std::size_t j = 0; j < to - from; ++j)
+          if (acc[j] > bg[j]) {
+            bg[j] = acc[j];
+            ag[j] = static_cast<std::uint32_t>(c);
+          }
+      };
+      choose(k.group);
+      if (slots_ > groups_) choose(groups_);  // the strategy that picks the group too
     }
-    for (std::size_t j = 0; j < to - from; ++j) cur[from + j] = std::min(1.0, widen.up(best_all[j]));
+    if (keyed) close_input();
+    for (std::size_t l = 0; l < lanes; ++l)
+      for (std::size_t j = 0; j < to - from; ++j) cur[l][from + j] = std::min(1.0, widen.up(best_all[l][j]));
   };
   if (k_ == 0) return;
   prepare();
@@ -585,7 +667,7 @@ void Program::backward() {
   run_on_threads(threads, worker);
   for (const std::exception_ptr& e : failed)
     if (e) std::rethrow_exception(e);
-  u0_ = next;
+  u0_ = next.front();
 }
 
 double Program::value0(std::int64_t i) const {
@@ -660,7 +742,7 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   bool any = false;
   for (std::size_t c = 0; c < members_.size(); ++c) {
     const ChoiceMember& m = members_[c];
-    if (m.group != group || !m.attained) continue;
+    if ((group != ProgramAnswer::kAnyGroup && m.group != group) || !m.attained) continue;
     Atoms& x = atoms[c];
     for (std::size_t i = 0; i < m.p->size(); ++i) {
       const double p = m.p->lo[i];
@@ -742,30 +824,43 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   blocks[0].y = {0.0};
   double infinite = 0;
   const std::uint64_t round = std::max<std::uint64_t>(query_.round, 1);
+  const bool drawn = !weight_up_.empty();
   std::vector<double> np, nt;
   for (std::uint64_t step = 0; step < k_; ++step) {
     if (step % round == 0) {  // the round's choice: the whole state, split by the policy's runs
       const Block all = merged(blocks);
-      const Runs& runs = policy_[step][group];
       const Window& w = window_[step];
       blocks.clear();
-      std::size_t run = 0;
-      for (std::size_t j = 0; j < all.p.size(); ++j) {
-        const std::int64_t i = std::clamp(all.offset + static_cast<std::int64_t>(j) + target, w.lo, w.hi);
-        while (run + 1 < runs.start.size() && runs.start[run + 1] <= i) ++run;
-        const std::size_t member =
-            runs.member[run] == ~std::uint32_t(0) ? Kernel::kNone : kernel_[runs.member[run]].representative;
-        if (member == Kernel::kNone) continue;  // no attained member: these transcripts are left out
-        if (blocks.empty() || blocks.back().member != member ||
-            blocks.back().offset + static_cast<std::int64_t>(blocks.back().p.size()) != all.offset + static_cast<std::int64_t>(j)) {
-          blocks.emplace_back();
-          blocks.back().offset = all.offset + static_cast<std::int64_t>(j);
-          blocks.back().member = member;
+      // The transcripts that play a slot's policy, their masses times the chance that it is
+      // played (1, or a drawn group's weight: P-mass bounded below, Q-mass above).
+      const auto play = [&](const Runs& runs, double p_weight, double t_weight) {
+        if (runs.start.empty()) return;  // no attained member: these transcripts are left out
+        std::size_t run = 0;
+        bool open = false;
+        for (std::size_t j = 0; j < all.p.size(); ++j) {
+          const std::int64_t i = std::clamp(all.offset + static_cast<std::int64_t>(j) + target, w.lo, w.hi);
+          while (run + 1 < runs.start.size() && runs.start[run + 1] <= i) ++run;
+          const std::size_t member =
+              runs.member[run] == ~std::uint32_t(0) ? Kernel::kNone : kernel_[runs.member[run]].representative;
+          if (member == Kernel::kNone) {  // no attained member here: left out
+            open = false;
+            continue;
+          }
+          if (!open || blocks.back().member != member) {
+            blocks.emplace_back();
+            blocks.back().offset = all.offset + static_cast<std::int64_t>(j);
+            blocks.back().member = member;
+            open = true;
+          }
+          blocks.back().p.push_back(p_weight == 1 ? all.p[j] : mul_down(all.p[j], p_weight));
+          blocks.back().t.push_back(t_weight == 1 ? all.t[j] : mul_up(all.t[j], t_weight));
+          blocks.back().y.push_back(all.y[j]);
         }
-        blocks.back().p.push_back(all.p[j]);
-        blocks.back().t.push_back(all.t[j]);
-        blocks.back().y.push_back(all.y[j]);
-      }
+      };
+      if (drawn)  // the round's group drawn, and revealed: each group's policy on its share
+        for (std::size_t g = 0; g < groups_; ++g) play(policy_[step][g], weight_down_[g], weight_up_[g]);
+      else
+        play(policy_[step][slot_of(group)], 1, 1);
     }
     std::vector<bool> played(members_.size(), false);
     const Window& next = window_[step + 1];
@@ -855,11 +950,16 @@ ProgramAnswer Program::solve() {
   const std::int64_t target = answer(out);
   out.run = true;
   if (query_.round == 0) return out;  // rounds unknown: no strategy is known to be attained
+  if (!weight_up_.empty()) {  // the group is drawn: one strategy, each group's policy on its draws
+    out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
+    return out;
+  }
   for (std::size_t g = 0; g < groups_; ++g) {
     bool attained = false;
     for (const ChoiceMember& m : members_) attained = attained || (m.group == g && m.attained);
     if (attained) out.strategies.push_back(forward(g, target));
   }
+  if (slots_ > groups_ && !out.strategies.empty()) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
   return out;
 }
 
@@ -883,6 +983,20 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
                              "finite, 0 <= low <= high");
   } else if (query.at < 0) {
     throw invalid_argument("eps", to_string(query.at), "at least 0");
+  }
+  if (!query.group_weights.empty()) {
+    std::size_t groups = 0;
+    for (const ChoiceMember& m : members) groups = std::max(groups, m.group + 1);
+    Rational sum(0);
+    for (const Rational& w : query.group_weights) {
+      if (w < 0 || w > 1) throw invalid_argument("group_weights", to_string(w), "each in [0, 1]");
+      sum += w;
+    }
+    if (query.group_weights.size() != groups || sum != 1)
+      throw invalid_argument("group_weights", std::to_string(query.group_weights.size()) + " weights",
+                             "one per group (" + std::to_string(groups) + "), adding up to 1");
+    if (query.groups_chosen || query.round == 0)
+      throw invalid_argument("group_weights", "given", "without groups_chosen, and with rounds known");
   }
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Program program(members, uses, query, limits, pld_limits);

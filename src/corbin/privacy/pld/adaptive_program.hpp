@@ -21,6 +21,13 @@
 // the remaining uses' hockey-stick H_(e^(ε−ℓ)), convex in its γ. Translation: the program for ε
 // is the one for 0 shifted, V_t^ε(ℓ) = V_t^0(ℓ − ε), so one program answers every ε nearby.
 //
+// Drawn groups. Where each round's group (client 1's role) is drawn independently of the data,
+// with chances w_g, and revealed before the adversary chooses, the transcript carries the draws,
+// whose law is the same in both worlds, so ℓ is unchanged and the program's state still suffices:
+// at a round's first use V_t(ℓ) = Σ_g w_g V^g_t(ℓ), where V^g follows the group's members alone
+// through the round (V^g_t = max over g's members of E[V^g_(t+1)(ℓ + L_c)], V^g at the round's end
+// the next round's V). Each V^g is a supremum of hockey sticks, so (1) and (2) hold for V too.
+//
 // Where the family comes from a reduction (neighbours.hpp, lone_clients.hpp), each use's worst
 // case over every configuration is over the family's members: the functional
 // (P, Q) ↦ E_P[V(ℓ + ln P/Q)] = Σ_o P(o) f(e^(−ℓ) Q(o)/P(o)) is a perspective of a convex f, so
@@ -46,7 +53,8 @@
 // Lower bound. The program's own strategy, evaluated: at the first use of each round the strategy
 // reads a state s_t (a function of the outputs so far: the cell of the accumulated loss) and plays
 // the member that maximises the upper program's value there, among one group's attained members
-// (a role client 1 keeps through the run), in every use of that round (a round's coordinates are
+// (a role client 1 keeps through the run; or among every group's, where the adversary picks the
+// role too), in every use of that round (a round's coordinates are
 // configured together: adapting within a round would not be attained). The transcript's laws are followed cell by cell, each cell
 // holding every transcript with the same state: its P-mass bounded below and its Q-mass times
 // e^(s h) above, exactly as an optimistic PLD (pld.hpp): merging transcripts into cells is a
@@ -70,9 +78,13 @@ struct ChoiceMember {
   bool disjoint = false;  ///< P(ln P/Q = +∞) = 1
   /// Some pair of datasets has it (else a supremum no input attains: upper bounds only).
   bool attained = true;
-  /// The lower bound's strategy plays one group's attained members throughout (a role that
-  /// client 1 keeps); the upper bound ranges over every group's members in every use.
+  /// A lower bound's strategy plays one group's attained members throughout (a role that
+  /// client 1 keeps), or, where the query says the adversary picks the group too
+  /// (`groups_chosen`), any group's; the upper bound ranges over every group's members in every use.
   std::size_t group = 0;
+  /// Client 1's inputs (its data): where the group is drawn (ProgramQuery::group_weights), they
+  /// are fixed before the draw, so a round's strategy plays members of one input in every group.
+  std::size_t input = 0;
 };
 
 /// The program's size. Its grid is the coarsest the members allow (a quarter of their largest
@@ -103,6 +115,18 @@ struct ProgramQuery {
   /// member through the round (a round's coordinates are configured together, before its
   /// outputs); 0: unknown, no strategy (the upper bound, which lets every use adapt, still holds).
   std::uint64_t round = 1;
+  /// Whether the adversary also picks each round's group (client 1's role, where every sequence of
+  /// roles is the statement: `--role worst`): one more strategy then plays any group's attained
+  /// members, each round's from the state (ProgramAnswer::kAnyGroup).
+  bool groups_chosen = false;
+  /// Or the group drawn at each round's first use, independently of everything before and
+  /// revealed (client 1's role as the server draws it): one probability per group, adding up to 1
+  /// (empty: the adversary picks among every group's members in every use for the upper bound).
+  /// The adversary then picks a member of the drawn group, knowing it: the upper bound's value is
+  /// Σ_g w_g U^g at a round's first use, U^g the best of g's members through the round; the one
+  /// strategy chooses client 1's input from the state, then on each draw that group's best member
+  /// of that input. Needs `round` >= 1 (the draws are per round).
+  std::vector<Rational> group_weights;
   double eps_low = 0, eps_high = 0;
   double delta_hint = 0;
 };
@@ -111,10 +135,13 @@ struct ProgramAnswer {
   bool run = false;  ///< false: past the limits, nothing below is set
   /// ε(δ) bounded above (+∞ where the program finds no ε in the bracket), or δ(ε) (at most 1).
   double upper = 0;
-  /// Per group with attained members: the optimistic PLD of its strategy's transcript, and per
-  /// member the number of uses in which the strategy plays it at some state it reaches.
+  /// Per group with attained members (and, where groups are chosen, one over all of them): the
+  /// optimistic PLD of its strategy's transcript, and per member the number of uses in which the
+  /// strategy plays it at some state it reaches.
+  /// A strategy's group where it plays every group's members (ProgramQuery::groups_chosen).
+  static constexpr std::size_t kAnyGroup = ~std::size_t(0);
   struct Strategy {
-    std::size_t group = 0;
+    std::size_t group = 0;  ///< or kAnyGroup
     LowerPld lower;
     std::vector<std::uint64_t> uses;
   };

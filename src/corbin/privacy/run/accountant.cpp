@@ -619,6 +619,12 @@ Accountant Accountant::mixture(const Rational& w, const Accountant& other, const
           out.lower_.push_back(Lower{{corbin::mixture(x.pld[dx], y.pld[dy], w, limits_)}, std::move(first)});
         }
     }
+  // The adversary's choices given each round's draw (choice_plan.hpp), where both keep them.
+  if (plan_ && other.plan_) out.plan_ = plan_->mixture(w, *other.plan_, when_this, when_other);
+  if (has_lower_plan() && other.has_lower_plan()) {
+    out.lower_plan_ = lower_plan_->mixture(w, *other.lower_plan_, when_this, when_other);
+    out.lower_points_ = lower_points_ + other.lower_points_;
+  }
   return out;
 }
 

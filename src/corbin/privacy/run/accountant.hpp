@@ -130,16 +130,21 @@ class Accountant {
   /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
   /// limits are this one's.
   Accountant then(const Accountant& next) const;
-  /// In each use, this mechanism or `other` (with as many compositions), whichever chance or
-  /// the adversary picks, as a client's role in a round (run_ledger.hpp): the upper bounds hold
-  /// for every sequence of the two; the lower bounds are each one's, used throughout.
+  /// In each use, this mechanism or `other` (with as many compositions), whichever the adversary
+  /// picks, as client 1's role in a round where every sequence of roles is the statement
+  /// (run/round.hpp): the upper bounds hold for every sequence of the two, even one chosen from
+  /// the outputs before; the lower bounds are each one's used throughout and, searched at the
+  /// query (choice_plan.hpp), a strategy picking each round's one from the privacy loss so far.
+  /// A role drawn by chance is mixture()'s (whose lower bounds such a strategy would overstate).
   Accountant either(const Accountant& other) const;
   /// In each use, this mechanism with probability w, else `other` (as many compositions), the
   /// choice drawn independently of the data and revealed: client 1's role in a round as the
   /// server draws it (run/round.hpp). Upper and lower bounds alike are the labelled mixture's
   /// (pld.hpp: mixture); a lower bound mixes an attained configuration of each, its words saying
-  /// which draw uses it (`when_this`, `when_other`: "client 1 alone", "client 1 paired"). Query-time
-  /// lower bounds (a family searched at the query) are not carried.
+  /// which draw uses it (`when_this`, `when_other`: "client 1 alone", "client 1 paired"). The
+  /// adversary's choices given each round's draw are searched at the query where both keep them
+  /// (choice_plan.hpp: ChoicePlan::mixture), the strategy fixing client 1's input before the draw;
+  /// the members searched one by one at the query (singles) are not carried.
   Accountant mixture(const Rational& w, const Accountant& other, const std::string& when_this,
                      const std::string& when_other) const;
   /// The same accountant, keeping the powers of its pessimistic PLDs that compose() computes, for
@@ -161,9 +166,9 @@ class Accountant {
   /// round's member after seeing the rounds before: choice_plan.hpp) is searched for a lower end
   /// only, attained by the strategy it names; its upper end covers these members alone and is not
   /// used. compose(k) and coordinates(1, k) keep them as k rounds (so an accountant carrying them
-  /// is composed over rounds only); then() where both parts have the same members; coordinates(m,
-  /// ·) with m > 1, either() and mixture() do not (a round whose role is drawn between two
-  /// positions has none). The members' one-use lower bounds are the caller's to add
+  /// is composed over rounds only); then() where both parts have the same members; mixture()
+  /// where both have them (searched given each round's draw); coordinates(m, ·) with m > 1 and
+  /// either() do not. The members' one-use lower bounds are the caller's to add
   /// (with_attained_plds). At least one member, each attained.
   Accountant with_adaptive_lower(const std::vector<AttainedLaws>& members) const;
   /// The search runs where the members' outcomes, all together, times the rounds are at most

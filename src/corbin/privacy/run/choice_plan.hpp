@@ -15,15 +15,18 @@
 // end; a lower end from here is attained by the multiset or by the program's strategy that it
 // names. The relation decides the directions: replace one lists both orders of client 1's inputs
 // in one family (each use may take either), remove one keeps client 1 in the same dataset
-// throughout, each direction its own worst case. Where a round's role is either of two (the pair
-// of Accountant::either), the upper end takes any member of either role in each use; a lower end
-// keeps one role throughout, as the dominating pair's does.
+// throughout, each direction its own worst case. Where a round's role is either of two, as the
+// adversary picks (the pair of Accountant::either), the upper end takes any member of either role
+// in each use; the program's lower ends keep one role throughout, and one more strategy picks each
+// round's role too, from the privacy loss so far (at n = 5, γ = 1/2, d = 2, e^ε = 2, two rounds,
+// δ = 1/10, a role fixed for the run gives 0.4915 where picking gives 1.0984).
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -83,12 +86,18 @@ class ChoicePlan {
   /// This one use as m coordinates (configured together) in each of `rounds` rounds (the adversary
   /// sees each round's outputs before the next): one round is the worst case over multisets
   /// where there are few; the strategy's lower end chooses once a round. Of a plan of more than
-  /// one use, as composed(m·rounds), except that a plan of one-use rounds stays one of one-use
-  /// rounds for m = 1.
+  /// one use, as composed(m·rounds), except that a plan of whole rounds stays one of rounds of
+  /// the same size for m = 1 (a round's plan repeated over `rounds` rounds).
   std::shared_ptr<const ChoicePlan> rounds_of(std::uint64_t m, std::uint64_t rounds) const;
-  /// In each use, a member of this plan's family or of `other`'s (as many uses, the same
-  /// directions): none where they differ.
+  /// In each use, a member of this plan's family or of `other`'s, whichever the adversary picks
+  /// (as many uses, the same directions): none where they differ.
   std::shared_ptr<const ChoicePlan> either(const ChoicePlan& other) const;
+  /// In each round, this plan's family with probability w, else `other`'s, drawn independently of
+  /// the data and revealed before the adversary chooses (client 1's role as the server draws it:
+  /// Accountant::mixture), `when_this` and `when_other` naming the draws in a strategy's words.
+  /// Each plan one role, as many uses, rounds of one size (known), the same directions; else none.
+  std::shared_ptr<const ChoicePlan> mixture(const Rational& w, const ChoicePlan& other, const std::string& when_this,
+                                            const std::string& when_other) const;
   /// This plan's uses, then `next`'s, where both choose from the same families (as one family's
   /// uses composed, chosen after the outputs before); none otherwise (the adversary's choices
   /// then differ from use to use).
@@ -119,6 +128,10 @@ class ChoicePlan {
                     double fixed_lower, double pair_upper) const;
 
   std::vector<std::vector<UseFamily>> directions_;  ///< [direction][role]
+  /// Where the role is drawn each round (mixture): each role's probability and the words naming
+  /// its draw; empty where the adversary picks it (either) or there is one role.
+  std::vector<Rational> weights_;
+  std::vector<std::string> when_;
   PldLimits limits_;
   std::uint64_t uses_ = 1;
   /// Uses per round (the coordinates configured together): 0 unknown; uses_ itself: one round.

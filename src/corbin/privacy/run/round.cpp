@@ -211,8 +211,9 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
   if (kind.dropout == 0) {
     if (at.alone) alone = build(Role::ldpq, kind.setting.counts);
     if (at.paired) paired = build(Role::leader, kind.setting.counts);
-    if (alone) alone_round = alone->compose(m);
-    if (paired) paired_round = paired->compose(m);
+    // m coordinates configured together (the adversary's choices: one round's multisets).
+    if (alone) alone_round = alone->coordinates(m);
+    if (paired) paired_round = paired->coordinates(m);
   } else if (survivors_mixed(kind)) {
     // Who survived is public and drawn before the adversary must commit: each position is the
     // labelled mixture over the survivors' populations (or the ladder's, which dominate them),
@@ -259,7 +260,7 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
 Accountant phase_of(const RoundAccountants& r, std::uint64_t m, std::uint64_t rounds) {
   // One position and fresh draws in every coordinate: all m·R uses in one power, a round's m
   // coordinates configured together (Accountant::coordinates' search of the adversary's choices).
-  return r.per_round ? r.round.compose(rounds) : r.coordinate.coordinates(m, rounds);
+  return r.per_round ? r.round.coordinates(1, rounds) : r.coordinate.coordinates(m, rounds);
 }
 
 DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds) {
