@@ -2,7 +2,8 @@
 // program over k rounds for client 1 beside one other client (n = 2, the pair family) and among
 // 50, and the multisets of one round's three coordinates at n = 5; the bracket each gives beside
 // the dominating pair's alone (upper_only keeps the pair, the fixed configurations' lower end
-// comes from the same accountant). Compare times as ratios within one run.
+// comes from the same accountant); and client 1's role drawn each round (the mixture of the two
+// roles' programs). Compare times as ratios within one run.
 
 #include <benchmark/benchmark.h>
 
@@ -53,8 +54,33 @@ void BM_multisets_one_round(benchmark::State& state) {
   record(state, eps, one.coordinates(3).upper_only().epsilon_upper(delta));
 }
 
+/// Client 1's role drawn each round at n = range(0), γ = 1/2, d = 0, e^ε = 3, δ = 1e-5, over
+/// range(1) rounds: the labelled mixture of the two roles (round.hpp), the program given each
+/// round's draw (ChoicePlan::mixture).
+void BM_drawn_role_rounds(benchmark::State& state) {
+  AccountSetting s = setting(static_cast<unsigned long>(state.range(0)), Rational(3));
+  s.gamma = Rational(1, 2);
+  s.bits = 0;
+  s.role = TargetClient::Role::ldpq;
+  const Accountant alone(s);
+  s.role = TargetClient::Role::leader;
+  const Accountant paired(s);
+  const PopulationCounts c = counts_of(s);
+  const Rational w(BigInt(c.ldpq), BigInt(c.ldpq + 2 * c.pairs));
+  const Accountant round = alone.mixture(w, paired, "client 1 alone", "client 1 paired");
+  const auto k = static_cast<std::uint64_t>(state.range(1));
+  const Rational delta(1, 100000);
+  TwoSided eps{};
+  for (auto _ : state) {
+    eps = round.coordinates(1, k).epsilon(delta);
+    benchmark::DoNotOptimize(eps);
+  }
+  record(state, eps, round.coordinates(1, k).upper_only().epsilon_upper(delta));
+}
+
 }  // namespace
 
+BENCHMARK(BM_drawn_role_rounds)->Args({10, 10})->Args({100, 100})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_adaptive_rounds)
     ->Args({2, 100})
     ->Args({2, 1'000})
