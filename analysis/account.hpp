@@ -49,6 +49,7 @@ struct AccountPhase {
   unsigned long n = 0;
   std::uint64_t m = 1, rounds = 1;
   std::optional<Budget> budget = Budget{Budget::Kind::exp_eps, Rational(3)};  ///< none: a room that takes none
+  Neighbour relation = Neighbour::replace_one;
 };
 
 struct AccountOutcome {

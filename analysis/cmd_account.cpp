@@ -166,7 +166,6 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   if (!a.sampling_rate.empty())
     throw invalid_argument("--sampling-rate", a.sampling_rate, "absent for " + name + " (augcorbin and corbin only)");
   if (a.role != "drawn") throw invalid_argument("--role", a.role, "absent for " + name + " (its clients are alone)");
-  if (a.neighbours != "replace") throw invalid_argument("--neighbours", a.neighbours, "replace for " + name);
   if (a.geometry.bits != "5") throw invalid_argument("--bits", a.geometry.bits, "absent for " + name + " (no shared bits)");
   if (a.geometry.variant != "corrected")
     throw invalid_argument("--variant", a.geometry.variant, "absent for " + name + " (no CorBinQ)");
@@ -177,6 +176,7 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
     throw invalid_argument("--alpha, --exp-eps or --eps", "given", "absent for " + name + ", which takes no budget");
   s.center = a.geometry.c();
   s.radius = a.geometry.r();
+  s.relation = parse_neighbour(a.neighbours);  // a room without a builder for it says so below
   // The δ a room's calibration reads (the Gaussian's σ), as the room declares (Mechanism::reads).
   if (room.reads(fl::SettingParameter::delta)) {
     if (a.calibration_delta.empty())
@@ -188,6 +188,7 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   }
   AccountPhase phase;
   phase.mechanism = a.mechanism;
+  phase.relation = s.relation;
   phase.budget = room.reads(fl::SettingParameter::budget) ? std::optional<Budget>(s.budget) : std::nullopt;
   phase.n = parse_count(a.n, "--n", kMaxAccountClients, 2);
   phase.m = parse_count(a.m, "--m", kMaxCompositions, 1);
@@ -268,7 +269,7 @@ RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<B
       ledger.step(kind, rounds);
       if (asked)
         asked->push_back({kinds[i].mechanism.empty() ? "augcorbin" : kinds[i].mechanism, kind.setting.n,
-                          kind.coordinates, rounds, kind.setting.budget});
+                          kind.coordinates, rounds, kind.setting.budget, kind.setting.relation});
     } catch (const invalid_argument& e) {
       if (i == 0) throw;
       throw invalid_argument("--phase " + std::to_string(i) + " (" + e.parameter() + ")", e.value(), e.rule());
@@ -434,7 +435,7 @@ void run_account(const AccountCli& cli) {
   out["rounds"] = std::to_string(rounds);
   out["compositions"] = std::to_string(o.ledger.compositions());
   if (!laws)  // the laws' pair of datasets is the user's
-    out["neighbours"] = !front.kind || front.kind->setting.relation == Neighbour::replace_one ? "replace" : "remove";
+    out["neighbours"] = to_string(o.phases.front().relation);
   if (front.kind) {
     const RoundKind& first = *front.kind;
     out["role"] = a.role;

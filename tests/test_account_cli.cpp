@@ -2,6 +2,7 @@
 // coordinate, --at-eps, and bad input (exit 2, one line naming the option).
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
@@ -281,13 +282,37 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "pbm1", "--dropout", "1/10"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
-      {{"--mechanism", "rqm3", "--neighbours", "remove"}, "--neighbours"},
+      {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove"}, "--mechanism"},
       {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},
       {{"--mechanism", "ldp", "--calibration-delta", "1e-5"}, "--calibration-delta"},
       {{"--gamma", "1", "--calibration-delta", "1e-5"}, "--calibration-delta"},
       {{"--mechanism", "corbin", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "ldp", "--target-eps", "8"}, "--target-eps"}};
   refuses(base, cases);
+}
+
+TEST_CASE("corbin account --mechanism ldp --neighbours remove is Theorem 3's remove one at γ = 1", "[cli][unit]") {
+  // Two builders of one mechanism (the lone clients' family, Theorem 3's): at c = 2 the sums of n
+  // and n − 1 outputs (c ± 2 each) share their values.
+  const std::vector<std::string> run = {"--n", "60", "--exp-eps", "3", "--rounds", "3", "--delta", "1e-5",
+                                        "--neighbours", "remove", "--center", "2"};
+  std::vector<std::string> room = run, theorem3 = run;
+  room.insert(room.end(), {"--mechanism", "ldp"});
+  theorem3.insert(theorem3.end(), {"--gamma", "1"});
+  const Json a = run_json(room), b = run_json(theorem3);
+  CHECK(a["neighbours"] == "remove");
+  for (const char* end : {"eps_lower_approx", "eps_upper_approx"})
+    CHECK(std::abs(a[end].get<double>() - b[end].get<double>()) <= 1e-9 * b[end].get<double>());
+  CHECK(a["eps_upper_approx"].get<double>() < 2.09);
+  CHECK(a["eps_lower_approx"].get<double>() > 2.08);
+  // Another lone room accepts it too; the replace-one answer is another.
+  std::vector<std::string> rqm = {"--n", "10", "--exp-eps", "3", "--delta", "1/10", "--mechanism", "rqm3"};
+  const Json replaced = run_json(rqm);
+  rqm.insert(rqm.end(), {"--neighbours", "remove"});
+  const Json removed = run_json(rqm);
+  CHECK(removed["neighbours"] == "remove");
+  CHECK(replaced["neighbours"] == "replace");
+  CHECK(removed["eps_upper"] != replaced["eps_upper"]);
 }
 
 TEST_CASE("corbin account says why ε is infinite and gives the LDPQ role's beside it", "[cli][unit]") {

@@ -359,3 +359,65 @@ TEST_CASE("RQM with three levels: no input outside the family's extremes is wors
     CHECK(worst <= bound * (1 + 1e-9) + 1e-15);
   }
 }
+
+TEST_CASE("a lone room under remove one: LDP-FL's is Theorem 3's remove-one accountant at γ = 1",
+          "[mechanism_accountant][unit]") {
+  // Client 1 absent from the second dataset, the others' sum released (Eq. (1) at γ = 1). Two
+  // builders of one mechanism: the lone clients' family (the sums of n and n − 1 outputs on one
+  // lattice, c/step apart) and Theorem 3's (neighbours.hpp). At e^ε = 3 (α = 2, r = 1) the outputs
+  // are c ± 2: at c = 2 or −6 the sums' supports meet, at c = 1/2 their values never do, and at
+  // c = 0 the count's parity tells client 1's presence (+∞ both); with few clients the sum of all
+  // "+" outputs, which only client 1's presence gives, has mass above δ (+∞ too).
+  PrecisionScope scope(128);
+  const fl::Mechanism& ldp = fl::Registry::global().find("ldp");
+  std::size_t finite = 0;
+  for (const Rational& center : {Rational(2), Rational(-6), Rational(1, 2), Rational(0)}) {
+    for (unsigned long n : {5ul, 60ul}) {
+      fl::CoordinateSetting room_setting = setting(Rational(3));
+      room_setting.center = center;
+      room_setting.relation = Neighbour::remove_one;
+      std::string why;
+      const std::optional<Accountant> room = ldp.round_accountant(room_setting, n, PldLimits{}, why);
+      REQUIRE(room);
+      AccountSetting s;
+      s.n = n;
+      s.gamma = Rational(1);
+      s.budget = Budget::make(Budget::Kind::exp_eps, Rational(3));
+      s.center = center;
+      s.relation = Neighbour::remove_one;
+      const Accountant theorem3(s);
+      for (std::uint64_t k : {std::uint64_t(1), std::uint64_t(5)}) {
+        INFO("c = " << center << ", n = " << n << ", k = " << k);
+        for (const Rational& delta : {Rational(1, 100000), Rational(1, 10)}) {
+          const TwoSided a = room->compose(k).epsilon(delta);
+          const TwoSided b = theorem3.compose(k).epsilon(delta);
+          CHECK(a.lower <= b.upper);
+          CHECK(b.lower <= a.upper);
+          CHECK(std::isinf(a.upper) == std::isinf(b.upper));
+          if (center == 0 || center == Rational(1, 2)) CHECK(std::isinf(a.lower));
+          if (std::isinf(a.upper) || std::isinf(b.upper)) continue;
+          ++finite;
+          CHECK(std::abs(a.upper - b.upper) <= 1e-6 * b.upper);
+          CHECK(std::abs(a.lower - b.lower) <= 1e-6 * b.upper);
+        }
+      }
+    }
+  }
+  CHECK(finite >= 6);  // c = 2 and −6 at 60 clients, both δ and k
+  // Replace one is another question: a different answer from the same room.
+  fl::CoordinateSetting off = setting(Rational(3));
+  off.center = Rational(2);
+  std::string why;
+  const std::optional<Accountant> replace = ldp.round_accountant(off, 60, PldLimits{}, why);
+  off.relation = Neighbour::remove_one;
+  const std::optional<Accountant> remove = ldp.round_accountant(off, 60, PldLimits{}, why);
+  CHECK(replace->epsilon(Rational(1, 100000)).upper < remove->epsilon(Rational(1, 100000)).lower);
+  // The noise rooms and CorBin-FL's own say why they have no such builder.
+  fl::CoordinateSetting s = setting(Rational(3));
+  s.relation = Neighbour::remove_one;
+  for (const char* name : {"gaussian", "laplace", "corbin", "augcorbin"}) {
+    INFO(name);
+    CHECK_FALSE(fl::Registry::global().find(name).round_accountant(s, 5, PldLimits{}, why));
+    CHECK(why.find("replace one") != std::string::npos);
+  }
+}

@@ -529,7 +529,6 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   if (!gamma.is_none()) throw corbin::invalid_argument("gamma", "given", "absent for " + which + " (augcorbin's share)");
   if (to_rational(dropout, "dropout") != 0) throw corbin::invalid_argument("dropout", "given", "0 for " + which);
   if (role != "drawn") throw corbin::invalid_argument("role", quote(role), "absent for " + which + " (its clients are alone)");
-  if (neighbours != "replace") throw corbin::invalid_argument("neighbours", quote(neighbours), "replace for " + which);
   if (to_count(bits, "bits", kMaxBits) != 5) throw corbin::invalid_argument("bits", "given", "absent for " + which);
   fl::CoordinateSetting s;
   if (room.reads(fl::SettingParameter::budget))
@@ -538,6 +537,7 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
     throw corbin::invalid_argument("budget", "given", "absent for " + which + ", which takes none");
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
+  s.relation = parse_neighbour(neighbours);  // a room without a builder for it says so below
   // The δ a room's calibration reads, as the room declares (Mechanism::reads): the CLI's rule.
   if (room.reads(fl::SettingParameter::delta)) {
     if (calibration_delta.is_none())

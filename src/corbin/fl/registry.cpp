@@ -352,7 +352,8 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
     }
     laws.push_back({std::move(*atoms), input_words(s, w)});
   }
-  return Accountant::from_family(lone_clients_family(laws, n, s.center), true, limits);
+  return Accountant::from_family(lone_clients_family(laws, n, s.center, s.relation),
+                                 s.relation == Neighbour::replace_one, limits);
 }
 
 Registry::Registry() {

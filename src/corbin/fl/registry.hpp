@@ -148,6 +148,10 @@ struct CoordinateSetting {
   Variant variant = Variant::corrected;
   Rational delta{1, 100000};
   Rational gamma{1, 2};  ///< AugCorBin-FL's LDPQ fraction (MechanismConfig::gamma)
+  /// The neighbouring relation a round's accountant is for (round_accountant; no other question
+  /// reads it): replace one for every room with a builder, remove one for the lone rooms whose
+  /// builder is lone_clients.hpp's (client 1 absent: the others' sum released).
+  Neighbour relation = Neighbour::replace_one;
 };
 
 /// The parameters of a CoordinateSetting beyond c and r, each read by some rooms' questions and

@@ -8,7 +8,8 @@
 //    output from the pair). Every mechanism accepts replace one. Remove one is accounted where
 //    the law without client 1 is written out: Theorem 3's mechanism (CorBin-FL, AugCorBin-FL,
 //    LDP-FL as γ = 1) in the exact reference, the certified accountant and the run accountant;
-//    a lone room's builder (fl/mechanisms/*: round_accountant) refuses it by name.
+//    the lone rooms' builder (worst_case/lone_clients.hpp: LDP-FL, PBM, RQM); the noise rooms'
+//    builders (fl/mechanisms/*: round_accountant) refuse it, saying why.
 //  * The population (PopulationCounts): how many clients quantize alone (LDPQ) and how many
 //    pairs share a CorBinQ coin, from n and γ as the reference code splits them.
 //  * Client 1 (TargetClient): its role (alone, a pair's leader or follower) and its inputs.

@@ -79,7 +79,8 @@ std::optional<Accountant> CqMechanism::round_accountant(const CoordinateSetting&
                                                         const PldLimits& limits, std::string&) const {
   std::vector<ExtremeLaw> ends;
   for (const Rational& w : range_ends(s)) ends.push_back({{{w, Rational(1)}}, input_words(s, w)});
-  return Accountant::from_family(lone_clients_family(ends, n, s.center), true, limits);
+  return Accountant::from_family(lone_clients_family(ends, n, s.center, s.relation),
+                                 s.relation == Neighbour::replace_one, limits);
 }
 
 }  // namespace corbin::fl

@@ -73,6 +73,11 @@ double laplace_b(const Rational& eps, const Rational& sensitivity) {
 std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
+  if (s.relation != Neighbour::replace_one) {
+    why_not = "used under replace one (removing client 1 removes its noise too: the sum's laws are not a shift "
+              "of each other, and no builder is written for them)";
+    return std::nullopt;
+  }
   const Rational sensitivity = 2 * s.radius;
   if (!gaussian_) {
     if (n > kMaxLaplaceSumClients) {

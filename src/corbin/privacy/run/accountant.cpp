@@ -264,7 +264,9 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Accountant out;
   out.limits_ = limits;
-  out.mixes_ = true;  // a configuration's pair may be used either way round from use to use
+  // Both orders listed: a configuration's pair may be used either way round from use to use
+  // (replace one); otherwise each order is one for the whole run (remove one).
+  out.mixes_ = both_orders;
   out.moments_[0] = out.moments_[1] = unbounded_moments();
   std::vector<std::pair<const WindowPmf*, const WindowPmf*>> samples;
   for (const AttainedLaws& m : members) {

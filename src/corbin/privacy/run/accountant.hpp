@@ -106,7 +106,8 @@ class Accountant {
   /// One use of a mechanism given as a family of configurations, each a pair of neighbouring
   /// laws with its words: the worst case over the family (every member, chosen freely in each use,
   /// even adaptively). `both_orders`: every member's pair is listed the other way round too, so one
-  /// envelope covers both directions; otherwise each direction gets its own. The builder of a
+  /// envelope covers both directions, and a use may take either (replace one); otherwise each
+  /// direction gets its own, kept for the whole run (remove one: client 1 in one dataset). The builder of a
   /// mechanism's family owes the proof that it holds every configuration's worst case (a
   /// reduction such as neighbours.hpp's). At least one member.
   static Accountant from_family(const std::vector<AttainedLaws>& members, bool both_orders,

@@ -22,22 +22,23 @@ BigInt gcd_of(BigInt a, BigInt b) {
   return a;
 }
 
+/// The largest h with both x and y integer multiples of it (0 where both are 0).
+Rational common_step(const Rational& x, const Rational& y) {
+  // gcd(a/b, p/q) = gcd(a·q, p·b)/(b·q), kept reduced.
+  BigInt num = gcd_of(numerator(x) * denominator(y), numerator(y) * denominator(x)),
+         den = denominator(x) * denominator(y);
+  const BigInt g = gcd_of(num, den);
+  num /= g;
+  den /= g;
+  return Rational(num, den);
+}
+
 /// The largest step h such that every (value − c) is an integer multiple of it (0 if all are 0).
 Rational lattice_step(const std::vector<ExtremeLaw>& extremes, const Rational& center) {
-  BigInt num(0), den(1);
+  Rational step(0);
   for (const ExtremeLaw& e : extremes)
-    for (const Atom<Rational>& a : e.atoms) {
-      const Rational x = a.value - center;
-      if (x == 0) continue;
-      // gcd(num/den, p/q) = gcd(num·q, p·den)/(den·q), kept reduced.
-      const BigInt p = numerator(x), q = denominator(x);
-      num = gcd_of(num * q, p * den);
-      den = den * q;
-      const BigInt g = gcd_of(num, den);
-      num /= g;
-      den /= g;
-    }
-  return Rational(num, den);
+    for (const Atom<Rational>& a : e.atoms) step = common_step(step, a.value - center);
+  return step;
 }
 
 /// A law as a window on the lattice: P(index = (value − c)/h).
@@ -83,19 +84,27 @@ void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>
 }  // namespace
 
 std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
-                                              const Rational& center) {
+                                              const Rational& center, Neighbour relation) {
   if (extremes.size() < 2) throw invalid_argument("extremes", std::to_string(extremes.size()), "at least 2");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
-  // (n − 1 + k − 1 choose k − 1) placements of the others, times k(k − 1) pairs for client 1.
+  const bool removed = relation == Neighbour::remove_one;
+  // (n − 1 + k − 1 choose k − 1) placements of the others, times k(k − 1) pairs for client 1
+  // (remove one: its k extremes).
   const std::size_t kinds = extremes.size();
   double count = 1;
   for (std::size_t i = 1; i < kinds; ++i) count = count * static_cast<double>(n - 1 + i) / static_cast<double>(i);
-  count *= static_cast<double>(kinds * (kinds - 1));
+  count *= static_cast<double>(removed ? kinds : kinds * (kinds - 1));
   if (count > static_cast<double>(kMaxLoneConfigurations))
     throw invalid_argument("n", std::to_string(n),
                            "small enough for at most " + std::to_string(kMaxLoneConfigurations) +
                                " configurations (" + std::to_string(kinds) + " extreme inputs)");
-  const Rational step = lattice_step(extremes, center);
+  Rational step = lattice_step(extremes, center);
+  // Remove one: the two worlds' sums differ by one client's c, a whole number of steps.
+  if (removed) step = common_step(step, center);
+  const Rational steps_to_c = removed && step != 0 ? Rational(center / step) : Rational(0);
+  if (abs(steps_to_c) > Rational(1L << 40))
+    throw invalid_argument("center", to_string(center), "within 2^40 steps of the outputs' lattice from 0");
+  const auto shift = steps_to_c.convert_to<std::int64_t>();
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   std::vector<WindowPmf> laws;
   std::int64_t spread = 0;
@@ -155,6 +164,25 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
         words[w] += (words[w].empty() ? "" : ", ") + std::to_string(ways[w][e]) + " at " + extremes[e].input;
     }
   std::vector<AttainedLaws> out;
+  if (removed) {
+    for (std::size_t x = 0; x < kinds; ++x)
+      for (std::size_t w = 0; w < ways.size(); ++w) {
+        // The sum of n outputs at value v has index (v − n c)/step, of n − 1 outputs (v − (n − 1) c)/step.
+        WindowPmf without = others[w];
+        without.first -= shift;
+        AttainedLaws m;
+        append_aligned(convolve(others[w], laws[x]), without, m.laws);
+        m.words.client_1 = "client 1 alone at " + extremes[x].input;
+        m.words.replaced_by = "client 1 removed";
+        m.words.inputs = extremes[x].input + " | removed";
+        m.words.others_ldpq = "of the other " + std::to_string(n - 1) + " clients " + words[w];
+        m.words.others_pairs = "no pairs";
+        m.attained = extremes[x].attained;
+        for (std::size_t e = 0; e < kinds; ++e) m.attained = m.attained && (extremes[e].attained || ways[w][e] == 0);
+        out.push_back(std::move(m));
+      }
+    return out;
+  }
   for (std::size_t x = 0; x < kinds; ++x)
     for (std::size_t y = 0; y < kinds; ++y) {
       if (x == y) continue;

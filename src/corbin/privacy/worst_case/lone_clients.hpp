@@ -14,14 +14,23 @@
 // (P, Q) = Σ λ_a μ_b (P_a, Q_b) over its two inputs' weights, so by joint convexity its worst case
 // is at most that of a pair of vertices: every pair is listed, attained only where both are.
 //
+// Remove one (client 1 absent from the second dataset, its sum the other n − 1 clients'): the
+// same argument over the others, and client 1's law P = Σ λ_a P_a against the fixed Q, so its
+// worst case is at an extreme; a configuration is client 1's extreme and the others' counts.
+// Each order of the pair is its own worst case for the run (from_family without both orders).
+//
 // The outputs' values must lie on a lattice (every value a multiple of one rational step, after
-// the shift by c: the sum then indexes a window of integers); the supports of the released sums
-// in the two worlds are the same count of outputs, so no shift is needed between them.
+// the shift by c: the sum then indexes a window of integers). Under replace one the released
+// sums in the two worlds are of the same count of outputs, so no shift is needed between them;
+// under remove one they differ by one client's c, so the lattice's step divides c too and the
+// second world's window is shifted by c/step (where no step of the limits does, the supports'
+// values never meet: disjoint laws, as the parity of the count at c = 0 makes them).
 
 #include <string>
 #include <vector>
 
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/setting.hpp"
 #include "corbin/quantizer/scalar_law.hpp"
 
 namespace corbin {
@@ -41,11 +50,13 @@ struct ExtremeLaw {
 constexpr std::size_t kMaxLoneConfigurations = 20000;
 constexpr std::size_t kMaxLoneLattice = 1 << 20;
 
-/// Every configuration of n >= 2 lone clients over the extremes' laws (at least two), both orders
-/// of client 1's pair (Accountant::from_family with both_orders). Raises invalid_argument naming n
-/// when the configurations or the lattice pass the limits above, or the laws' values share no
-/// lattice of that size.
+/// Every configuration of n >= 2 lone clients over the extremes' laws (at least two): under
+/// replace one both orders of client 1's pair (Accountant::from_family with both_orders), under
+/// remove one client 1 at each extreme against its absence (from_family without). Raises
+/// invalid_argument naming n when the configurations or the lattice pass the limits above, or the
+/// laws' values share no lattice of that size.
 std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
-                                              const Rational& center);
+                                              const Rational& center,
+                                              Neighbour relation = Neighbour::replace_one);
 
 }  // namespace corbin
