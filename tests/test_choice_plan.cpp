@@ -163,3 +163,33 @@ TEST_CASE("one use: the lower end is the best attained member's, every member se
   CHECK(e.lower <= std::log(14.0 / 5.0));
   CHECK(e.upper >= std::log(17.0 / 2.0) - 1e-12);  // nine to one's ε(1/20): ln(17/2)
 }
+
+TEST_CASE("a mixture's plan draws where its pair draws", "[choice][unit]") {
+  // Accountant::mixture mixes k-fold pairs (one draw for all k uses), and a one-use mixture
+  // composed redraws in every use: the plan must not draw on another schedule. A: (3/4, 1/4)
+  // against (1/4, 3/4); B: one law in both worlds; w = 1/2. (A reviewer's counterexamples: the
+  // first gave δ_upper(3/2) = 0.070599 where its one draw's exact value is 0.141197, the second
+  // a lower end 0.1333795 above the per-use draws' exact 0.1333666.)
+  const auto single = [](const Rational& a, const Rational& b, const char* name) {
+    AttainedLaws m;
+    m.laws.p = few_point_pmf({interval_from(a), interval_from(1 - a)});
+    m.laws.q = few_point_pmf({interval_from(b), interval_from(1 - b)});
+    m.words.client_1 = name;
+    m.words.inputs = "c + r | c - r";
+    return Accountant::from_family({m}, false);
+  };
+  PrecisionScope scope(128);
+  const Accountant a = single(Rational(3, 4), Rational(1, 4), "A"), b = single(Rational(1, 2), Rational(1, 2), "B");
+  const Rational w(1, 2);
+  // One draw for two uses: the mixture of the two-fold pairs, as compose(2) then mixture.
+  const TwoSided once = a.coordinates(1, 2).mixture(w, b.coordinates(1, 2), "A", "B").delta(Rational(3, 2));
+  const TwoSided reference = a.compose(2).mixture(w, b.compose(2), "A", "B").delta(Rational(3, 2));
+  CHECK(once.upper >= 0.141197);
+  CHECK(once.upper >= reference.lower);
+  // A draw in every use: δ(1) of (w·A + (1 − w)·B) composed twice.
+  const TwoSided each = a.mixture(w, b, "A", "B").coordinates(2, 1).delta(Rational(1));
+  const TwoSided composed = a.mixture(w, b, "A", "B").compose(2).delta(Rational(1));
+  CHECK(each.lower <= 0.1333667);
+  CHECK(each.lower <= composed.upper);
+  CHECK(composed.lower <= each.upper);
+}

@@ -94,7 +94,7 @@ struct Kernel {
   double infinite = 0;
   std::size_t group = 0;
   std::size_t representative = kNone;
-  std::size_t input = 0;  ///< the representative's client-1 input
+  std::size_t input = kNone;  ///< the representative's client-1 input (kNone: none attained)
   static constexpr std::size_t kNone = ~std::size_t(0);
 };
 
@@ -995,6 +995,12 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
     if (query.group_weights.size() != groups || sum != 1)
       throw invalid_argument("group_weights", std::to_string(query.group_weights.size()) + " weights",
                              "one per group (" + std::to_string(groups) + "), adding up to 1");
+    // A drawn group without members would add nothing to the upper bound's mixture.
+    std::vector<bool> listed(groups, false);
+    for (const ChoiceMember& m : members) listed[m.group] = true;
+    for (std::size_t g = 0; g < groups; ++g)
+      if (!listed[g] && query.group_weights[g] > 0)
+        throw invalid_argument("members", "none in group " + std::to_string(g), "at least one in every drawn group");
     if (query.groups_chosen || query.round == 0)
       throw invalid_argument("group_weights", "given", "without groups_chosen, and with rounds known");
   }

@@ -73,7 +73,10 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::composed(std::uint64_t k) const {
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::rounds_of(std::uint64_t m, std::uint64_t rounds) const {
   // A plan of whole rounds (round_ uses each), repeated as rounds, is still rounds of round_ uses.
-  const std::uint64_t round = uses_ == 1 ? m : (m == 1 ? round_ : 0);
+  // A one-use plan with a drawn role redraws it in every use (its accountant's pair is composed
+  // m·rounds times): as m coordinates configured together, its draws would not be the rounds'.
+  const std::uint64_t round =
+      uses_ == 1 ? (weights_.empty() || m == 1 ? m : 0) : (m == 1 ? round_ : 0);
   return with_uses(uses_ * m * rounds, round);  // the caller keeps m·rounds in range
 }
 
@@ -96,7 +99,9 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) co
 std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const ChoicePlan& other,
                                                      const std::string& when_this,
                                                      const std::string& when_other) const {
-  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || round_ == 0 ||
+  // Accountant::mixture draws once for all of its uses (it mixes the k-fold pairs): each plan
+  // must be one round, so that the program's draw per round is that one draw.
+  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || round_ != uses_ ||
       other.round_ != round_)
     return nullptr;
   for (std::size_t d = 0; d < directions_.size(); ++d)

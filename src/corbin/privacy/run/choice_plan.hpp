@@ -95,7 +95,8 @@ class ChoicePlan {
   /// In each round, this plan's family with probability w, else `other`'s, drawn independently of
   /// the data and revealed before the adversary chooses (client 1's role as the server draws it:
   /// Accountant::mixture), `when_this` and `when_other` naming the draws in a strategy's words.
-  /// Each plan one role, as many uses, rounds of one size (known), the same directions; else none.
+  /// Each plan one role, one round of as many uses (Accountant::mixture draws once for all of an
+  /// accountant's uses), the same directions; else none.
   std::shared_ptr<const ChoicePlan> mixture(const Rational& w, const ChoicePlan& other, const std::string& when_this,
                                             const std::string& when_other) const;
   /// This plan's uses, then `next`'s, where both choose from the same families (as one family's
