@@ -179,7 +179,7 @@ std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig&
 std::optional<Accountant> CorbinMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                             const PldLimits& limits, std::string& why_not) const {
   if (s.relation != Neighbour::replace_one) {
-    why_not = "used under replace one here (remove one is Theorem 3's accountant's: corbin account --neighbours remove)";
+    why_not = "used under replace one here (remove one is Theorem 3's accountant's, AccountSetting's relation)";
     return std::nullopt;
   }
   AccountSetting population;

@@ -116,7 +116,7 @@ struct ProgramQuery {
   /// outputs); 0: unknown, no strategy (the upper bound, which lets every use adapt, still holds).
   std::uint64_t round = 1;
   /// Whether the adversary also picks each round's group (client 1's role, where every sequence of
-  /// roles is the statement: `--role worst`): one more strategy then plays any group's attained
+  /// roles is the statement: RoundKind::any_role_sequence): one more strategy then plays any group's attained
   /// members, each round's from the state (ProgramAnswer::kAnyGroup).
   bool groups_chosen = false;
   /// Or the group drawn at each round's first use, independently of everything before and
