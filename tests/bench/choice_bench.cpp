@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/run/round.hpp"
 
 using namespace corbin;
 
@@ -28,18 +29,22 @@ void record(benchmark::State& state, const TwoSided& eps, double pair_upper) {
   state.counters["pair_upper"] = pair_upper;
 }
 
-/// k rounds (range(1)) at n = range(0), e^ε = 3, δ = 1e-5: the program's bracket, from the
-/// accountant built once outside the loop (each query runs the program afresh: new rounds).
-void BM_adaptive_rounds(benchmark::State& state) {
-  const Accountant one(setting(static_cast<unsigned long>(state.range(0)), Rational(3)));
+/// range(1) rounds of `round`, δ = 1e-5: the program's bracket, from the accountant built once
+/// outside the loop (each query runs the program afresh: new rounds).
+void run_rounds(benchmark::State& state, const Accountant& round) {
   const auto k = static_cast<std::uint64_t>(state.range(1));
   const Rational delta(1, 100000);
   TwoSided eps{};
   for (auto _ : state) {
-    eps = one.coordinates(1, k).epsilon(delta);
+    eps = round.coordinates(1, k).epsilon(delta);
     benchmark::DoNotOptimize(eps);
   }
-  record(state, eps, one.coordinates(1, k).upper_only().epsilon_upper(delta));
+  record(state, eps, round.coordinates(1, k).upper_only().epsilon_upper(delta));
+}
+
+/// k rounds (range(1)) at n = range(0), e^ε = 3.
+void BM_adaptive_rounds(benchmark::State& state) {
+  run_rounds(state, Accountant(setting(static_cast<unsigned long>(state.range(0)), Rational(3))));
 }
 
 /// Three coordinates of one round at n = 5, e^ε = 2, δ = 1/20: every multiset of the family.
@@ -65,17 +70,7 @@ void BM_drawn_role_rounds(benchmark::State& state) {
   const Accountant alone(s);
   s.role = TargetClient::Role::leader;
   const Accountant paired(s);
-  const PopulationCounts c = counts_of(s);
-  const Rational w(BigInt(c.ldpq), BigInt(c.ldpq + 2 * c.pairs));
-  const Accountant round = alone.mixture(w, paired, "client 1 alone", "client 1 paired");
-  const auto k = static_cast<std::uint64_t>(state.range(1));
-  const Rational delta(1, 100000);
-  TwoSided eps{};
-  for (auto _ : state) {
-    eps = round.coordinates(1, k).epsilon(delta);
-    benchmark::DoNotOptimize(eps);
-  }
-  record(state, eps, round.coordinates(1, k).upper_only().epsilon_upper(delta));
+  run_rounds(state, alone.mixture(alone_probability(s), paired, "client 1 alone", "client 1 paired"));
 }
 
 }  // namespace
