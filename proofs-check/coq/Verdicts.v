@@ -8,7 +8,7 @@
     Names are qualified by their file so that an auditor finds each one at once. *)
 
 From Coq Require Import Reals Lra Lia.
-From Corbin Require Defs Alpha Facts Neighbours P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
+From Corbin Require Defs Alpha Facts Neighbours Adaptive P1 T1a Thm1 FreeLevels Optimal D0 A2 Worst Thm23 Aggregate
   Reference Eavesdrop Gauss Comm X8 Thm3 Thm4 Thm4Large Errata B1.
 Import Corbin.Defs.
 Open Scope R_scope.
@@ -69,6 +69,13 @@ Qed.
 Theorem holds__ACC__ldpq_others_at_ends : Neighbours.ldpq_others_at_ends_claim.
 Proof. exact Neighbours.ldpq_others_at_ends. Qed.
 
+(** The accountant's search of the adversary's choices over uses (privacy/pld/adaptive_program.hpp):
+    the hockey-stick of any adaptive strategy's transcript is at most the Bellman value, which one
+    strategy attains; the value's properties, and that splitting atoms, moving mass, and a pair
+    whose profile dominates each member's, only raise it. *)
+Theorem holds__ACC__adaptive_program : Adaptive.adaptive_program_claim.
+Proof. exact Adaptive.adaptive_program. Qed.
+
 Theorem holds__P1__printed : P1_claim. Proof. exact P1.P1. Qed.
 Theorem fails__A2__printed : ~ A2.A2_claim. Proof. exact A2.A2. Qed.
 Theorem holds__A2__intended : T1a_claim_intended. Proof. exact T1a.T1a_intended. Qed.
@@ -126,6 +133,7 @@ Theorem holds__B1__signsgd : B1.B1_claim_signsgd. Proof. exact B1.B1_signsgd. Qe
     (check.sh accepts only the reals' axioms and coq-interval's primitive specifications). *)
 Definition all_pins :=
   (holds__ACC__ldpq_others_at_ends,
+   holds__ACC__adaptive_program,
    holds__P1__printed,
    fails__A2__printed,
    holds__A2__intended,
