@@ -471,3 +471,15 @@ TEST_CASE("corbin account says which dropout rounds are the mixture over who sur
   CHECK(both["dropout"]["dropout_rounds"] == "100");
   CHECK(both["dropout"]["delta_mechanism"] == "1/20");
 }
+
+TEST_CASE("corbin account refines the adversary's program while its bracket is wide", "[cli][unit]") {
+  // n = 10 on LDPQ, e^ε = 3, 1 000 rounds, δ = 10^-5: the program's first grid (a step of 1/16)
+  // left [128.438, 128.909], 0.37 % wide; finer passes within the work budget narrow it to under
+  // 0.1 % (both ends certified on every pass, so the narrowest of each stands).
+  const Json j = run_json({"--n", "10", "--gamma", "1", "--exp-eps", "3", "--rounds", "1000", "--delta", "1e-5"});
+  const double lower = j["eps_lower_approx"].get<double>(), upper = j["eps_upper_approx"].get<double>();
+  CHECK(lower <= upper);
+  CHECK(upper - lower < 1.5e-3 * upper);
+  CHECK(lower > 128.438);
+  CHECK(upper < 128.909);
+}

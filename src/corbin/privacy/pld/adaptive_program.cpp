@@ -945,13 +945,19 @@ ProgramAnswer Program::solve() {
   out.scale = scale_;
   out.cells = cells_;
   out.work = work_;
+  out.clustered = kernel_.size() < members_.size() && std::isfinite(kernels_);
   if (work_ > 2 * limits_.max_work) return out;  // the estimate's atoms shared fewer points
   backward();
   const std::int64_t target = answer(out);
   out.run = true;
   if (query_.round == 0) return out;  // rounds unknown: no strategy is known to be attained
   if (!weight_up_.empty()) {  // the group is drawn: one strategy, each group's policy on its draws
-    out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
+    // It must have an attained member to play at every draw (a family for the upper end only,
+    // ChoicePlan::bounding, has none).
+    std::vector<bool> playable(groups_, false);
+    for (const ChoiceMember& m : members_) playable[m.group] = playable[m.group] || m.attained;
+    if (std::all_of(playable.begin(), playable.end(), [](bool b) { return b; }))
+      out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
     return out;
   }
   for (std::size_t g = 0; g < groups_; ++g) {

@@ -5,7 +5,8 @@
 // this is exact up to discretisation for an adversary who picks each use's configuration from a
 // finite family after seeing the earlier uses' outputs.
 //
-// The reduction. Let each use t = 1..k run one member c of a finite family, chosen by the
+// The reduction (its core is proved in Coq for finite laws: proofs-check/coq/Adaptive.v, pinned
+// as holds__ACC__adaptive_program). Let each use t = 1..k run one member c of a finite family, chosen by the
 // adversary as any function of the earlier outputs o_1..o_(t−1) (a random choice is a mixture of
 // deterministic ones, and the hockey-stick divergence is jointly convex, so it never does better).
 // Both worlds run the same strategy on the same outputs, so the transcript has the laws
@@ -149,6 +150,9 @@ struct ProgramAnswer {
   int scale = 0;           ///< the grid's step 2^scale
   std::size_t cells = 0;   ///< the widest window
   double work = 0;         ///< multiply-adds of the upper program
+  /// Whether members were bounded in clusters (ProgramLimits::kernels): a finer grid does not
+  /// narrow what a cluster's dominating pair adds.
+  bool clustered = false;
 };
 
 /// The worst case over `uses` adaptive choices among `members` (at least one), as above. Raises

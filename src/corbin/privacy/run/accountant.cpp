@@ -253,6 +253,11 @@ Accountant Accountant::silent(const PldLimits& limits) {
   const WindowPmf point = few_point_pmf({Interval(1)});
   Accountant out(point, point, false, limits);
   out.max_loss_[0] = out.max_loss_[1] = 0;  // the same law in both worlds
+  // Its one member, so that a mixture with a family keeps the adversary's choices (mixture).
+  AttainedLaws member{NeighbouringPmfs{point, point, false}, ConfigurationWords{}, 0.0, true};
+  member.words.client_1 = "client 1 silent";
+  const auto list = std::make_shared<const std::vector<AttainedLaws>>(std::vector<AttainedLaws>{member});
+  out.plan_ = std::make_shared<const ChoicePlan>(std::vector<UseFamily>{UseFamily(list, false)}, limits);
   return out;
 }
 
@@ -643,6 +648,12 @@ Accountant Accountant::upper_only() const {
   out.plan_.reset();     // and the adversary's choices are searched per query: not here
   out.lower_plan_.reset();
   out.parts_.clear();
+  return out;
+}
+
+Accountant Accountant::bounding() const {
+  Accountant out = upper_only();
+  if (plan_) out.plan_ = plan_->bounding();
   return out;
 }
 

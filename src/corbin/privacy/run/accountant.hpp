@@ -157,6 +157,11 @@ class Accountant {
   /// a `then`, a part without lower bounds adds nothing to the whole's lower bound (dropping its
   /// output is post-processing, so the rest's lower bound still holds).
   Accountant upper_only() const;
+  /// upper_only, but keeping the family member by member for the upper end's search of the
+  /// adversary's choices (choice_plan.hpp), none of them attained: a family that covers a
+  /// stronger adversary than the mechanism as run (a dropout round's populations, each with the
+  /// other clients' inputs chosen after the draw: run/round.cpp).
+  Accountant bounding() const;
   /// These lower bounds added to this one's, each of all this accountant's uses together (a
   /// dropout round's m coordinates with their shared draw: dropout_mixture.hpp).
   Accountant with_attained_plds(const std::vector<AttainedPlds>& attained) const;

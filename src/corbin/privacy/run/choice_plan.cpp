@@ -12,6 +12,12 @@ namespace corbin {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// The program refines its grid while its bracket is wider than this, relative to the upper end,
+/// and the passes' multiply-adds stay within kRefinedShare times the first's and kMaxRefinedWork
+/// in all (about half a second of the backward pass on two cores).
+constexpr double kProgramTolerance = 1e-4;
+constexpr double kRefinedShare = 6;
+constexpr double kMaxRefinedWork = 3e9;
 }  // namespace
 
 UseFamily::UseFamily(std::shared_ptr<const AggregateFamily> family, std::vector<Configuration> members,
@@ -50,7 +56,14 @@ bool UseFamily::same_as(const UseFamily& other) const {
 }
 
 bool UseFamily::attained(std::size_t i) const {
+  if (bounds_only_) return false;
   return list_ ? (*list_)[i].attained : aggregate_->candidate(configurations_[i].candidate).attained();
+}
+
+UseFamily UseFamily::bounding() const {
+  UseFamily out = *this;
+  out.bounds_only_ = true;
+  return out;
 }
 
 ChoicePlan::ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limits) : limits_(limits) {
@@ -104,18 +117,38 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const C
   if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || round_ != uses_ ||
       other.round_ != round_)
     return nullptr;
+  // Each side's draws: one role (weight 1), or a mixture's roles with their weights; several roles
+  // without weights are the adversary's pick (either), which a draw cannot hold.
+  const auto draws = [](const ChoicePlan& plan, const Rational& weight, const std::string& when,
+                        std::vector<Rational>& weights, std::vector<std::string>& whens) {
+    if (plan.weights_.empty()) {
+      if (plan.directions_.front().size() != 1) return false;
+      weights.push_back(weight);
+      whens.push_back(when);
+      return true;
+    }
+    for (std::size_t g = 0; g < plan.weights_.size(); ++g) {
+      weights.push_back(weight * plan.weights_[g]);
+      whens.push_back(when.empty() ? plan.when_[g] : when + ", " + plan.when_[g]);
+    }
+    return true;
+  };
+  std::vector<Rational> weights;
+  std::vector<std::string> whens;
+  if (!draws(*this, w, when_this, weights, whens) || !draws(other, Rational(1) - w, when_other, weights, whens))
+    return nullptr;
   for (std::size_t d = 0; d < directions_.size(); ++d)
-    if (directions_[d].size() != 1 || other.directions_[d].size() != 1 ||
-        directions_[d].front().backward() != other.directions_[d].front().backward())
-      return nullptr;
+    for (const std::vector<UseFamily>* roles : {&directions_[d], &other.directions_[d]})
+      for (const UseFamily& f : *roles)
+        if (f.backward() != directions_[d].front().backward()) return nullptr;
   auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
   out->directions_ = directions_;
-  for (std::size_t d = 0; d < directions_.size(); ++d) out->directions_[d].push_back(other.directions_[d].front());
+  for (std::size_t d = 0; d < directions_.size(); ++d)
+    out->directions_[d].insert(out->directions_[d].end(), other.directions_[d].begin(), other.directions_[d].end());
   out->uses_ = uses_;
   out->round_ = round_;
-  out->weights_ = {w, Rational(1) - w};
-  out->when_ = {when_this + " (probability " + to_string(w) + ")",
-                when_other + " (probability " + to_string(Rational(1) - w) + ")"};
+  out->weights_ = std::move(weights);
+  out->when_ = std::move(whens);
   return out;
 }
 
@@ -128,6 +161,18 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const
   }
   // Rounds of the same size stay rounds: the first part's last round ends before the next begins.
   return with_uses(uses_ + next.uses_, round_ == next.round_ ? round_ : 0);
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::bounding() const {
+  auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
+  out->directions_ = directions_;
+  out->weights_ = weights_;
+  out->when_ = when_;
+  out->uses_ = uses_;
+  out->round_ = round_;
+  for (std::vector<UseFamily>& roles : out->directions_)
+    for (UseFamily& f : roles) f = f.bounding();
+  return out;
 }
 
 ChoicePlan::Answer ChoicePlan::answer(bool by_delta, const Rational& at, double fixed_lower,
@@ -261,25 +306,55 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<UseFamily>& roles, b
   }
   ProgramLimits pl;
   pl.threads = limits_.threads;
-  const ProgramAnswer p = adaptive_worst_case(members, uses_, q, pl, limits_);
   Answer out;
-  if (!p.run) return out;
-  out.computed = true;
-  out.upper = by_delta ? p.upper : std::min(1.0, p.upper);
-  for (const ProgramAnswer::Strategy& s : p.strategies) {
-    const double l = by_delta ? eps_lower(s.lower, at) : delta_lower(s.lower, at);
-    if (out.by && l <= out.lower) continue;
-    AttainedBy by;
-    by.adaptive = true;
-    for (std::size_t m = 0; m < members.size(); ++m) {
-      if (s.uses[m] == 0) continue;
-      by.parts.push_back(roles[which[m].first].words(which[m].second));
-      if (!when_.empty()) by.parts.back().when = when_[which[m].first];
-      by.repeats.push_back(s.uses[m]);
-      by.reversed.push_back(roles[which[m].first].backward());
+  // The first pass on the grid the program's own limits choose; then, while the bracket is wider
+  // than kProgramTolerance, passes on finer grids within kMaxRefinedWork. Every pass bounds the
+  // same worst case both ways, so the smallest upper end and the largest lower end stand; each
+  // pass looks only inside the bracket the ones before left, which keeps its windows small.
+  int last_scale = 0;
+  double spent = 0, budget = 0, last_gap = kInf;
+  for (int pass = 0;; ++pass) {
+    const ProgramAnswer p = adaptive_worst_case(members, uses_, q, pl, limits_);
+    if (!p.run) break;
+    spent += p.work;
+    if (pass == 0) budget = std::min(kMaxRefinedWork, kRefinedShare * p.work);
+    const double upper = by_delta ? p.upper : std::min(1.0, p.upper);
+    out.upper = out.computed ? std::min(out.upper, upper) : upper;
+    out.computed = true;
+    for (const ProgramAnswer::Strategy& s : p.strategies) {
+      const double l = by_delta ? eps_lower(s.lower, at) : delta_lower(s.lower, at);
+      if (out.by && l <= out.lower) continue;
+      AttainedBy by;
+      by.adaptive = true;
+      for (std::size_t m = 0; m < members.size(); ++m) {
+        if (s.uses[m] == 0) continue;
+        by.parts.push_back(roles[which[m].first].words(which[m].second));
+        if (!when_.empty()) {
+          const std::size_t g = which[m].first;
+          by.parts.back().when = when_[g] + " (probability " + to_string(weights_[g]) + ")";
+        }
+        by.repeats.push_back(s.uses[m]);
+        by.reversed.push_back(roles[which[m].first].backward());
+      }
+      out.lower = l;
+      out.by = by;
     }
-    out.lower = l;
-    out.by = by;
+    const double low = std::max(fixed_lower, out.by ? out.lower : 0.0);
+    const double gap = out.upper - low;
+    // Another pass where this one refined and narrowed (clusters of members, for one, do not
+    // narrow on a finer grid) and the bracket is still wide.
+    const bool refined = !p.clustered && (pass == 0 || (p.scale < last_scale && gap < 0.75 * last_gap));
+    last_scale = p.scale;
+    last_gap = gap;
+    if (!refined || !(out.upper < kInf) || gap <= kProgramTolerance * out.upper || spent + p.work * 4 > budget)
+      break;
+    pl.refine_work = p.work * 4;  // a step half as long: twice the cells, at most twice the atoms
+    if (by_delta) {
+      q.eps_high = out.upper;
+      q.eps_low = std::clamp(low, 0.0, out.upper);
+    } else {
+      q.delta_hint = low;
+    }
   }
   return out;
 }

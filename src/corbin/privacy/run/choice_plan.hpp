@@ -62,6 +62,8 @@ class UseFamily {
   ConfigurationWords words(std::size_t i) const;
   bool attained(std::size_t i) const;
   bool backward() const { return backward_; }
+  /// The same members for the upper end only: none attained (ChoicePlan::bounding).
+  UseFamily bounding() const;
   /// The same members in the same direction: one builder's list, or Theorem 3's family of the
   /// same setting and role at the same configurations.
   bool same_as(const UseFamily& other) const;
@@ -71,6 +73,7 @@ class UseFamily {
   std::vector<Configuration> configurations_;
   std::shared_ptr<const std::vector<AttainedLaws>> list_;
   bool backward_ = false;
+  bool bounds_only_ = false;
 };
 
 class ChoicePlan {
@@ -95,14 +98,19 @@ class ChoicePlan {
   /// In each round, this plan's family with probability w, else `other`'s, drawn independently of
   /// the data and revealed before the adversary chooses (client 1's role as the server draws it:
   /// Accountant::mixture), `when_this` and `when_other` naming the draws in a strategy's words.
-  /// Each plan one role, one round of as many uses (Accountant::mixture draws once for all of an
-  /// accountant's uses), the same directions; else none.
+  /// Each plan one round of as many uses (Accountant::mixture draws once for all of an
+  /// accountant's uses), the same directions, and one role or roles drawn already (a mixture:
+  /// its draws then nest in this one's, each weighted by the product); else none.
   std::shared_ptr<const ChoicePlan> mixture(const Rational& w, const ChoicePlan& other, const std::string& when_this,
                                             const std::string& when_other) const;
   /// This plan's uses, then `next`'s, where both choose from the same families (as one family's
   /// uses composed, chosen after the outputs before); none otherwise (the adversary's choices
   /// then differ from use to use).
   std::shared_ptr<const ChoicePlan> then(const ChoicePlan& next) const;
+  /// The same plan with no member attained: its search bounds from above only (a family that
+  /// covers an adversary stronger than the mechanism as run, as where the other clients' inputs
+  /// are chosen after a dropout draw: run/round.cpp), and no strategy over it is a lower end.
+  std::shared_ptr<const ChoicePlan> bounding() const;
 
   struct Answer {
     bool computed = false;  ///< false: beyond the limits, or nothing to gain; nothing below holds
@@ -130,7 +138,8 @@ class ChoicePlan {
 
   std::vector<std::vector<UseFamily>> directions_;  ///< [direction][role]
   /// Where the role is drawn each round (mixture): each role's probability and the words naming
-  /// its draw; empty where the adversary picks it (either) or there is one role.
+  /// its draw (without the probability); empty where the adversary picks it (either) or there is
+  /// one role.
   std::vector<Rational> weights_;
   std::vector<std::string> when_;
   PldLimits limits_;

@@ -81,9 +81,9 @@ class Populations {
       AccountSetting a = setting_;
       a.role = s.role;
       a.counts = s.counts;
-      return built_.emplace(key, Accountant(a, limits_).upper_only()).first->second;
+      return built_.emplace(key, Accountant(a, limits_).bounding()).first->second;
     }
-    const Accountant composed = of(s, 1).compose(uses);
+    const Accountant composed = of(s, 1).coordinates(uses);
     return built_.emplace(key, composed).first->second;
   }
 
@@ -101,9 +101,11 @@ struct SurvivorsMixture {
   Rational dropped;
   std::vector<SurvivorPopulation> parts;
   /// `uses` uses sharing the draw (a round's coordinates): each population composed `uses` times,
-  /// then the labelled mixture. Upper bounds only.
+  /// then the labelled mixture. Upper bounds only, each population's family kept for the search of
+  /// the adversary's choices given the draw (Accountant::bounding: the other clients' inputs chosen
+  /// after it, so no strategy over them is attained).
   Accountant composed(std::uint64_t uses, Populations& populations, const PldLimits& limits) const {
-    Accountant out = Accountant::silent(limits).upper_only().compose(uses);
+    Accountant out = Accountant::silent(limits).bounding().coordinates(uses);
     Rational mass = dropped;
     for (const SurvivorPopulation& s : parts) {
       out = populations.of(s, uses).mixture(s.weight / (mass + s.weight), out, "", "");
