@@ -148,6 +148,21 @@ std::vector<AccountArgs> kinds_of(const AccountArgs& a, bool budgets) {
     const auto has = [&](const char* key) { return std::find(seen.begin(), seen.end(), key) != seen.end(); };
     if (has("sampling-rate") && !has("dropout")) next.dropout = "0";
     if (has("dropout") && !has("sampling-rate")) next.sampling_rate.clear();
+    // A phase that changes the mechanism keeps from the rounds before it what every mechanism
+    // reads (the budget, n, m, the geometry's centre and radius, the relation); the earlier
+    // mechanism's own options (γ, dropout, role, shared bits, variant, the Gaussian's calibration δ)
+    // were its rounds', and hold here only where the phase names them again.
+    const auto mechanism = [](const AccountArgs& x) { return x.mechanism.empty() ? std::string("augcorbin") : x.mechanism; };
+    if (has("mechanism") && mechanism(next) != mechanism(out.back())) {
+      const AccountArgs fresh;
+      if (!has("gamma")) next.gamma = fresh.gamma;
+      if (!has("dropout")) next.dropout = fresh.dropout;
+      if (!has("sampling-rate")) next.sampling_rate = fresh.sampling_rate;
+      if (!has("role")) next.role = fresh.role;
+      if (!has("bits")) next.geometry.bits = fresh.geometry.bits;
+      if (!has("variant")) next.geometry.variant = fresh.geometry.variant;
+      if (!has("calibration-delta")) next.calibration_delta = fresh.calibration_delta;
+    }
     out.push_back(std::move(next));
   }
   return out;
@@ -256,16 +271,27 @@ std::pair<RunLedger, AccountPhase> laws_of(const AccountArgs& a, const PldLimits
 RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<Budget>& budget,
                     const PldLimits& limits, std::vector<AccountPhase>* asked = nullptr) {
   RunLedger ledger(limits);
+  std::optional<Neighbour> run_relation;
+  // One pair of datasets for the whole run: client 1 replaced in every round, or removed in every.
+  const auto one_relation = [&](Neighbour relation) {
+    if (!run_relation) run_relation = relation;
+    if (relation != *run_relation)
+      throw invalid_argument("--neighbours", to_string(relation),
+                             std::string("the run's (") + to_string(*run_relation) +
+                                 "): one pair of datasets for every round, client 1 replaced in all or removed in all");
+  };
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     try {
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
+        one_relation(phase.relation);
         ledger.step_rounds(one, phase.m, phase.rounds);
         if (asked) asked->push_back(phase);
         continue;
       }
       const auto [kind, rounds] = kind_of(kinds[i], budget);
+      one_relation(kind.setting.relation);
       ledger.step(kind, rounds);
       if (asked)
         asked->push_back({kinds[i].mechanism.empty() ? "augcorbin" : kinds[i].mechanism, kind.setting.n,
@@ -614,7 +640,8 @@ void add_account(CLI::App& app) {
   cmd->add_option("--phase", args->phases,
                   "then more rounds of another kind: key=value,... changing the options above "
                   "(keys: rounds, n, gamma, m, dropout, sampling-rate, role, neighbours, exp-eps, eps, alpha, center, "
-                  "radius, bits, variant, mechanism, calibration-delta); repeatable")
+                  "radius, bits, variant, mechanism, calibration-delta; a new mechanism keeps only the budget, n, m, center, "
+                  "radius and neighbours, which stays the run's); repeatable")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--center", args->geometry.center, "center c (default 0)");

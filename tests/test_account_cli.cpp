@@ -197,6 +197,12 @@ TEST_CASE("corbin account refuses a bad phase or role with the option's name", "
       {{"--phase", "exp-eps=3,eps=1"}, "--phase 1"},
       {{"--phase", "rounds=2", "--phase", "dropout=1"}, "--phase 2 (--dropout)"},
       {{"--phase", "gamma=3"}, "--phase 1 (--gamma)"},
+      // One pair of datasets for the whole run (a phase may not switch the relation).
+      {{"--phase", "neighbours=remove,center=2"}, "--phase 1 (--neighbours)"},
+      // A new mechanism's phase refuses what it names and its mechanism does not read.
+      {{"--phase", "mechanism=ldp,gamma=1/2"}, "--phase 1 (--gamma)"},
+      // An empty value is named as such (was "--dropout) is , but must be").
+      {{"--phase", "dropout="}, "--phase 1 (--dropout) is empty, but"},
       {{"--role", "both"}, "--role"},
       {{"--dropout", "1"}, "--dropout"},
       {{"--dropout", "nan"}, "--dropout"},
@@ -462,14 +468,44 @@ TEST_CASE("corbin account says which dropout rounds are the mixture over who sur
   CHECK(mixed["dropout"]["rule"].get<std::string>().find("mixture over who survived") != std::string::npos);
   CHECK(mixed["eps_upper_approx"].get<double>() < 0.1163);
   CHECK(mixed["eps_lower_approx"].get<double>() > 0.0970);
-  // Then 100 rounds of 100 clients (the ladder's mixture), and 100 under remove one: only those
-  // take the floors, and their share of δ.
+  // Then 100 rounds of 100 clients (the ladder's mixture): no floors, no share of δ.
   const Json both = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
-                              "--delta", "1/10", "--phase", "rounds=100,n=100", "--phase",
-                              "rounds=100,n=6,neighbours=remove"});
+                              "--delta", "1/10", "--phase", "rounds=100,n=100"});
   CHECK(both["dropout"]["survivors_mixed_rounds"] == "101");
-  CHECK(both["dropout"]["dropout_rounds"] == "100");
-  CHECK(both["dropout"]["delta_mechanism"] == "1/20");
+  CHECK(both["dropout"]["dropout_rounds"] == "0");
+  CHECK_FALSE(both["dropout"].contains("delta_mechanism"));
+  // Under remove one (a run's relation, every round) the dropout rounds take the floors and their
+  // share of δ.
+  const Json removed = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
+                                 "--delta", "1/10", "--neighbours", "remove", "--center", "2", "--rounds", "100"});
+  CHECK(removed["dropout"]["survivors_mixed_rounds"] == "0");
+  CHECK(removed["dropout"]["dropout_rounds"] == "100");
+  CHECK(removed["dropout"]["delta_mechanism"] == "1/20");
+}
+
+TEST_CASE("corbin account: a phase that changes the mechanism keeps only what every mechanism reads",
+          "[cli][unit]") {
+  // Was: "--phase 1 (--gamma) is 1, but must be absent", the ldp phase refused for the γ of the
+  // AugCorBin-FL rounds before it. Two rounds of LDPQ clients either way: their exact ε at n = 4,
+  // e^ε = 2, δ = 1/10 is 0.358228614 (every client on LDPQ, the adversary adapting in round 2).
+  const double exact = 0.358228614;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--n", "4", "--gamma", "1", "--exp-eps", "2", "--delta", "1/10", "--phase",
+                                 "mechanism=ldp,rounds=1"},
+        std::vector<std::string>{"--mechanism", "ldp", "--n", "4", "--exp-eps", "2", "--delta", "1/10", "--phase",
+                                 "mechanism=augcorbin,gamma=1,rounds=1"}}) {
+    INFO(args.front());
+    const Json j = run_json(args);
+    CHECK(j["rounds"] == "2");
+    CHECK(j["eps_lower_approx"].get<double>() <= exact);
+    CHECK(j["eps_upper_approx"].get<double>() >= exact);
+  }
+  // The dropout of the rounds before is theirs: the LDP-FL phase runs without it.
+  const Json j = run_json({"--n", "4", "--gamma", "1", "--dropout", "1/10", "--exp-eps", "2", "--delta", "1/10",
+                           "--phase", "mechanism=ldp,rounds=1"});
+  CHECK(j["phases"].size() == 2);
+  CHECK(j["phases"][0]["dropout"] == "1/10");
+  CHECK(j["eps_lower_approx"].get<double>() <= j["eps_upper_approx"].get<double>());
 }
 
 TEST_CASE("corbin account refines the adversary's program while its bracket is wide", "[cli][unit]") {

@@ -156,3 +156,30 @@ TEST_CASE("a ledger's fast upper end is the same however the rounds come, and ne
   CHECK_THROWS_AS(mixed.delta_upper(Rational(-1)), invalid_argument);
   CHECK(RunLedger().epsilon_upper(Rational(1, 2)) == 0);
 }
+
+TEST_CASE("a ledger accounts one pair of datasets: a round of another relation is refused by name",
+          "[run_ledger][unit]") {
+  // Client 1 replaced in some rounds and removed in others is no pair of datasets: the question
+  // has no answer, so the ledger refuses it instead of composing the two kinds' bounds.
+  RoundKind replace = kind(12, Rational(1)), remove = replace;
+  remove.setting.relation = Neighbour::remove_one;
+  remove.setting.center = Rational(2);
+  RunLedger ledger;
+  ledger.step(replace, 2);
+  try {
+    ledger.step(remove, 1);
+    FAIL("a remove-one round after replace-one rounds was accepted");
+  } catch (const invalid_argument& e) {
+    CHECK(e.parameter() == "relation");
+  }
+  RunLedger removed;
+  removed.step(remove, 1);
+  CHECK_THROWS_AS(ledger.then(removed), invalid_argument);
+  // The same relation throughout is accepted, and the refusals left the ledger as it was.
+  ledger.step(replace, 1);
+  CHECK(ledger.rounds() == 3);
+  RunLedger again;
+  again.step(replace, 4);
+  ledger.then(again);
+  CHECK(ledger.rounds() == 7);
+}

@@ -88,6 +88,7 @@ RunLedger::RunLedger(const PldLimits& limits) : limits_(limits) {}
 
 void RunLedger::step(const RoundKind& kind, std::uint64_t rounds) {
   check_round_kind(kind);
+  one_relation(kind);
   if (rounds == 0) return;
   plus(compositions(), times(kind.coordinates, rounds, "rounds"), "rounds");  // before any change
   // More rounds of the last kind lengthen its phase: one power instead of a chain of products
@@ -112,7 +113,18 @@ void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::
   phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m});
 }
 
+void RunLedger::one_relation(const RoundKind& kind) const {
+  // The run's rounds account one pair of datasets: client 1 replaced in every one, or removed.
+  for (const Phase& p : phases_)
+    if (p.kind && p.kind->setting.relation != kind.setting.relation)
+      throw invalid_argument("relation", to_string(kind.setting.relation),
+                             std::string("the run's (") + to_string(p.kind->setting.relation) +
+                                 "): one pair of datasets for every round");
+}
+
 void RunLedger::then(const RunLedger& next) {
+  for (const Phase& p : next.phases_)
+    if (p.kind) one_relation(*p.kind);
   plus(compositions(), next.compositions(), "compositions");
   phases_.insert(phases_.end(), next.phases_.begin(), next.phases_.end());
 }

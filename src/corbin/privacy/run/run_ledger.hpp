@@ -1,8 +1,8 @@
 #pragma once
 // A run's privacy ledger: rounds of different kinds, one after another, as accountants keep them
 // (dp_accounting's events, Opacus' steps). From round to round the population (n, γ), the budget
-// and the geometry, the model's m coordinates, dropout, the neighbouring relation and client 1's
-// role may change. Asked at δ (or ε), the ledger composes every round's mechanism (accountant.hpp:
+// and the geometry, the model's m coordinates, dropout and client 1's role may change; the
+// neighbouring relation may not (one pair of datasets for the whole run). Asked at δ (or ε), the ledger composes every round's mechanism (accountant.hpp:
 // Theorem 3's, the worst case over the other clients' inputs) and answers with certified two-sided
 // bounds.
 //
@@ -117,6 +117,8 @@ class RunLedger {
   double delta_upper(const Rational& eps) const;
 
  private:
+  /// Raises invalid_argument(relation) where `kind`'s relation is not the run's so far.
+  void one_relation(const RoundKind& kind) const;
   struct Built {
     std::optional<Accountant> run;
     std::vector<std::pair<Accountant, std::uint64_t>> uses;  ///< one use of each kind, and how many
