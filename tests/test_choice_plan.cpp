@@ -193,3 +193,17 @@ TEST_CASE("a mixture's plan draws where its pair draws", "[choice][unit]") {
   CHECK(each.lower <= composed.upper);
   CHECK(composed.lower <= each.upper);
 }
+
+TEST_CASE("a family kept for the upper end only is never joined with its attained self", "[choices][unit]") {
+  // then() joins plans of the same families into one search; a bounding() family's members are not
+  // attained, so joining it to the attained family would play them in a lower end's strategy.
+  const Accountant one(setting(3, Rational(1), Rational(2), TargetClient::Role::ldpq));
+  const Accountant joined = one.then(one.bounding());
+  const Rational delta(1, 10);
+  const TwoSided first = one.epsilon(delta), both = joined.epsilon(delta), twice = one.compose(2).epsilon(delta);
+  // The second use adds nothing to the lower end (its output dropped: a post-processing) ...
+  CHECK(both.lower <= first.lower * (1 + 1e-9));
+  // ... while two attained uses do, and the joined upper end covers them.
+  CHECK(twice.lower > first.lower * 1.1);
+  CHECK(both.upper >= twice.lower);
+}

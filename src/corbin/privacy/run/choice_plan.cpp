@@ -42,7 +42,9 @@ ConfigurationWords UseFamily::words(std::size_t i) const {
 }
 
 bool UseFamily::same_as(const UseFamily& other) const {
-  if (backward_ != other.backward_) return false;
+  // A family kept for the upper end only is not the same as its attained self: joined with it
+  // (ChoicePlan::then), its members would be played as attained.
+  if (backward_ != other.backward_ || bounds_only_ != other.bounds_only_) return false;
   if (list_ || other.list_) return list_ == other.list_;
   const AccountSetting& a = aggregate_->setting();
   const AccountSetting& b = other.aggregate_->setting();
@@ -129,7 +131,7 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const C
     }
     for (std::size_t g = 0; g < plan.weights_.size(); ++g) {
       weights.push_back(weight * plan.weights_[g]);
-      whens.push_back(when.empty() ? plan.when_[g] : when + ", " + plan.when_[g]);
+      whens.push_back(when.empty() || plan.when_[g].empty() ? when + plan.when_[g] : when + ", " + plan.when_[g]);
     }
     return true;
   };

@@ -103,7 +103,11 @@ struct SurvivorsMixture {
   /// `uses` uses sharing the draw (a round's coordinates): each population composed `uses` times,
   /// then the labelled mixture. Upper bounds only, each population's family kept for the search of
   /// the adversary's choices given the draw (Accountant::bounding: the other clients' inputs chosen
-  /// after it, so no strategy over them is attained).
+  /// after it, so no strategy over them is attained). Over rounds the ladder's rungs stand for the
+  /// true draws too: each round a coupling drawn without the data puts the rung's survivors within
+  /// the true ones, so an adversary shown the rung can draw the true survivors given it, play the
+  /// true adversary's choices and add the extra survivors' outputs itself (a post-processing): the
+  /// program over the rungs bounds the adaptive adversary of the round as run.
   Accountant composed(std::uint64_t uses, Populations& populations, const PldLimits& limits) const {
     Accountant out = Accountant::silent(limits).bounding().coordinates(uses);
     Rational mass = dropped;
