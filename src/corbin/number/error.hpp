@@ -82,7 +82,7 @@ inline std::string_view utf8_prefix(std::string_view text, std::size_t limit) {
 /// most 100 bytes, so that shortening again leaves it as it is (its length stays the value's).
 inline std::string shortened(std::string_view text) {
   constexpr std::size_t kShown = 60;
-  if (text.empty()) return "empty";  // "--role is empty", not "--role is , but ..."
+  if (text.empty()) return "empty";  // "role is empty", not "role is , but ..."
 
   if (text.size() <= kShown + 40) return std::string(text);
   return std::string(utf8_prefix(text, kShown)) + "… (" + std::to_string(text.size()) + " characters)";
