@@ -207,3 +207,42 @@ TEST_CASE("a family kept for the upper end only is never joined with its attaine
   CHECK(twice.lower > first.lower * 1.1);
   CHECK(both.upper >= twice.lower);
 }
+
+TEST_CASE("rounds of different families are one search over their menus in turn", "[choices][unit]") {
+  // Client 1 on LDPQ at n = 4: a round at e^ε = 2, then one at e^ε = 3. The composed pairs of
+  // the two gave about 10 % wide; the program over the two menus in turn closes the bracket and
+  // its strategy plays each round's member from its own menu.
+  const Accountant a(setting(4, Rational(1), Rational(2), TargetClient::Role::ldpq));
+  const Accountant b(setting(4, Rational(1), Rational(3), TargetClient::Role::ldpq));
+  const Rational delta(1, 10);
+  const Accountant ab = a.then(b);
+  const TwoSided e = ab.epsilon(delta);
+  INFO("[" << e.lower << ", " << e.upper << "]");
+  CHECK(e.upper - e.lower < 1e-4 * e.upper);
+  const auto by = ab.attaining_epsilon(delta);
+  REQUIRE(by);
+  CHECK(by->adaptive);
+  CHECK(total_uses(*by) >= 2);
+  // As rounds, the sequence again (a, b, a, b, a, b): as narrow, and past the one sequence.
+  const Accountant thrice = ab.coordinates(1, 3);
+  const TwoSided t = thrice.epsilon(delta);
+  INFO("three times [" << t.lower << ", " << t.upper << "]");
+  CHECK(t.upper - t.lower < 1e-3 * t.upper);
+  CHECK(t.lower > e.upper);
+  const auto by_thrice = thrice.attaining_epsilon(delta);
+  REQUIRE(by_thrice);
+  CHECK(by_thrice->adaptive);
+  // Up to 64 menus in turn are searched; past them the phases' composed pairs and the parts'
+  // own searches stand (the first 64 rounds' strategy, the last output dropped).
+  Accountant chain = a;
+  for (int i = 1; i < 64; ++i) chain = chain.then(i % 2 ? b : a);
+  const Accountant longer = chain.then(b);
+  const TwoSided searched = chain.epsilon(delta), paired = longer.epsilon(delta);
+  INFO("64 menus [" << searched.lower << ", " << searched.upper << "], 65 [" << paired.lower << ", " << paired.upper << "]");
+  CHECK(searched.upper - searched.lower < 1e-3 * searched.upper);
+  const auto by_64 = chain.attaining_epsilon(delta);
+  REQUIRE(by_64);
+  CHECK(by_64->adaptive);
+  CHECK(paired.lower <= paired.upper);
+  CHECK(paired.upper >= searched.lower);
+}

@@ -92,7 +92,7 @@ struct Kernel {
   std::vector<std::int64_t> offset;
   std::vector<double> weight;
   double infinite = 0;
-  std::size_t group = 0;
+  std::size_t segment = 0, group = 0;
   std::size_t representative = kNone;
   std::size_t input = kNone;  ///< the representative's client-1 input (kNone: none attained)
   static constexpr std::size_t kNone = ~std::size_t(0);
@@ -140,16 +140,48 @@ std::pair<double, double> chord_weights(const Mp& r, int scale) {
   return {above, below};
 }
 
+/// One segment of the run (ProgramSegment) as the program walks it.
+struct Stretch {
+  std::uint64_t start = 0, uses = 0;
+  std::uint64_t round = 1;  ///< at least 1 (an unknown round, 0, is `round_known` false)
+  bool round_known = true;
+  std::size_t groups = 0;
+  /// The strategies' slots: one per group, and one more (index `groups`) playing any group's
+  /// members where the adversary picks the group.
+  std::size_t slots = 0;
+  bool chosen = false;
+  /// Where the group is drawn each round: each group's chance, bounded above and below; empty
+  /// otherwise.
+  std::vector<double> weight_up, weight_down;
+  /// Its kernels, and where the group is drawn the same in order of client 1's input.
+  std::vector<std::size_t> kernels, by_input;
+  bool drawn() const { return !weight_up.empty(); }
+  bool first_of_round(std::uint64_t t) const { return (t - start) % round == 0; }
+};
+
 class Program {
  public:
   Program(const std::vector<ChoiceMember>& members, std::uint64_t uses, const ProgramQuery& query,
-          const ProgramLimits& limits, const PldLimits& pld_limits)
+          const std::vector<ProgramSegment>& segments, const ProgramLimits& limits, const PldLimits& pld_limits)
       : members_(members), k_(uses), query_(query), limits_(limits), pld_limits_(pld_limits) {
-    for (const Rational& w : query.group_weights) {
-      const Interval x = interval_from(w);
-      weight_up_.push_back(std::min(1.0, to_double_up(upper_of(x))));
-      weight_down_.push_back(std::max(0.0, to_double_down(lower_of(x))));
+    std::uint64_t start = 0;
+    for (const ProgramSegment& s : segments) {
+      Stretch x;
+      x.start = start;
+      x.uses = s.uses;
+      x.round = std::max<std::uint64_t>(s.round, 1);
+      x.round_known = s.round != 0;
+      x.chosen = s.groups_chosen;
+      for (const Rational& w : s.group_weights) {
+        const Interval i = interval_from(w);
+        x.weight_up.push_back(std::min(1.0, to_double_up(upper_of(i))));
+        x.weight_down.push_back(std::max(0.0, to_double_down(lower_of(i))));
+      }
+      start += s.uses;
+      segs_.push_back(std::move(x));
     }
+    for (const ChoiceMember& m : members_) segs_[m.segment].groups = std::max(segs_[m.segment].groups, m.group + 1);
+    for (Stretch& x : segs_) x.slots = x.groups + (x.chosen ? 1 : 0);
   }
 
   ProgramAnswer solve();
@@ -171,12 +203,21 @@ class Program {
   double bound_at(const Mp& minus_eps) const;
   std::int64_t answer(ProgramAnswer& out);
   ProgramAnswer::Strategy forward(std::size_t group, std::int64_t target) const;
+  /// The segment use t (0-based) is in.
+  std::size_t segment_at(std::uint64_t t) const {
+    const auto after = std::upper_bound(segs_.begin() + 1, segs_.end(), t,
+                                        [](std::uint64_t u, const Stretch& x) { return u < x.start; });
+    return static_cast<std::size_t>(after - segs_.begin()) - 1;
+  }
+  /// Lanes of the value function in a segment: one per group where it is drawn, else one.
+  std::size_t lanes_of(const Stretch& x) const { return x.drawn() ? x.groups : 1; }
 
   const std::vector<ChoiceMember>& members_;
   std::uint64_t k_;
   ProgramQuery query_;
   ProgramLimits limits_;
   PldLimits pld_limits_;
+  std::vector<Stretch> segs_;
 
   int scale_ = 0;
   double h_ = 1;
@@ -187,18 +228,9 @@ class Program {
   double slack_ = 0;       ///< a dominating kernel's added mass at +∞ (prune)
   std::vector<bool> kept_;  ///< the members the grid's work is estimated for
   std::int64_t amin_ = 0, amax_ = 0;  ///< the kernels' offsets
-  std::size_t groups_ = 0;
-  /// The strategies' slots: one per group, and one more (index groups_) playing any group's
-  /// members where the query says the adversary picks the group.
-  std::size_t slots_ = 0;
-  std::size_t slot_of(std::size_t group) const { return group == ProgramAnswer::kAnyGroup ? groups_ : group; }
-  std::vector<std::vector<Runs>> policy_;  ///< [t][slot]
-  /// Where the group is drawn each round (ProgramQuery::group_weights): each group's chance,
-  /// bounded above and below; empty otherwise.
-  std::vector<double> weight_up_, weight_down_;
-  /// There: the kernels in order of client 1's input, and each group's best kernel of the input
-  /// being closed (backward's scratch, one slice per thread).
-  std::vector<std::size_t> by_input_;
+  std::vector<std::vector<Runs>> policy_;  ///< [t][slot of t's segment]
+  /// Each group's best kernel of the input being closed, where the group is drawn (backward's
+  /// scratch, one slice per thread).
   std::vector<std::vector<std::uint32_t>> best_arg_;
   std::vector<double> u0_;                 ///< U_0 on window_[0]
   double work_ = 0;
@@ -246,27 +278,29 @@ bool Program::plan_grid() {
   const double span = std::max(span_hi - span_lo, 0.0);
   const auto estimate = [&](int scale, std::size_t& cells, double kernels) {
     const double h = std::ldexp(1.0, scale);
-    // Per group, its members' mean split atoms times its kernels (members, or clusters of them).
-    double per_cell = 0;
-    std::size_t groups = 0;
-    for (const ChoiceMember& m : members_) groups = std::max(groups, m.group + 1);
-    for (std::size_t g = 0; g < groups; ++g) {
-      double atoms = 0, members = 0;
-      for (std::size_t c = 0; c < members_.size(); ++c)
-        if (members_[c].group == g && kept_[c]) {
-          const Spread& x = spreads[c];
-          atoms += std::min(2.0 * static_cast<double>(x.atoms), (x.high - x.low) / h + 3) + 1;
-          members += 1;
-        }
-      if (members == 0) continue;
-      per_cell += atoms / members * std::min(members, kernels);
-    }
+    // Per segment and group, its members' mean split atoms times its kernels (members, or
+    // clusters of them).
+    std::vector<double> per_cell(segs_.size(), 0.0);
+    for (std::size_t s = 0; s < segs_.size(); ++s)
+      for (std::size_t g = 0; g < segs_[s].groups; ++g) {
+        double atoms = 0, members = 0;
+        for (std::size_t c = 0; c < members_.size(); ++c)
+          if (members_[c].segment == s && members_[c].group == g && kept_[c]) {
+            const Spread& x = spreads[c];
+            atoms += std::min(2.0 * static_cast<double>(x.atoms), (x.high - x.low) / h + 3) + 1;
+            members += 1;
+          }
+        if (members == 0) continue;
+        per_cell[s] += atoms / members * std::min(members, kernels);
+      }
     double work = 0;
     cells = 0;
+    std::size_t s = 0;
     for (std::uint64_t t = 0; t <= k_; ++t) {
       const double c = (hi[t] - lo[t]) / h + 3;
       cells = std::max(cells, static_cast<std::size_t>(std::min(c, 1e18)));
-      if (t < k_) work += c * per_cell;
+      while (s + 1 < segs_.size() && segs_[s + 1].start <= t) ++s;
+      if (t < k_) work += c * per_cell[s];
     }
     return work;
   };
@@ -401,9 +435,12 @@ Program::Pruned Program::prune(const GridSplitter& splitter, const std::vector<U
   for (std::size_t a : order) {
     bool dominated = false;
     for (std::size_t b : survivors) {
-      if (members_[b].group != members_[a].group || (members_[a].attained && !members_[b].attained)) continue;
+      if (members_[b].segment != members_[a].segment || members_[b].group != members_[a].group ||
+          (members_[a].attained && !members_[b].attained))
+        continue;
       // A drawn group's strategy plays one input in every group: keep each input's best.
-      if (!query_.group_weights.empty() && members_[a].attained && members_[b].input != members_[a].input) continue;
+      if (segs_[members_[a].segment].drawn() && members_[a].attained && members_[b].input != members_[a].input)
+        continue;
       bool all = split[a].infinite <= add_up(split[b].infinite, slack_);
       for (std::size_t k = 0; all && k < above[a].size(); ++k) all = above[a][k] <= add_down(below[b][k], slack_);
       if (all) {
@@ -425,17 +462,16 @@ void Program::build_kernels() {
   const LossGrid& grid = splitter->grid();
   const std::vector<UpperPld> split = splits(*splitter);
   const Pruned pruned = prune(*splitter, split);
-  groups_ = 0;
-  for (const ChoiceMember& m : members_) groups_ = std::max(groups_, m.group + 1);
-  slots_ = groups_ + (query_.groups_chosen ? 1 : 0);
   // The grid point just above loss 0, where a long composition is decided: a cluster's
   // representative is its attained member largest there.
   std::size_t decisive = 0;
   while (decisive + 1 < grid.points() && grid.offset + static_cast<std::int64_t>(decisive) <= 0) ++decisive;
   bool first = true;
-  const auto add_kernel = [&](const UpperPld& u, bool slack, std::size_t group, std::size_t representative) {
+  const auto add_kernel = [&](const UpperPld& u, bool slack, std::size_t segment, std::size_t group,
+                              std::size_t representative) {
     Kernel k;
     k.infinite = slack ? std::min(1.0, add_up(u.infinite, slack_)) : u.infinite;
+    k.segment = segment;
     k.group = group;
     k.representative = representative;
     if (representative != Kernel::kNone) k.input = members_[representative].input;
@@ -448,19 +484,21 @@ void Program::build_kernels() {
       amax_ = first ? a : std::max(amax_, a);
       first = false;
     }
+    segs_[segment].kernels.push_back(kernel_.size());
     kernel_.push_back(std::move(k));
   };
-  for (std::size_t g = 0; g < groups_; ++g) {
+  for (std::size_t s = 0; s < segs_.size(); ++s)
+  for (std::size_t g = 0; g < segs_[s].groups; ++g) {
     std::vector<std::size_t> in;
     for (std::size_t c = 0; c < members_.size(); ++c)
-      if (members_[c].group == g && pruned.kept[c]) in.push_back(c);
+      if (members_[c].segment == s && members_[c].group == g && pruned.kept[c]) in.push_back(c);
     const std::size_t clusters =
         kernels_ < static_cast<double>(in.size()) ? static_cast<std::size_t>(kernels_) : in.size();
     for (std::size_t k = 0; k < clusters; ++k) {
       const std::size_t from = in.size() * k / clusters, to = in.size() * (k + 1) / clusters;
       if (to - from == 1) {  // alone: its own split
         const std::size_t c = in[from];
-        add_kernel(split[c], pruned.slack[c], g, members_[c].attained ? c : Kernel::kNone);
+        add_kernel(split[c], pruned.slack[c], s, g, members_[c].attained ? c : Kernel::kNone);
         continue;
       }
       // Consecutive members (the caller lists similar ones together) bounded by the pair that
@@ -487,13 +525,23 @@ void Program::build_kernels() {
           best = c;
         }
       }
-      add_kernel(envelope.dominating(), slack, g, best);
+      add_kernel(envelope.dominating(), slack, s, g, best);
     }
   }
-  double per_cell = 0;
-  for (const Kernel& k : kernel_) per_cell += static_cast<double>(k.offset.size() + 1);
+  std::vector<double> per_cell(segs_.size(), 0.0);
+  for (const Kernel& k : kernel_) per_cell[k.segment] += static_cast<double>(k.offset.size() + 1);
   work_ = 0;
-  for (std::uint64_t t = 0; t < k_; ++t) work_ += per_cell * static_cast<double>(window_[t].size());
+  for (std::size_t s = 0; s < segs_.size(); ++s)
+    for (std::uint64_t t = segs_[s].start; t < segs_[s].start + segs_[s].uses; ++t)
+      work_ += per_cell[s] * static_cast<double>(window_[t].size());
+  // Where the group is drawn, the strategy fixes client 1's input before the draw: the kernels
+  // in order of it.
+  for (Stretch& x : segs_) {
+    if (!x.drawn()) continue;
+    x.by_input = x.kernels;
+    std::stable_sort(x.by_input.begin(), x.by_input.end(),
+                     [&](std::size_t a, std::size_t b) { return kernel_[a].input < kernel_[b].input; });
+  }
 }
 
 void Program::backward() {
@@ -504,36 +552,39 @@ void Program::backward() {
     const std::int64_t i = last.lo + static_cast<std::int64_t>(j);
     at_end[j] = i <= 0 ? 0.0 : std::min(1.0, sub_up(1.0, exp_grid(-i, scale_, false)));
   }
-  policy_.assign(k_, std::vector<Runs>(slots_));
+  policy_.assign(k_, {});
   std::size_t max_terms = 1;
   for (const Kernel& k : kernel_) max_terms = std::max(max_terms, k.offset.size() + 1);
   const SumWidening widen(max_terms, 2);
-  std::vector<bool> group_attained(slots_, false);
-  for (const Kernel& k : kernel_)
-    group_attained[k.group] = group_attained[k.group] || k.representative != Kernel::kNone;
-  if (slots_ > groups_)
-    group_attained[groups_] = std::any_of(group_attained.begin(), group_attained.begin() + groups_, [](bool b) { return b; });
-  // Lanes: one value function, the best of every kernel; or, where the group is drawn each round
-  // (weights_), one per group through a round, U^g_t(ℓ) = max over g's kernels, combined at the
-  // round's first use as U_t = Σ_g w_g U^g_t (the draw is revealed, and the adversary chooses
-  // knowing it).
-  const bool drawn = !weight_up_.empty();
-  const std::size_t lanes = drawn ? groups_ : 1;
-  const std::uint64_t round = std::max<std::uint64_t>(query_.round, 1);
-  const SumWidening widen_mix(lanes, 2);
-  if (drawn) {
-    best_arg_.assign(groups_, {});
-    by_input_.resize(kernel_.size());
-    for (std::size_t c = 0; c < kernel_.size(); ++c) by_input_[c] = c;
-    std::stable_sort(by_input_.begin(), by_input_.end(),
-                     [&](std::size_t a, std::size_t b) { return kernel_[a].input < kernel_[b].input; });
+  // Per segment, the slots whose strategy has an attained member to play.
+  std::vector<std::vector<bool>> slot_attained(segs_.size());
+  for (std::size_t s = 0; s < segs_.size(); ++s) {
+    std::vector<bool>& a = slot_attained[s];
+    a.assign(segs_[s].slots, false);
+    for (const std::size_t c : segs_[s].kernels)
+      a[kernel_[c].group] = a[kernel_[c].group] || kernel_[c].representative != Kernel::kNone;
+    if (segs_[s].slots > segs_[s].groups)
+      a[segs_[s].groups] = std::any_of(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(segs_[s].groups),
+                                       [](bool b) { return b; });
   }
+  // Lanes: one value function, the best of every kernel; or, where the group is drawn each round,
+  // one per group through a round, U^g_t(ℓ) = max over g's kernels, combined at the round's first
+  // use as U_t = Σ_g w_g U^g_t (the draw is revealed, and the adversary chooses knowing it). A
+  // segment reads the next one's value at its start: lane 0 (every lane holds it where that
+  // segment's group is drawn, one lane otherwise).
+  std::size_t lanes = 1, slots = 1;
+  for (const Stretch& x : segs_) {
+    lanes = std::max(lanes, lanes_of(x));
+    slots = std::max(slots, x.slots);
+  }
+  const SumWidening widen_mix(lanes, 2);
 
   const unsigned threads = thread_count(cells_ / 256 + 1, limits_.threads);
   std::vector<std::vector<double>> next(lanes, at_end), cur(lanes), ext(lanes);
-  std::vector<std::vector<std::uint32_t>> arg(slots_);
+  std::vector<std::vector<std::uint32_t>> arg(slots);
   std::vector<std::exception_ptr> failed(threads);
   std::uint64_t t = k_;
+  std::size_t seg = segs_.size() - 1;
   Window w_next = last, w_cur;
   std::int64_t ext_lo = 0;
   // Before each step: the window, each lane's extended array of U_(t+1) (clamped past its window)
@@ -541,24 +592,29 @@ void Program::backward() {
   // the window, every member.
   const auto prepare = [&]() {
     --t;
+    const bool entering = t + 1 == k_ || t < segs_[seg].start;  // U_(t+1) is a later segment's
+    seg = segment_at(t);
+    const Stretch& x = segs_[seg];
     w_cur = window_[t];
     ext_lo = w_cur.lo + amin_;
     const std::int64_t ext_hi = w_cur.hi + amax_;
-    for (std::size_t l = 0; l < lanes; ++l) {
+    for (std::size_t l = 0; l < lanes_of(x); ++l) {
+      const std::vector<double>& from = next[entering ? 0 : l];
       ext[l].resize(static_cast<std::size_t>(ext_hi - ext_lo + 1));
       for (std::int64_t j = ext_lo; j <= ext_hi; ++j)
-        ext[l][static_cast<std::size_t>(j - ext_lo)] = j < w_next.lo   ? next[l].front()
+        ext[l][static_cast<std::size_t>(j - ext_lo)] = j < w_next.lo   ? from.front()
                                                       : j > w_next.hi ? 1.0
-                                                                      : next[l][static_cast<std::size_t>(j - w_next.lo)];
+                                                                      : from[static_cast<std::size_t>(j - w_next.lo)];
       cur[l].assign(w_cur.size(), 0.0);
     }
-    for (auto& a : arg) a.assign(w_cur.size(), ~std::uint32_t(0));
-    if (drawn && t % round == 0)
-      for (auto& a : best_arg_) a.assign(w_cur.size(), ~std::uint32_t(0));
+    for (std::size_t g = 0; g < x.slots; ++g) arg[g].assign(w_cur.size(), ~std::uint32_t(0));
+    if (x.drawn() && x.first_of_round(t)) best_arg_.assign(x.groups, std::vector<std::uint32_t>(w_cur.size(), ~std::uint32_t(0)));
   };
   const auto finish = [&]() {
-    for (std::size_t g = 0; g < slots_; ++g) {
-      if (!group_attained[g]) continue;
+    const Stretch& x = segs_[seg];
+    policy_[t].resize(x.slots);
+    for (std::size_t g = 0; g < x.slots; ++g) {
+      if (!slot_attained[seg][g]) continue;
       Runs& r = policy_[t][g];
       for (std::size_t j = 0; j < w_cur.size(); ++j)
         if (r.member.empty() || arg[g][j] != r.member.back()) {
@@ -566,48 +622,51 @@ void Program::backward() {
           r.member.push_back(arg[g][j]);
         }
     }
-    if (drawn && t % round == 0) {  // the round's first use: its draw
+    if (x.drawn() && x.first_of_round(t)) {  // the round's first use: its draw
       std::vector<double> mixed(w_cur.size());
       for (std::size_t j = 0; j < mixed.size(); ++j) {
         double sum = 0;
-        for (std::size_t l = 0; l < lanes; ++l) sum += weight_up_[l] * cur[l][j];
+        for (std::size_t l = 0; l < x.groups; ++l) sum += x.weight_up[l] * cur[l][j];
         mixed[j] = std::min(1.0, widen_mix.up(sum));
       }
-      for (std::size_t l = 0; l < lanes; ++l) cur[l] = mixed;
+      for (std::size_t l = 0; l < x.groups; ++l) cur[l] = mixed;
     }
     next.swap(cur);
     w_next = w_cur;
   };
   const auto slice = [&](unsigned id) {
+    const Stretch& x = segs_[seg];
     const std::size_t n = w_cur.size();
     const std::size_t from = n * id / threads, to = n * (id + 1) / threads;
     if (from >= to) return;
+    const bool drawn = x.drawn();
     std::vector<double> acc(to - from);
-    std::vector<std::vector<double>> best_all(lanes, std::vector<double>(to - from, 0.0));
-    std::vector<std::vector<double>> best(slots_, std::vector<double>(to - from, -1.0));
+    std::vector<std::vector<double>> best_all(lanes_of(x), std::vector<double>(to - from, 0.0));
+    std::vector<std::vector<double>> best(x.slots, std::vector<double>(to - from, -1.0));
     // At a drawn round's first use the strategy fixes client 1's input before the draw: the input
     // whose groups' best members, weighted by the draw, are largest; the kernels come input by
     // input, and each input's best per group is closed when the next begins.
-    const bool keyed = drawn && t % round == 0;
+    const bool keyed = drawn && x.first_of_round(t);
     std::vector<double> chosen(keyed ? to - from : 0, -1.0);
     const auto close_input = [&]() {
       for (std::size_t j = 0; j < to - from; ++j) {
         double v = 0;
-        for (std::size_t g = 0; g < groups_; ++g) v += weight_up_[g] * std::max(best[g][j], 0.0);
+        for (std::size_t g = 0; g < x.groups; ++g) v += x.weight_up[g] * std::max(best[g][j], 0.0);
         if (v > chosen[j]) {
           chosen[j] = v;
-          for (std::size_t g = 0; g < groups_; ++g) arg[g][from + j] = best_arg_[g][from + j];
+          for (std::size_t g = 0; g < x.groups; ++g) arg[g][from + j] = best_arg_[g][from + j];
         }
-        for (std::size_t g = 0; g < groups_; ++g) {
+        for (std::size_t g = 0; g < x.groups; ++g) {
           best[g][j] = -1.0;
           best_arg_[g][from + j] = ~std::uint32_t(0);
         }
       }
     };
-    for (std::size_t o = 0; o < kernel_.size(); ++o) {
-      const std::size_t c = keyed ? by_input_[o] : o;
+    const std::vector<std::size_t>& order = keyed ? x.by_input : x.kernels;
+    for (std::size_t o = 0; o < order.size(); ++o) {
+      const std::size_t c = order[o];
       const Kernel& k = kernel_[c];
-      if (keyed && o > 0 && kernel_[by_input_[o - 1]].input != k.input) close_input();
+      if (keyed && o > 0 && kernel_[order[o - 1]].input != k.input) close_input();
       const std::size_t lane = drawn ? k.group : 0;
       std::fill(acc.begin(), acc.end(), k.infinite);
       for (std::size_t e = 0; e < k.offset.size(); ++e) {
@@ -628,10 +687,10 @@ void Program::backward() {
           }
       };
       choose(k.group);
-      if (slots_ > groups_) choose(groups_);  // the strategy that picks the group too
+      if (x.slots > x.groups) choose(x.groups);  // the strategy that picks the group too
     }
     if (keyed) close_input();
-    for (std::size_t l = 0; l < lanes; ++l)
+    for (std::size_t l = 0; l < lanes_of(x); ++l)
       for (std::size_t j = 0; j < to - from; ++j) cur[l][from + j] = std::min(1.0, widen.up(best_all[l][j]));
   };
   if (k_ == 0) return;
@@ -823,11 +882,10 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   blocks[0].p = blocks[0].t = {1.0};
   blocks[0].y = {0.0};
   double infinite = 0;
-  const std::uint64_t round = std::max<std::uint64_t>(query_.round, 1);
-  const bool drawn = !weight_up_.empty();
   std::vector<double> np, nt;
   for (std::uint64_t step = 0; step < k_; ++step) {
-    if (step % round == 0) {  // the round's choice: the whole state, split by the policy's runs
+    const Stretch& x = segs_[segment_at(step)];
+    if (x.first_of_round(step)) {  // the round's choice: the whole state, split by the policy's runs
       const Block all = merged(blocks);
       const Window& w = window_[step];
       blocks.clear();
@@ -857,10 +915,10 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
           blocks.back().y.push_back(all.y[j]);
         }
       };
-      if (drawn)  // the round's group drawn, and revealed: each group's policy on its share
-        for (std::size_t g = 0; g < groups_; ++g) play(policy_[step][g], weight_down_[g], weight_up_[g]);
-      else
-        play(policy_[step][slot_of(group)], 1, 1);
+      if (x.drawn())  // the round's group drawn, and revealed: each group's policy on its share
+        for (std::size_t g = 0; g < x.groups; ++g) play(policy_[step][g], x.weight_down[g], x.weight_up[g]);
+      else  // the group kept, or picked (the any-group slot), or the segment's one group
+        play(policy_[step][group != ProgramAnswer::kAnyGroup ? group : x.chosen ? x.groups : 0], 1, 1);
     }
     std::vector<bool> played(members_.size(), false);
     const Window& next = window_[step + 1];
@@ -950,22 +1008,33 @@ ProgramAnswer Program::solve() {
   backward();
   const std::int64_t target = answer(out);
   out.run = true;
-  if (query_.round == 0) return out;  // rounds unknown: no strategy is known to be attained
-  if (!weight_up_.empty()) {  // the group is drawn: one strategy, each group's policy on its draws
-    // It must have an attained member to play at every draw (a family for the upper end only,
-    // ChoicePlan::bounding, has none).
-    std::vector<bool> playable(groups_, false);
-    for (const ChoiceMember& m : members_) playable[m.group] = playable[m.group] || m.attained;
-    if (std::all_of(playable.begin(), playable.end(), [](bool b) { return b; }))
-      out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
+  // Rounds unknown: no strategy is known to be attained.
+  if (std::any_of(segs_.begin(), segs_.end(), [](const Stretch& x) { return !x.round_known; })) return out;
+  // Whether a segment's slot has an attained member to play (a family for the upper end only,
+  // ChoicePlan::bounding, has none).
+  const auto playable = [&](std::size_t s, std::size_t group) {
+    return std::any_of(members_.begin(), members_.end(), [&](const ChoiceMember& m) {
+      return m.segment == s && m.attained && (group == ProgramAnswer::kAnyGroup || m.group == group);
+    });
+  };
+  if (segs_.size() > 1 || segs_.front().drawn()) {
+    // One strategy: in each segment its drawn groups' policies on their draws (each group must
+    // have a member to play at its draw), or its one group's, or any group's where picked.
+    bool every = true;
+    for (std::size_t s = 0; s < segs_.size(); ++s) {
+      if (!segs_[s].drawn()) {
+        every = every && playable(s, ProgramAnswer::kAnyGroup);
+        continue;
+      }
+      for (std::size_t g = 0; g < segs_[s].groups; ++g) every = every && playable(s, g);
+    }
+    if (every) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
     return out;
   }
-  for (std::size_t g = 0; g < groups_; ++g) {
-    bool attained = false;
-    for (const ChoiceMember& m : members_) attained = attained || (m.group == g && m.attained);
-    if (attained) out.strategies.push_back(forward(g, target));
-  }
-  if (slots_ > groups_ && !out.strategies.empty()) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
+  const Stretch& x = segs_.front();
+  for (std::size_t g = 0; g < x.groups; ++g)
+    if (playable(0, g)) out.strategies.push_back(forward(g, target));
+  if (x.slots > x.groups && !out.strategies.empty()) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
   return out;
 }
 
@@ -990,28 +1059,53 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
   } else if (query.at < 0) {
     throw invalid_argument("eps", to_string(query.at), "at least 0");
   }
-  if (!query.group_weights.empty()) {
-    std::size_t groups = 0;
-    for (const ChoiceMember& m : members) groups = std::max(groups, m.group + 1);
+  // One segment of every use, as the query says; or the segments given.
+  std::vector<ProgramSegment> segments = query.segments;
+  if (segments.empty()) {
+    segments.push_back({uses, query.round, query.groups_chosen, query.group_weights});
+  } else if (query.round != 1 || query.groups_chosen || !query.group_weights.empty()) {
+    throw invalid_argument("segments", "given beside the query's round or groups", "the segments' own");
+  }
+  std::uint64_t total = 0;
+  for (const ProgramSegment& x : segments) {
+    if (x.uses == 0 || total > uses - std::min(uses, x.uses))
+      throw invalid_argument("uses", std::to_string(uses), "the segments' uses, each at least 1, in sum");
+    total += x.uses;
+  }
+  if (total != uses) throw invalid_argument("uses", std::to_string(uses), "the segments' sum, " + std::to_string(total));
+  std::vector<std::size_t> groups(segments.size(), 0);
+  for (const ChoiceMember& m : members) {
+    if (m.segment >= segments.size())
+      throw invalid_argument("segments", std::to_string(segments.size()), "one for every member's");
+    groups[m.segment] = std::max(groups[m.segment], m.group + 1);
+  }
+  for (std::size_t s = 0; s < segments.size(); ++s) {
+    const ProgramSegment& x = segments[s];
+    if (groups[s] == 0) throw invalid_argument("members", "none on segment " + std::to_string(s), "at least one on each");
+    if (segments.size() > 1 && groups[s] > 1 && !x.groups_chosen && x.group_weights.empty())
+      throw invalid_argument("segments", "several groups neither drawn nor picked",
+                             "drawn or picked where there are several segments");
+    if (x.group_weights.empty()) continue;
     Rational sum(0);
-    for (const Rational& w : query.group_weights) {
+    for (const Rational& w : x.group_weights) {
       if (w < 0 || w > 1) throw invalid_argument("group_weights", to_string(w), "each in [0, 1]");
       sum += w;
     }
-    if (query.group_weights.size() != groups || sum != 1)
-      throw invalid_argument("group_weights", std::to_string(query.group_weights.size()) + " weights",
-                             "one per group (" + std::to_string(groups) + "), adding up to 1");
+    if (x.group_weights.size() != groups[s] || sum != 1)
+      throw invalid_argument("group_weights", std::to_string(x.group_weights.size()) + " weights",
+                             "one per group (" + std::to_string(groups[s]) + "), adding up to 1");
     // A drawn group without members would add nothing to the upper bound's mixture.
-    std::vector<bool> listed(groups, false);
-    for (const ChoiceMember& m : members) listed[m.group] = true;
-    for (std::size_t g = 0; g < groups; ++g)
-      if (!listed[g] && query.group_weights[g] > 0)
+    std::vector<bool> listed(groups[s], false);
+    for (const ChoiceMember& m : members)
+      if (m.segment == s) listed[m.group] = true;
+    for (std::size_t g = 0; g < groups[s]; ++g)
+      if (!listed[g] && x.group_weights[g] > 0)
         throw invalid_argument("members", "none in group " + std::to_string(g), "at least one in every drawn group");
-    if (query.groups_chosen || query.round == 0)
+    if (x.groups_chosen || x.round == 0)
       throw invalid_argument("group_weights", "given", "without groups_chosen, and with rounds known");
   }
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
-  Program program(members, uses, query, limits, pld_limits);
+  Program program(members, uses, query, segments, limits, pld_limits);
   return program.solve();
 }
 

@@ -522,16 +522,26 @@ Accountant Accountant::then(const Accountant& next) const {
   // post-processing of the whole.
   out.mixes_ = mixes_ && next.mixes_;
   out.symmetric_ = symmetric_ && next.symmetric_;
-  if (plan_ && next.plan_) out.plan_ = plan_->then(*next.plan_);  // the same family's uses only
-  if (lower_plan_ && next.lower_plan_) {  // the same members (ChoicePlan::then), so as many outcomes
+  if (plan_ && next.plan_) out.plan_ = plan_->then(*next.plan_);  // one menu, or menus in turn
+  if (lower_plan_ && next.lower_plan_) {  // one menu, or menus in turn: each use's outcomes at most
     out.lower_plan_ = lower_plan_->then(*next.lower_plan_);
-    out.lower_points_ = lower_points_;
+    out.lower_points_ = std::max(lower_points_, next.lower_points_);
   }
   const bool lower_lost = !out.has_lower_plan() && (has_lower_plan() || next.has_lower_plan());
-  if (!out.plan_ || lower_lost)  // each part's searches stay lower bounds of the whole
-    for (const Accountant* part : {this, &next})
+  // Each part's searches stay lower bounds of the whole, kept where the whole's program may not
+  // run (menus in turn are more work than one). A part that is menus in turn itself gives its
+  // own parts (its whole's program is a prefix of this one's: searching every prefix of a long
+  // run of phases would cost their number times the run's).
+  const bool menus = out.plan_ && out.plan_->menus() > 1;
+  if (!out.plan_ || menus || lower_lost)
+    for (const Accountant* part : {this, &next}) {
+      if (menus && part->plan_ && part->plan_->menus() > 1 && !lower_lost) {
+        out.parts_.insert(out.parts_.end(), part->parts_.begin(), part->parts_.end());
+        continue;
+      }
       if (part->has_plan() || part->has_lower_plan() || !part->parts_.empty())
         out.parts_.push_back(std::make_shared<const Accountant>(*part));
+    }
   if (lower_.empty() || next.lower_.empty()) {
     out.lower_ = lower_.empty() ? next.lower_ : lower_;
     return out;

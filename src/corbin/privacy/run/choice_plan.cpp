@@ -72,21 +72,45 @@ ChoicePlan::ChoicePlan(std::vector<UseFamily> directions, const PldLimits& limit
   for (UseFamily& f : directions) directions_.push_back({std::move(f)});
 }
 
-std::shared_ptr<const ChoicePlan> ChoicePlan::with_uses(std::uint64_t uses, std::uint64_t round) const {
+std::shared_ptr<ChoicePlan> ChoicePlan::copy() const {
   auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
   out->directions_ = directions_;
   out->weights_ = weights_;
   out->when_ = when_;
+  out->uses_ = uses_;
+  out->round_ = round_;
+  out->parts_ = parts_;
+  return out;
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::with_uses(std::uint64_t uses, std::uint64_t round) const {
+  auto out = copy();
   out->uses_ = uses;  // the accountant keeps it within kMaxCompositions
   out->round_ = round;
   return out;
 }
 
+std::shared_ptr<const ChoicePlan> ChoicePlan::repeated(std::uint64_t times, bool keep_rounds) const {
+  if (times > kMaxPlanParts / parts_.size()) return nullptr;
+  auto out = copy();
+  out->parts_.clear();
+  for (std::uint64_t i = 0; i < times; ++i)
+    for (const std::shared_ptr<const ChoicePlan>& part : parts_)
+      out->parts_.push_back(keep_rounds ? part : part->with_uses(part->uses_, 0));
+  out->uses_ = uses_ * times;
+  return out;
+}
+
 std::shared_ptr<const ChoicePlan> ChoicePlan::composed(std::uint64_t k) const {
+  // Menus in turn, composed: the whole sequence again, k times.
+  if (!parts_.empty()) return k == 1 ? copy() : repeated(k, false);
   return with_uses(uses_ * k, k == 1 ? round_ : 0);
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::rounds_of(std::uint64_t m, std::uint64_t rounds) const {
+  // Menus in turn as rounds: the sequence again in each (as m coordinates it would be another
+  // order of menus, which the program does not answer for).
+  if (!parts_.empty()) return m == 1 ? repeated(rounds, true) : nullptr;
   // A plan of whole rounds (round_ uses each), repeated as rounds, is still rounds of round_ uses.
   // A one-use plan with a drawn role redraws it in every use (its accountant's pair is composed
   // m·rounds times): as m coordinates configured together, its draws would not be the rounds'.
@@ -96,8 +120,8 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::rounds_of(std::uint64_t m, std::ui
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::either(const ChoicePlan& other) const {
-  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || !weights_.empty() ||
-      !other.weights_.empty())
+  if (!parts_.empty() || !other.parts_.empty() || other.directions_.size() != directions_.size() ||
+      other.uses_ != uses_ || !weights_.empty() || !other.weights_.empty())
     return nullptr;
   for (std::size_t d = 0; d < directions_.size(); ++d)
     if (directions_[d].front().backward() != other.directions_[d].front().backward()) return nullptr;
@@ -116,8 +140,8 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const C
                                                      const std::string& when_other) const {
   // Accountant::mixture draws once for all of its uses (it mixes the k-fold pairs): each plan
   // must be one round, so that the program's draw per round is that one draw.
-  if (other.directions_.size() != directions_.size() || other.uses_ != uses_ || round_ != uses_ ||
-      other.round_ != round_)
+  if (!parts_.empty() || !other.parts_.empty() || other.directions_.size() != directions_.size() ||
+      other.uses_ != uses_ || round_ != uses_ || other.round_ != round_)
     return nullptr;
   // Each side's draws: one role (weight 1), or a mixture's roles with their weights; several roles
   // without weights are the adversary's pick (either), which a draw cannot hold.
@@ -154,26 +178,53 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const C
   return out;
 }
 
-std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const {
-  if (next.directions_.size() != directions_.size() || next.weights_ != weights_) return nullptr;
+bool ChoicePlan::joins(const ChoicePlan& next) const {
+  if (!parts_.empty() || !next.parts_.empty() || next.directions_.size() != directions_.size() ||
+      next.weights_ != weights_)
+    return false;
   for (std::size_t d = 0; d < directions_.size(); ++d) {
-    if (next.directions_[d].size() != directions_[d].size()) return nullptr;
+    if (next.directions_[d].size() != directions_[d].size()) return false;
     for (std::size_t r = 0; r < directions_[d].size(); ++r)
-      if (!directions_[d][r].same_as(next.directions_[d][r])) return nullptr;
+      if (!directions_[d][r].same_as(next.directions_[d][r])) return false;
   }
+  return true;
+}
+
+std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const {
   // Rounds of the same size stay rounds: the first part's last round ends before the next begins.
-  return with_uses(uses_ + next.uses_, round_ == next.round_ ? round_ : 0);
+  if (joins(next)) return with_uses(uses_ + next.uses_, round_ == next.round_ ? round_ : 0);
+  // Menus in turn: each part's, a part joined to the one before where they are the same.
+  std::vector<std::shared_ptr<const ChoicePlan>> parts =
+      parts_.empty() ? std::vector<std::shared_ptr<const ChoicePlan>>{copy()} : parts_;
+  const std::vector<std::shared_ptr<const ChoicePlan>> more =
+      next.parts_.empty() ? std::vector<std::shared_ptr<const ChoicePlan>>{next.copy()} : next.parts_;
+  for (const std::shared_ptr<const ChoicePlan>& p : more) {
+    if (parts.back()->joins(*p))
+      parts.back() = parts.back()->then(*p);
+    else
+      parts.push_back(p);
+  }
+  if (parts.size() > kMaxPlanParts) return nullptr;
+  // Direction d of every part is the same pair of datasets the same way round (the accountant's
+  // pairs compose direction by direction alike).
+  const std::vector<std::vector<UseFamily>>& first = parts.front()->directions_;
+  for (const std::shared_ptr<const ChoicePlan>& p : parts) {
+    if (p->directions_.size() != first.size()) return nullptr;
+    for (std::size_t d = 0; d < first.size(); ++d)
+      if (p->directions_[d].front().backward() != first[d].front().backward()) return nullptr;
+  }
+  auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
+  out->parts_ = std::move(parts);
+  out->uses_ = uses_ + next.uses_;
+  out->round_ = 0;  // each part has its own
+  return out;
 }
 
 std::shared_ptr<const ChoicePlan> ChoicePlan::bounding() const {
-  auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
-  out->directions_ = directions_;
-  out->weights_ = weights_;
-  out->when_ = when_;
-  out->uses_ = uses_;
-  out->round_ = round_;
+  auto out = copy();
   for (std::vector<UseFamily>& roles : out->directions_)
     for (UseFamily& f : roles) f = f.bounding();
+  for (std::shared_ptr<const ChoicePlan>& p : out->parts_) p = p->bounding();
   return out;
 }
 
@@ -188,32 +239,40 @@ ChoicePlan::Answer ChoicePlan::answer(bool by_delta, const Rational& at, double 
 ChoicePlan::Answer ChoicePlan::compute(bool by_delta, const Rational& at, double fixed_lower,
                                        double pair_upper) const {
   Answer none;
-  if (directions_.empty() || !(pair_upper > fixed_lower)) return none;
+  if (directions() == 0 || !(pair_upper > fixed_lower)) return none;
   // One use: the dominating pair is the envelope of the members themselves, exact up to its grid;
   // the lower end is the best member's (the accountant keeps only a few of them). Where the role
   // is drawn no one member is attained: the program's strategy picks client 1's input and each
   // draw's member (at n = 3, γ = 1/2, d = 1, e^ε = 2, δ = 1/10 the mixture's few configurations
   // gave 0.4347 where the exact ε is 0.5691).
-  if (uses_ < 2 && weights_.empty()) return by_members(by_delta, at, pair_upper);
+  if (parts_.empty() && uses_ < 2 && weights_.empty()) return by_members(by_delta, at, pair_upper);
   // Nothing to narrow: the bracket has met, or there is no finite ε to look around.
   if (by_delta && (!(pair_upper < kInf) || !(pair_upper > fixed_lower))) return none;
   if (!by_delta && !(pair_upper > fixed_lower)) return none;
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Answer out;
   bool first = true;
-  for (const std::vector<UseFamily>& roles : directions_) {
+  for (std::size_t d = 0; d < directions(); ++d) {
+    // The menus in turn in this direction (one, or the parts'), and the members they hold.
+    std::vector<Part> parts;
+    if (parts_.empty()) parts.push_back({this, &directions_[d]});
+    for (const std::shared_ptr<const ChoicePlan>& p : parts_) parts.push_back({p.get(), &p->directions_[d]});
     std::size_t members = 0;
-    for (const UseFamily& f : roles) members += f.size();
+    double member_uses = 0;
+    for (const Part& p : parts) {
+      std::size_t here = 0;
+      for (const UseFamily& f : *p.roles) here += f.size();
+      members += here;
+      member_uses += static_cast<double>(here) * static_cast<double>(p.plan->uses_);
+      if (!p.plan->weights_.empty() && p.plan->round_ == 0) return none;  // the draws' places unknown
+    }
     Answer a;
-    if (round_ == uses_ && uses_ >= 2 && roles.size() == 1 &&
+    if (parts_.empty() && round_ == uses_ && uses_ >= 2 && directions_[d].size() == 1 &&
         multiset_count(members, uses_, kMaxMultisets) <= kMaxMultisets) {
-      a = by_multisets(roles.front(), by_delta, at);
+      a = by_multisets(directions_[d].front(), by_delta, at);
     } else {
-      if (members > kMaxProgramMembers ||
-          static_cast<double>(members) * static_cast<double>(uses_) > kMaxMemberUses)
-        return none;
-      if (!weights_.empty() && round_ == 0) return none;  // the draws' places unknown
-      a = by_program(roles, by_delta, at, fixed_lower, pair_upper);
+      if (members > kMaxProgramMembers || member_uses > kMaxMemberUses) return none;
+      a = by_program(parts, by_delta, at, fixed_lower, pair_upper);
     }
     if (!a.computed) return none;  // every direction is needed for an upper bound
     out.computed = true;
@@ -273,33 +332,43 @@ ChoicePlan::Answer ChoicePlan::by_members(bool by_delta, const Rational& at, dou
   return out;
 }
 
-ChoicePlan::Answer ChoicePlan::by_program(const std::vector<UseFamily>& roles, bool by_delta,
-                                          const Rational& at, double fixed_lower, double pair_upper) const {
-  // The members' laws, kept while the program reads them; each role a group of its own.
+ChoicePlan::Answer ChoicePlan::by_program(const std::vector<Part>& parts, bool by_delta, const Rational& at,
+                                          double fixed_lower, double pair_upper) const {
+  // The members' laws, kept while the program reads them; each part a segment, each role a group
+  // of its own in it.
+  struct Which {
+    std::size_t part, role, index;  // the index in the role's family
+    const UseFamily& family(const std::vector<Part>& parts) const { return (*parts[part].roles)[role]; }
+  };
   std::vector<NeighbouringPmfs> laws;
-  std::vector<std::pair<std::size_t, std::size_t>> which;  // (role, index in the role's family)
-  for (std::size_t r = 0; r < roles.size(); ++r)
-    for (std::size_t i = 0; i < roles[r].size(); ++i) {
-      laws.push_back(roles[r].laws(i));
-      which.emplace_back(r, i);
-    }
-  // Client 1's inputs, one number each (a member that does not name them is an input of its own).
-  std::map<std::string, std::size_t> inputs;
+  std::vector<Which> which;
+  ProgramQuery q;
+  for (std::size_t s = 0; s < parts.size(); ++s) {
+    const ChoicePlan& plan = *parts[s].plan;
+    const std::vector<UseFamily>& roles = *parts[s].roles;
+    // either(): the adversary picks each round's role too; mixture(): the role is drawn.
+    q.segments.push_back({plan.uses_, plan.round_, roles.size() > 1 && plan.weights_.empty(), plan.weights_});
+    for (std::size_t r = 0; r < roles.size(); ++r)
+      for (std::size_t i = 0; i < roles[r].size(); ++i) {
+        laws.push_back(roles[r].laws(i));
+        which.push_back({s, r, i});
+      }
+  }
+  // Client 1's inputs, one number each within a segment (a member that does not name them is an
+  // input of its own).
+  std::map<std::pair<std::size_t, std::string>, std::size_t> inputs;
   std::size_t unnamed = laws.size();
   std::vector<ChoiceMember> members;
   for (std::size_t m = 0; m < laws.size(); ++m) {
-    const std::string named = roles[which[m].first].words(which[m].second).inputs;
-    const std::size_t input = named.empty() ? unnamed++ : inputs.emplace(named, inputs.size()).first->second;
-    members.push_back({&laws[m].p, &laws[m].q, laws[m].disjoint,
-                       roles[which[m].first].attained(which[m].second), which[m].first, input});
+    const UseFamily& f = which[m].family(parts);
+    const std::string named = f.words(which[m].index).inputs;
+    const std::size_t input =
+        named.empty() ? unnamed++ : inputs.emplace(std::make_pair(which[m].part, named), inputs.size()).first->second;
+    members.push_back({&laws[m].p, &laws[m].q, laws[m].disjoint, f.attained(which[m].index), which[m].role, input,
+                       which[m].part});
   }
-  ProgramQuery q;
   q.by_delta = by_delta;
   q.at = at;
-  q.round = round_;
-  // either(): the adversary picks each round's role too; mixture(): the role is drawn.
-  q.groups_chosen = roles.size() > 1 && weights_.empty();
-  q.group_weights = weights_;
   if (by_delta) {
     q.eps_high = pair_upper;
     q.eps_low = std::clamp(fixed_lower, 0.0, pair_upper);  // a lower end at another δ may pass it
@@ -330,13 +399,15 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<UseFamily>& roles, b
       by.adaptive = true;
       for (std::size_t m = 0; m < members.size(); ++m) {
         if (s.uses[m] == 0) continue;
-        by.parts.push_back(roles[which[m].first].words(which[m].second));
-        if (!when_.empty()) {
-          const std::size_t g = which[m].first;
-          by.parts.back().when = when_[g] + " (probability " + to_string(weights_[g]) + ")";
+        const UseFamily& f = which[m].family(parts);
+        const ChoicePlan& plan = *parts[which[m].part].plan;
+        by.parts.push_back(f.words(which[m].index));
+        if (!plan.when_.empty()) {
+          const std::size_t g = which[m].role;
+          by.parts.back().when = plan.when_[g] + " (probability " + to_string(plan.weights_[g]) + ")";
         }
         by.repeats.push_back(s.uses[m]);
-        by.reversed.push_back(roles[which[m].first].backward());
+        by.reversed.push_back(f.backward());
       }
       out.lower = l;
       out.by = by;

@@ -10,7 +10,9 @@
 //    there are at most kMaxMultisets of them;
 //  * otherwise (rounds, where the adversary sees the earlier outputs), the worst case over adaptive
 //    choices by the dynamic program over the accumulated privacy loss (adaptive_program.hpp),
-//    within its limits.
+//    within its limits; where the configurations differ from phase to phase (then() of different
+//    families: another mechanism, budget or γ, rounds with dropout after rounds without), one
+//    program whose menu changes from segment to segment.
 // Both are certified two-sided. The accountant reports the smaller upper end and the larger lower
 // end; a lower end from here is attained by the multiset or by the program's strategy that it
 // names. The relation decides the directions: replace one lists both orders of client 1's inputs
@@ -45,6 +47,9 @@ constexpr std::size_t kMaxProgramMembers = 4096;
 constexpr double kMaxMemberUses = 4e6;
 /// A builder's members are kept (copied) where their windows hold at most this many points in all.
 constexpr std::size_t kMaxKeptPoints = std::size_t(1) << 20;
+/// Most menus in turn that one plan keeps (ChoicePlan::then): the program's backward pass walks
+/// them in order, each a segment.
+constexpr std::size_t kMaxPlanParts = 64;
 
 /// One use's configurations, member by member, in one direction: a reduction's family
 /// (neighbours.hpp for Theorem 3's mechanism, a builder's list such as lone_clients.hpp's).
@@ -103,9 +108,11 @@ class ChoicePlan {
   /// its draws then nest in this one's, each weighted by the product); else none.
   std::shared_ptr<const ChoicePlan> mixture(const Rational& w, const ChoicePlan& other, const std::string& when_this,
                                             const std::string& when_other) const;
-  /// This plan's uses, then `next`'s, where both choose from the same families (as one family's
-  /// uses composed, chosen after the outputs before); none otherwise (the adversary's choices
-  /// then differ from use to use).
+  /// This plan's uses, then `next`'s: where both choose from the same families, as one family's
+  /// uses composed (chosen after the outputs before); otherwise a plan whose menu changes from
+  /// part to part (the program's segments: a phase of another mechanism, or of rounds with
+  /// dropout), where both take each direction the same way round and the parts are at most
+  /// kMaxPlanParts; none otherwise.
   std::shared_ptr<const ChoicePlan> then(const ChoicePlan& next) const;
   /// The same plan with no member attained: its search bounds from above only (a family that
   /// covers an adversary stronger than the mechanism as run, as where the other clients' inputs
@@ -125,16 +132,31 @@ class ChoicePlan {
   Answer answer(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
 
   std::uint64_t uses() const { return uses_; }
+  /// The menus in turn: 1, or the parts of a plan joined by then().
+  std::size_t menus() const { return parts_.empty() ? 1 : parts_.size(); }
 
  private:
+  /// One menu's families in one direction, as the program reads a segment.
+  struct Part {
+    const ChoicePlan* plan;
+    const std::vector<UseFamily>* roles;
+  };
+  /// Whether `next` chooses from the same families (then() joins them into one menu).
+  bool joins(const ChoicePlan& next) const;
+  /// A copy of everything but the answers, to change.
+  std::shared_ptr<ChoicePlan> copy() const;
   std::shared_ptr<const ChoicePlan> with_uses(std::uint64_t uses, std::uint64_t round) const;
+  /// The parts repeated `times` times, each with uses per round `round` (0: unknown) or its own
+  /// (`keep_rounds`); none past kMaxPlanParts.
+  std::shared_ptr<const ChoicePlan> repeated(std::uint64_t times, bool keep_rounds) const;
+  std::size_t directions() const { return parts_.empty() ? directions_.size() : parts_.front()->directions_.size(); }
   Answer compute(bool by_delta, const Rational& at, double fixed_lower, double pair_upper) const;
   Answer by_multisets(const UseFamily& f, bool by_delta, const Rational& at) const;
   /// One use: the best attained member's lower end (the upper end stays the pair's, which is
   /// the members' envelope already).
   Answer by_members(bool by_delta, const Rational& at, double pair_upper) const;
-  Answer by_program(const std::vector<UseFamily>& roles, bool by_delta, const Rational& at,
-                    double fixed_lower, double pair_upper) const;
+  Answer by_program(const std::vector<Part>& parts, bool by_delta, const Rational& at, double fixed_lower,
+                    double pair_upper) const;
 
   std::vector<std::vector<UseFamily>> directions_;  ///< [direction][role]
   /// Where the role is drawn each round (mixture): each role's probability and the words naming
@@ -146,6 +168,9 @@ class ChoicePlan {
   std::uint64_t uses_ = 1;
   /// Uses per round (the coordinates configured together): 0 unknown; uses_ itself: one round.
   std::uint64_t round_ = 1;
+  /// A plan of menus in turn (then() of different families): each part a plan of one menu, as
+  /// many directions in each; empty for one menu (the fields above).
+  std::vector<std::shared_ptr<const ChoicePlan>> parts_;
   mutable std::mutex mutex_;
   mutable std::map<std::pair<bool, Rational>, Answer> answers_;
 };
