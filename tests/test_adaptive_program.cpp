@@ -389,8 +389,9 @@ std::vector<Drawn> pair_members(const Rational& hi, std::size_t group) {
 }  // namespace
 
 TEST_CASE("with the menu changing from segment to segment the program brackets the exact worst case", "[adaptive][unit]") {
-  // Three phases: the pair family at e^ε = 3; then two groups drawn each round (e^ε = 3 with
-  // probability 2/5, e^ε = 2 with 3/5); then the pair family at e^ε = 2. First one use a round
+  // Four phases: the pair family at e^ε = 3; then two groups drawn each round (e^ε = 3 with
+  // probability 2/5, e^ε = 2 with 3/5); then the pair family at e^ε = 2; then the first menu
+  // again. First one use a round
   // everywhere (the program's bracket must close on the exact value), then two uses a round in
   // the first phase (the strategy keeps its member through the round: still below the exact
   // value with rounds, and the upper end above the one that adapts every use).
@@ -417,13 +418,21 @@ TEST_CASE("with the menu changing from segment to segment the program brackets t
       }
     }
     std::size_t i = 0;
-    for (std::size_t s = 0; s < menus.size(); ++s)
+    for (std::size_t s = 0; s < menus.size(); ++s) {
+      segments[s].menu = s;
       for (const Drawn& d : menus[s].members) {
         members.push_back({&p[i], &q[i], false, true, d.group, d.input, s});
         ++i;
       }
+    }
+    // Then the first phase again, one use: a segment naming the first menu (its members listed
+    // once).
+    menus.push_back(menus[0]);
+    menus.back().uses = 1;
+    segments.push_back(segments[0]);
+    segments.back().uses = 1;
     std::vector<Menu> every_use = menus;
-    every_use[0].round = 1;
+    every_use[0].round = every_use[3].round = 1;
     for (const char* eps_text : {"0", "1/2", "1", "2"}) {
       const Rational eps = parse_rational(eps_text, "eps");
       const double gamma = std::exp(eps.convert_to<double>());
@@ -433,7 +442,7 @@ TEST_CASE("with the menu changing from segment to segment the program brackets t
       query.by_delta = false;
       query.at = eps;
       query.segments = segments;
-      const ProgramAnswer a = adaptive_worst_case(members, 5, query);
+      const ProgramAnswer a = adaptive_worst_case(members, 6, query);
       REQUIRE(a.run);
       REQUIRE(a.strategies.size() == 1);
       CHECK(a.strategies[0].group == ProgramAnswer::kAnyGroup);
@@ -455,21 +464,27 @@ TEST_CASE("segments are checked by name", "[adaptive][unit]") {
   query.by_delta = false;
   query.at = Rational(1, 2);
   std::vector<ChoiceMember> members = f.members();
-  members[2].segment = members[3].segment = 1;
-  query.segments = {{2, 1, false, {}}, {1, 1, false, {}}};
+  members[2].menu = members[3].menu = 1;
+  query.segments = {{2, 1, false, {}, 0}, {1, 1, false, {}, 1}};
   CHECK_THROWS_WITH(adaptive_worst_case(members, 4, query), Catch::Contains("uses"));
   CHECK(adaptive_worst_case(members, 3, query).run);
-  members[3].segment = 2;
+  members[3].menu = 2;  // no segment names menu 2
   CHECK_THROWS_WITH(adaptive_worst_case(members, 3, query), Catch::Contains("segments"));
-  members[3].segment = 1;
-  members[3].group = 1;  // two groups in segment 1, neither drawn nor picked
+  members[3].menu = 1;
+  members[3].group = 1;  // two groups on menu 1, neither drawn nor picked
   CHECK_THROWS_WITH(adaptive_worst_case(members, 3, query), Catch::Contains("segments"));
   query.segments[1].groups_chosen = true;
   CHECK(adaptive_worst_case(members, 3, query).run);
+  // Menu 1 named again with other groups.
+  query.segments.push_back({1, 1, false, {}, 1});
+  CHECK_THROWS_WITH(adaptive_worst_case(members, 4, query), Catch::Contains("segments"));
+  query.segments.back().groups_chosen = true;
+  CHECK(adaptive_worst_case(members, 4, query).run);
+  query.segments.pop_back();
   members[3].group = 0;
-  members[2].segment = members[3].segment = 0;  // nothing on segment 1
+  members[2].menu = members[3].menu = 0;  // nothing on menu 1
   CHECK_THROWS_WITH(adaptive_worst_case(members, 3, query), Catch::Contains("members"));
-  members[2].segment = members[3].segment = 1;
+  members[2].menu = members[3].menu = 1;
   query.segments[1].groups_chosen = false;
   query.round = 2;  // the query's round beside segments
   CHECK_THROWS_WITH(adaptive_worst_case(members, 3, query), Catch::Contains("segments"));

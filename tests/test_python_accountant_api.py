@@ -92,6 +92,15 @@ mixed = (corbin.Accountant(12, "1/2", exp_eps=3, role="ldpq", rounds=2)
          .step(2, dropout="1/10").step(gamma=1, eps="0.5")
          .then(corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3))
          .compose(2))
+# compose(k) repeats the run in order: a round at e^eps = 2 then one at 3, twice, is the same
+# ledger as those four rounds stepped (A, B, A, B), not each phase lengthened (A, A, B, B: the
+# adversary's program over menus in turn depends on the order, and that one's upper end 1.3674599
+# is below the repeated run's lower end 1.3700491 at delta = 1/10).
+ab = corbin.Accountant(4, 1, exp_eps=2).step(exp_eps=3)
+stepped = corbin.Accountant(4, 1, exp_eps=2).step(exp_eps=3).step(exp_eps=2).step(exp_eps=3)
+assert ab.compose(2).epsilon("1/10") == stepped.epsilon("1/10"), (ab.compose(2).epsilon("1/10"), stepped.epsilon("1/10"))
+aabb = corbin.Accountant(4, 1, exp_eps=2, rounds=2).step(2, exp_eps=3)
+assert aabb.epsilon("1/10")[1] < ab.compose(2).epsilon("1/10")[0]
 # A pair of laws of one's own: from_laws and the CLI's --laws are one accountant (the same doubles),
 # and a malformed pair is refused naming p or q.
 laws = corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3)

@@ -183,3 +183,42 @@ TEST_CASE("a ledger accounts one pair of datasets: a round of another relation i
   ledger.then(again);
   CHECK(ledger.rounds() == 7);
 }
+
+TEST_CASE("a run repeated keeps its phases in order: the adversary's program depends on it",
+          "[run_ledger][unit]") {
+  // n = 4 on LDPQ, a round at e^ε = 2 then one at 3, twice: A, B, A, B. Lengthening each phase
+  // instead (A, A, B, B) is another run for the adversary over menus in turn: at δ = 1/10 it gave
+  // [1.3674527, 1.3674599], whose upper end is below the repeated run's lower end 1.3700491.
+  RoundKind a = kind(4, Rational(1)), b = a;
+  a.setting.budget = Budget::make(Budget::Kind::exp_eps, Rational(2));
+  const Rational delta(1, 10);
+  const auto repeated = [&](std::uint64_t k) {  // A, B, repeated k times
+    RunLedger l;
+    l.step(a);
+    l.step(b);
+    l.repeat(k);
+    return l;
+  };
+  const RunLedger twice = repeated(2);
+  CHECK(twice.phases().size() == 4);
+  CHECK(twice.rounds() == 4);
+  RunLedger by_steps, lengthened;
+  for (const RoundKind* k : {&a, &b, &a, &b}) by_steps.step(*k);
+  lengthened.step(a, 2);
+  lengthened.step(b, 2);
+  const TwoSided in_order = twice.epsilon(delta).bounds, stepped = by_steps.epsilon(delta).bounds,
+                 other = lengthened.epsilon(delta).bounds;
+  INFO("A, B, A, B [" << in_order.lower << ", " << in_order.upper << "]; A, A, B, B [" << other.lower << ", "
+                      << other.upper << "]");
+  CHECK(same(in_order.lower, stepped.lower));
+  CHECK(same(in_order.upper, stepped.upper));
+  CHECK(other.upper < in_order.lower);
+  // Past kMaxPlanParts phases each phase is lengthened in place, and the run is then searched in
+  // no one order: its bracket holds the run in order (here the pairs and the phases' own searches).
+  const RunLedger many = repeated(600);
+  CHECK(many.phases().size() == 2);
+  CHECK(many.rounds() == 1200);
+  const TwoSided any = many.epsilon(Rational(1, 100000)).bounds;
+  CHECK(any.lower <= any.upper);
+  CHECK(any.lower > 0);
+}

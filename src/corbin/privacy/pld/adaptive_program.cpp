@@ -92,7 +92,7 @@ struct Kernel {
   std::vector<std::int64_t> offset;
   std::vector<double> weight;
   double infinite = 0;
-  std::size_t segment = 0, group = 0;
+  std::size_t menu = 0, group = 0;
   std::size_t representative = kNone;
   std::size_t input = kNone;  ///< the representative's client-1 input (kNone: none attained)
   static constexpr std::size_t kNone = ~std::size_t(0);
@@ -140,11 +140,8 @@ std::pair<double, double> chord_weights(const Mp& r, int scale) {
   return {above, below};
 }
 
-/// One segment of the run (ProgramSegment) as the program walks it.
-struct Stretch {
-  std::uint64_t start = 0, uses = 0;
-  std::uint64_t round = 1;  ///< at least 1 (an unknown round, 0, is `round_known` false)
-  bool round_known = true;
+/// A menu of members (ProgramSegment::menu) as the program reads it.
+struct Menu {
   std::size_t groups = 0;
   /// The strategies' slots: one per group, and one more (index `groups`) playing any group's
   /// members where the adversary picks the group.
@@ -156,6 +153,14 @@ struct Stretch {
   /// Its kernels, and where the group is drawn the same in order of client 1's input.
   std::vector<std::size_t> kernels, by_input;
   bool drawn() const { return !weight_up.empty(); }
+};
+
+/// One segment of the run (ProgramSegment) as the program walks it.
+struct Stretch {
+  std::uint64_t start = 0, uses = 0;
+  std::uint64_t round = 1;  ///< at least 1 (an unknown round, 0, is `round_known` false)
+  bool round_known = true;
+  std::size_t menu = 0;
   bool first_of_round(std::uint64_t t) const { return (t - start) % round == 0; }
 };
 
@@ -171,17 +176,22 @@ class Program {
       x.uses = s.uses;
       x.round = std::max<std::uint64_t>(s.round, 1);
       x.round_known = s.round != 0;
-      x.chosen = s.groups_chosen;
+      x.menu = s.menu;
+      start += s.uses;
+      segs_.push_back(x);
+      if (menus_.size() <= s.menu) menus_.resize(s.menu + 1);
+      Menu& m = menus_[s.menu];
+      if (m.slots > 0) continue;  // described by an earlier segment (the same, adaptive_worst_case checks)
+      m.chosen = s.groups_chosen;
       for (const Rational& w : s.group_weights) {
         const Interval i = interval_from(w);
-        x.weight_up.push_back(std::min(1.0, to_double_up(upper_of(i))));
-        x.weight_down.push_back(std::max(0.0, to_double_down(lower_of(i))));
+        m.weight_up.push_back(std::min(1.0, to_double_up(upper_of(i))));
+        m.weight_down.push_back(std::max(0.0, to_double_down(lower_of(i))));
       }
-      start += s.uses;
-      segs_.push_back(std::move(x));
+      m.slots = 1;  // marks it described; set below
     }
-    for (const ChoiceMember& m : members_) segs_[m.segment].groups = std::max(segs_[m.segment].groups, m.group + 1);
-    for (Stretch& x : segs_) x.slots = x.groups + (x.chosen ? 1 : 0);
+    for (const ChoiceMember& m : members_) menus_[m.menu].groups = std::max(menus_[m.menu].groups, m.group + 1);
+    for (Menu& m : menus_) m.slots = m.groups + (m.chosen ? 1 : 0);
   }
 
   ProgramAnswer solve();
@@ -209,8 +219,8 @@ class Program {
                                         [](std::uint64_t u, const Stretch& x) { return u < x.start; });
     return static_cast<std::size_t>(after - segs_.begin()) - 1;
   }
-  /// Lanes of the value function in a segment: one per group where it is drawn, else one.
-  std::size_t lanes_of(const Stretch& x) const { return x.drawn() ? x.groups : 1; }
+  /// Lanes of the value function on a menu: one per group where it is drawn, else one.
+  std::size_t lanes_of(const Menu& x) const { return x.drawn() ? x.groups : 1; }
 
   const std::vector<ChoiceMember>& members_;
   std::uint64_t k_;
@@ -218,6 +228,7 @@ class Program {
   ProgramLimits limits_;
   PldLimits pld_limits_;
   std::vector<Stretch> segs_;
+  std::vector<Menu> menus_;
 
   int scale_ = 0;
   double h_ = 1;
@@ -228,7 +239,7 @@ class Program {
   double slack_ = 0;       ///< a dominating kernel's added mass at +∞ (prune)
   std::vector<bool> kept_;  ///< the members the grid's work is estimated for
   std::int64_t amin_ = 0, amax_ = 0;  ///< the kernels' offsets
-  std::vector<std::vector<Runs>> policy_;  ///< [t][slot of t's segment]
+  std::vector<std::vector<Runs>> policy_;  ///< [t][slot of t's menu]
   /// Each group's best kernel of the input being closed, where the group is drawn (backward's
   /// scratch, one slice per thread).
   std::vector<std::vector<std::uint32_t>> best_arg_;
@@ -278,14 +289,14 @@ bool Program::plan_grid() {
   const double span = std::max(span_hi - span_lo, 0.0);
   const auto estimate = [&](int scale, std::size_t& cells, double kernels) {
     const double h = std::ldexp(1.0, scale);
-    // Per segment and group, its members' mean split atoms times its kernels (members, or
-    // clusters of them).
-    std::vector<double> per_cell(segs_.size(), 0.0);
-    for (std::size_t s = 0; s < segs_.size(); ++s)
-      for (std::size_t g = 0; g < segs_[s].groups; ++g) {
+    // Per menu and group, its members' mean split atoms times its kernels (members, or clusters
+    // of them).
+    std::vector<double> per_cell(menus_.size(), 0.0);
+    for (std::size_t s = 0; s < menus_.size(); ++s)
+      for (std::size_t g = 0; g < menus_[s].groups; ++g) {
         double atoms = 0, members = 0;
         for (std::size_t c = 0; c < members_.size(); ++c)
-          if (members_[c].segment == s && members_[c].group == g && kept_[c]) {
+          if (members_[c].menu == s && members_[c].group == g && kept_[c]) {
             const Spread& x = spreads[c];
             atoms += std::min(2.0 * static_cast<double>(x.atoms), (x.high - x.low) / h + 3) + 1;
             members += 1;
@@ -300,7 +311,7 @@ bool Program::plan_grid() {
       const double c = (hi[t] - lo[t]) / h + 3;
       cells = std::max(cells, static_cast<std::size_t>(std::min(c, 1e18)));
       while (s + 1 < segs_.size() && segs_[s + 1].start <= t) ++s;
-      if (t < k_) work += c * per_cell[s];
+      if (t < k_) work += c * per_cell[segs_[s].menu];
     }
     return work;
   };
@@ -435,11 +446,11 @@ Program::Pruned Program::prune(const GridSplitter& splitter, const std::vector<U
   for (std::size_t a : order) {
     bool dominated = false;
     for (std::size_t b : survivors) {
-      if (members_[b].segment != members_[a].segment || members_[b].group != members_[a].group ||
+      if (members_[b].menu != members_[a].menu || members_[b].group != members_[a].group ||
           (members_[a].attained && !members_[b].attained))
         continue;
       // A drawn group's strategy plays one input in every group: keep each input's best.
-      if (segs_[members_[a].segment].drawn() && members_[a].attained && members_[b].input != members_[a].input)
+      if (menus_[members_[a].menu].drawn() && members_[a].attained && members_[b].input != members_[a].input)
         continue;
       bool all = split[a].infinite <= add_up(split[b].infinite, slack_);
       for (std::size_t k = 0; all && k < above[a].size(); ++k) all = above[a][k] <= add_down(below[b][k], slack_);
@@ -467,11 +478,11 @@ void Program::build_kernels() {
   std::size_t decisive = 0;
   while (decisive + 1 < grid.points() && grid.offset + static_cast<std::int64_t>(decisive) <= 0) ++decisive;
   bool first = true;
-  const auto add_kernel = [&](const UpperPld& u, bool slack, std::size_t segment, std::size_t group,
+  const auto add_kernel = [&](const UpperPld& u, bool slack, std::size_t menu, std::size_t group,
                               std::size_t representative) {
     Kernel k;
     k.infinite = slack ? std::min(1.0, add_up(u.infinite, slack_)) : u.infinite;
-    k.segment = segment;
+    k.menu = menu;
     k.group = group;
     k.representative = representative;
     if (representative != Kernel::kNone) k.input = members_[representative].input;
@@ -484,14 +495,14 @@ void Program::build_kernels() {
       amax_ = first ? a : std::max(amax_, a);
       first = false;
     }
-    segs_[segment].kernels.push_back(kernel_.size());
+    menus_[menu].kernels.push_back(kernel_.size());
     kernel_.push_back(std::move(k));
   };
-  for (std::size_t s = 0; s < segs_.size(); ++s)
-  for (std::size_t g = 0; g < segs_[s].groups; ++g) {
+  for (std::size_t s = 0; s < menus_.size(); ++s)
+  for (std::size_t g = 0; g < menus_[s].groups; ++g) {
     std::vector<std::size_t> in;
     for (std::size_t c = 0; c < members_.size(); ++c)
-      if (members_[c].segment == s && members_[c].group == g && pruned.kept[c]) in.push_back(c);
+      if (members_[c].menu == s && members_[c].group == g && pruned.kept[c]) in.push_back(c);
     const std::size_t clusters =
         kernels_ < static_cast<double>(in.size()) ? static_cast<std::size_t>(kernels_) : in.size();
     for (std::size_t k = 0; k < clusters; ++k) {
@@ -528,15 +539,15 @@ void Program::build_kernels() {
       add_kernel(envelope.dominating(), slack, s, g, best);
     }
   }
-  std::vector<double> per_cell(segs_.size(), 0.0);
-  for (const Kernel& k : kernel_) per_cell[k.segment] += static_cast<double>(k.offset.size() + 1);
+  std::vector<double> per_cell(menus_.size(), 0.0);
+  for (const Kernel& k : kernel_) per_cell[k.menu] += static_cast<double>(k.offset.size() + 1);
   work_ = 0;
-  for (std::size_t s = 0; s < segs_.size(); ++s)
-    for (std::uint64_t t = segs_[s].start; t < segs_[s].start + segs_[s].uses; ++t)
-      work_ += per_cell[s] * static_cast<double>(window_[t].size());
+  for (const Stretch& s : segs_)
+    for (std::uint64_t t = s.start; t < s.start + s.uses; ++t)
+      work_ += per_cell[s.menu] * static_cast<double>(window_[t].size());
   // Where the group is drawn, the strategy fixes client 1's input before the draw: the kernels
   // in order of it.
-  for (Stretch& x : segs_) {
+  for (Menu& x : menus_) {
     if (!x.drawn()) continue;
     x.by_input = x.kernels;
     std::stable_sort(x.by_input.begin(), x.by_input.end(),
@@ -556,16 +567,16 @@ void Program::backward() {
   std::size_t max_terms = 1;
   for (const Kernel& k : kernel_) max_terms = std::max(max_terms, k.offset.size() + 1);
   const SumWidening widen(max_terms, 2);
-  // Per segment, the slots whose strategy has an attained member to play.
-  std::vector<std::vector<bool>> slot_attained(segs_.size());
-  for (std::size_t s = 0; s < segs_.size(); ++s) {
+  // Per menu, the slots whose strategy has an attained member to play.
+  std::vector<std::vector<bool>> slot_attained(menus_.size());
+  for (std::size_t s = 0; s < menus_.size(); ++s) {
     std::vector<bool>& a = slot_attained[s];
-    a.assign(segs_[s].slots, false);
-    for (const std::size_t c : segs_[s].kernels)
+    a.assign(menus_[s].slots, false);
+    for (const std::size_t c : menus_[s].kernels)
       a[kernel_[c].group] = a[kernel_[c].group] || kernel_[c].representative != Kernel::kNone;
-    if (segs_[s].slots > segs_[s].groups)
-      a[segs_[s].groups] = std::any_of(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(segs_[s].groups),
-                                       [](bool b) { return b; });
+    if (menus_[s].slots > menus_[s].groups)
+      a[menus_[s].groups] = std::any_of(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(menus_[s].groups),
+                                        [](bool b) { return b; });
   }
   // Lanes: one value function, the best of every kernel; or, where the group is drawn each round,
   // one per group through a round, U^g_t(ℓ) = max over g's kernels, combined at the round's first
@@ -573,7 +584,7 @@ void Program::backward() {
   // segment reads the next one's value at its start: lane 0 (every lane holds it where that
   // segment's group is drawn, one lane otherwise).
   std::size_t lanes = 1, slots = 1;
-  for (const Stretch& x : segs_) {
+  for (const Menu& x : menus_) {
     lanes = std::max(lanes, lanes_of(x));
     slots = std::max(slots, x.slots);
   }
@@ -594,7 +605,7 @@ void Program::backward() {
     --t;
     const bool entering = t + 1 == k_ || t < segs_[seg].start;  // U_(t+1) is a later segment's
     seg = segment_at(t);
-    const Stretch& x = segs_[seg];
+    const Menu& x = menus_[segs_[seg].menu];
     w_cur = window_[t];
     ext_lo = w_cur.lo + amin_;
     const std::int64_t ext_hi = w_cur.hi + amax_;
@@ -608,13 +619,14 @@ void Program::backward() {
       cur[l].assign(w_cur.size(), 0.0);
     }
     for (std::size_t g = 0; g < x.slots; ++g) arg[g].assign(w_cur.size(), ~std::uint32_t(0));
-    if (x.drawn() && x.first_of_round(t)) best_arg_.assign(x.groups, std::vector<std::uint32_t>(w_cur.size(), ~std::uint32_t(0)));
+    if (x.drawn() && segs_[seg].first_of_round(t))
+      best_arg_.assign(x.groups, std::vector<std::uint32_t>(w_cur.size(), ~std::uint32_t(0)));
   };
   const auto finish = [&]() {
-    const Stretch& x = segs_[seg];
+    const Menu& x = menus_[segs_[seg].menu];
     policy_[t].resize(x.slots);
     for (std::size_t g = 0; g < x.slots; ++g) {
-      if (!slot_attained[seg][g]) continue;
+      if (!slot_attained[segs_[seg].menu][g]) continue;
       Runs& r = policy_[t][g];
       for (std::size_t j = 0; j < w_cur.size(); ++j)
         if (r.member.empty() || arg[g][j] != r.member.back()) {
@@ -622,7 +634,7 @@ void Program::backward() {
           r.member.push_back(arg[g][j]);
         }
     }
-    if (x.drawn() && x.first_of_round(t)) {  // the round's first use: its draw
+    if (x.drawn() && segs_[seg].first_of_round(t)) {  // the round's first use: its draw
       std::vector<double> mixed(w_cur.size());
       for (std::size_t j = 0; j < mixed.size(); ++j) {
         double sum = 0;
@@ -635,7 +647,7 @@ void Program::backward() {
     w_next = w_cur;
   };
   const auto slice = [&](unsigned id) {
-    const Stretch& x = segs_[seg];
+    const Menu& x = menus_[segs_[seg].menu];
     const std::size_t n = w_cur.size();
     const std::size_t from = n * id / threads, to = n * (id + 1) / threads;
     if (from >= to) return;
@@ -646,7 +658,7 @@ void Program::backward() {
     // At a drawn round's first use the strategy fixes client 1's input before the draw: the input
     // whose groups' best members, weighted by the draw, are largest; the kernels come input by
     // input, and each input's best per group is closed when the next begins.
-    const bool keyed = drawn && x.first_of_round(t);
+    const bool keyed = drawn && segs_[seg].first_of_round(t);
     std::vector<double> chosen(keyed ? to - from : 0, -1.0);
     const auto close_input = [&]() {
       for (std::size_t j = 0; j < to - from; ++j) {
@@ -884,8 +896,9 @@ ProgramAnswer::Strategy Program::forward(std::size_t group, std::int64_t target)
   double infinite = 0;
   std::vector<double> np, nt;
   for (std::uint64_t step = 0; step < k_; ++step) {
-    const Stretch& x = segs_[segment_at(step)];
-    if (x.first_of_round(step)) {  // the round's choice: the whole state, split by the policy's runs
+    const Stretch& here = segs_[segment_at(step)];
+    const Menu& x = menus_[here.menu];
+    if (here.first_of_round(step)) {  // the round's choice: the whole state, split by the policy's runs
       const Block all = merged(blocks);
       const Window& w = window_[step];
       blocks.clear();
@@ -1010,28 +1023,28 @@ ProgramAnswer Program::solve() {
   out.run = true;
   // Rounds unknown: no strategy is known to be attained.
   if (std::any_of(segs_.begin(), segs_.end(), [](const Stretch& x) { return !x.round_known; })) return out;
-  // Whether a segment's slot has an attained member to play (a family for the upper end only,
+  // Whether a menu's slot has an attained member to play (a family for the upper end only,
   // ChoicePlan::bounding, has none).
-  const auto playable = [&](std::size_t s, std::size_t group) {
+  const auto playable = [&](std::size_t menu, std::size_t group) {
     return std::any_of(members_.begin(), members_.end(), [&](const ChoiceMember& m) {
-      return m.segment == s && m.attained && (group == ProgramAnswer::kAnyGroup || m.group == group);
+      return m.menu == menu && m.attained && (group == ProgramAnswer::kAnyGroup || m.group == group);
     });
   };
-  if (segs_.size() > 1 || segs_.front().drawn()) {
+  if (segs_.size() > 1 || menus_.front().drawn()) {
     // One strategy: in each segment its drawn groups' policies on their draws (each group must
     // have a member to play at its draw), or its one group's, or any group's where picked.
     bool every = true;
-    for (std::size_t s = 0; s < segs_.size(); ++s) {
-      if (!segs_[s].drawn()) {
+    for (std::size_t s = 0; s < menus_.size(); ++s) {
+      if (!menus_[s].drawn()) {
         every = every && playable(s, ProgramAnswer::kAnyGroup);
         continue;
       }
-      for (std::size_t g = 0; g < segs_[s].groups; ++g) every = every && playable(s, g);
+      for (std::size_t g = 0; g < menus_[s].groups; ++g) every = every && playable(s, g);
     }
     if (every) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
     return out;
   }
-  const Stretch& x = segs_.front();
+  const Menu& x = menus_.front();
   for (std::size_t g = 0; g < x.groups; ++g)
     if (playable(0, g)) out.strategies.push_back(forward(g, target));
   if (x.slots > x.groups && !out.strategies.empty()) out.strategies.push_back(forward(ProgramAnswer::kAnyGroup, target));
@@ -1062,7 +1075,7 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
   // One segment of every use, as the query says; or the segments given.
   std::vector<ProgramSegment> segments = query.segments;
   if (segments.empty()) {
-    segments.push_back({uses, query.round, query.groups_chosen, query.group_weights});
+    segments.push_back({uses, query.round, query.groups_chosen, query.group_weights, 0});
   } else if (query.round != 1 || query.groups_chosen || !query.group_weights.empty()) {
     throw invalid_argument("segments", "given beside the query's round or groups", "the segments' own");
   }
@@ -1073,15 +1086,27 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
     total += x.uses;
   }
   if (total != uses) throw invalid_argument("uses", std::to_string(uses), "the segments' sum, " + std::to_string(total));
-  std::vector<std::size_t> groups(segments.size(), 0);
-  for (const ChoiceMember& m : members) {
-    if (m.segment >= segments.size())
-      throw invalid_argument("segments", std::to_string(segments.size()), "one for every member's");
-    groups[m.segment] = std::max(groups[m.segment], m.group + 1);
+  // The menus the segments name, each described the same wherever it is named.
+  std::size_t menus = 0;
+  for (const ProgramSegment& x : segments) menus = std::max(menus, x.menu + 1);
+  std::vector<const ProgramSegment*> first(menus, nullptr);
+  for (const ProgramSegment& x : segments) {
+    const ProgramSegment*& f = first[x.menu];
+    if (!f) f = &x;
+    else if (f->groups_chosen != x.groups_chosen || f->group_weights != x.group_weights)
+      throw invalid_argument("segments", "menu " + std::to_string(x.menu) + " with other groups",
+                             "the same groups wherever a menu is named");
   }
-  for (std::size_t s = 0; s < segments.size(); ++s) {
-    const ProgramSegment& x = segments[s];
-    if (groups[s] == 0) throw invalid_argument("members", "none on segment " + std::to_string(s), "at least one on each");
+  std::vector<std::size_t> groups(menus, 0);
+  for (const ChoiceMember& m : members) {
+    if (m.menu >= menus || !first[m.menu])
+      throw invalid_argument("segments", std::to_string(segments.size()), "one naming every member's menu");
+    groups[m.menu] = std::max(groups[m.menu], m.group + 1);
+  }
+  for (std::size_t s = 0; s < menus; ++s) {
+    if (!first[s]) throw invalid_argument("segments", "menu " + std::to_string(s) + " unnamed", "every menu named");
+    const ProgramSegment& x = *first[s];
+    if (groups[s] == 0) throw invalid_argument("members", "none on menu " + std::to_string(s), "at least one on each");
     if (segments.size() > 1 && groups[s] > 1 && !x.groups_chosen && x.group_weights.empty())
       throw invalid_argument("segments", "several groups neither drawn nor picked",
                              "drawn or picked where there are several segments");
@@ -1097,13 +1122,14 @@ ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std:
     // A drawn group without members would add nothing to the upper bound's mixture.
     std::vector<bool> listed(groups[s], false);
     for (const ChoiceMember& m : members)
-      if (m.segment == s) listed[m.group] = true;
+      if (m.menu == s) listed[m.group] = true;
     for (std::size_t g = 0; g < groups[s]; ++g)
       if (!listed[g] && x.group_weights[g] > 0)
         throw invalid_argument("members", "none in group " + std::to_string(g), "at least one in every drawn group");
-    if (x.groups_chosen || x.round == 0)
-      throw invalid_argument("group_weights", "given", "without groups_chosen, and with rounds known");
   }
+  for (const ProgramSegment& x : segments)
+    if (!x.group_weights.empty() && (x.groups_chosen || x.round == 0))
+      throw invalid_argument("group_weights", "given", "without groups_chosen, and with rounds known");
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   Program program(members, uses, query, segments, limits, pld_limits);
   return program.solve();

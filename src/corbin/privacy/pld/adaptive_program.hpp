@@ -86,19 +86,21 @@ struct ChoiceMember {
   /// Client 1's inputs (its data): where the group is drawn (ProgramQuery::group_weights), they
   /// are fixed before the draw, so a round's strategy plays members of one input in every group.
   std::size_t input = 0;
-  /// The stretch of uses whose menu it is on (ProgramQuery::segments; its group is numbered
-  /// within the segment).
-  std::size_t segment = 0;
+  /// The menu it is on (ProgramSegment::menu; its group is numbered within the menu).
+  std::size_t menu = 0;
 };
 
 /// A stretch of consecutive uses with a menu of its own (a phase of a run: another mechanism, or
-/// rounds with dropout after rounds without): its uses, its round's size and its groups, as
-/// ProgramQuery's `round`, `groups_chosen` and `group_weights` say for a run of one segment.
+/// rounds with dropout after rounds without): its uses, its round's size, its menu's groups (as
+/// ProgramQuery's `round`, `groups_chosen` and `group_weights` say for a run of one segment) and
+/// the menu, the members that name it (ChoiceMember::menu): segments that repeat a phase name one
+/// menu, with the same groups, and its members are listed once.
 struct ProgramSegment {
   std::uint64_t uses = 1;
   std::uint64_t round = 1;
   bool groups_chosen = false;
   std::vector<Rational> group_weights;
+  std::size_t menu = 0;
 };
 
 /// The program's size. Its grid is the coarsest the members allow (a quarter of their largest
@@ -144,9 +146,9 @@ struct ProgramQuery {
   double eps_low = 0, eps_high = 0;
   double delta_hint = 0;
   /// Where the menu changes along the run: its segments in order, their uses adding up to the
-  /// run's, each member on one of them (ChoiceMember::segment). The adversary picks each use's
-  /// member among its segment's, from the outputs so far: the Bellman value is the one above with
-  /// the segment's menu at each use (Adaptive.v's menus may depend on the history, so on the
+  /// run's, each naming its menu (ChoiceMember::menu). The adversary picks each use's
+  /// member among its segment's menu, from the outputs so far: the Bellman value is the one above
+  /// with the segment's menu at each use (Adaptive.v's menus may depend on the history, so on the
   /// time). Empty: one segment of every use, as `round`, `groups_chosen` and `group_weights` say
   /// (which keep their defaults where segments are given). With more than one segment there is
   /// one strategy (kAnyGroup): in each segment its drawn groups' policies on their draws, its
@@ -178,9 +180,10 @@ struct ProgramAnswer {
 };
 
 /// The worst case over `uses` adaptive choices among `members` (at least one), as above. Raises
-/// invalid_argument naming `members` (none, a member without laws, or none on a segment),
-/// `uses` (0, or not the segments' sum), `segments` (a member's past them, several groups of a
-/// segment neither drawn nor picked where there are several segments) or `group_weights`.
+/// invalid_argument naming `members` (none, a member without laws, or none on a menu), `uses`
+/// (0, or not the segments' sum), `segments` (a member's menu no segment names, a menu named with
+/// other groups, several groups of a menu neither drawn nor picked where there are several
+/// segments) or `group_weights`.
 ProgramAnswer adaptive_worst_case(const std::vector<ChoiceMember>& members, std::uint64_t uses,
                                   const ProgramQuery& query, const ProgramLimits& limits = {},
                                   const PldLimits& pld_limits = {});

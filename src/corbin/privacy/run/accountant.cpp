@@ -523,19 +523,29 @@ Accountant Accountant::then(const Accountant& next) const {
   out.mixes_ = mixes_ && next.mixes_;
   out.symmetric_ = symmetric_ && next.symmetric_;
   if (plan_ && next.plan_) out.plan_ = plan_->then(*next.plan_);  // one menu, or menus in turn
-  if (lower_plan_ && next.lower_plan_) {  // one menu, or menus in turn: each use's outcomes at most
-    out.lower_plan_ = lower_plan_->then(*next.lower_plan_);
-    out.lower_points_ = std::max(lower_points_, next.lower_points_);
+  // Members of the mechanism as run, for a lower end only: each part's own (with_adaptive_lower),
+  // or where a part has none its family's attained members (the same mechanism as run), so that
+  // a phase with dropout and one without are one search (one menu, or menus in turn).
+  if (lower_plan_ || next.lower_plan_) {
+    const ChoicePlan* first = lower_plan_ ? lower_plan_.get() : has_plan() ? plan_.get() : nullptr;
+    const ChoicePlan* second = next.lower_plan_ ? next.lower_plan_.get() : next.has_plan() ? next.plan_.get() : nullptr;
+    if (first && second) {
+      out.lower_plan_ = first->then(*second);
+      out.lower_points_ = std::max(lower_points_, next.lower_points_);  // each use's outcomes at most
+    }
   }
   const bool lower_lost = !out.has_lower_plan() && (has_lower_plan() || next.has_lower_plan());
   // Each part's searches stay lower bounds of the whole, kept where the whole's program may not
   // run (menus in turn are more work than one). A part that is menus in turn itself gives its
   // own parts (its whole's program is a prefix of this one's: searching every prefix of a long
   // run of phases would cost their number times the run's).
-  const bool menus = out.plan_ && out.plan_->menus() > 1;
+  const auto in_turn = [](const Accountant& a) {
+    return (a.plan_ && a.plan_->menus() > 1) || (a.lower_plan_ && a.lower_plan_->menus() > 1);
+  };
+  const bool menus = in_turn(out);
   if (!out.plan_ || menus || lower_lost)
     for (const Accountant* part : {this, &next}) {
-      if (menus && part->plan_ && part->plan_->menus() > 1 && !lower_lost) {
+      if (menus && in_turn(*part) && !part->parts_.empty() && !lower_lost) {
         out.parts_.insert(out.parts_.end(), part->parts_.begin(), part->parts_.end());
         continue;
       }
@@ -566,6 +576,13 @@ Accountant Accountant::then(const Accountant& next) const {
   // put together.
   for (const std::vector<Lower>* part : {&lower_, &next.lower_})
     out.lower_.insert(out.lower_.end(), part->begin(), part->end());
+  return out;
+}
+
+Accountant Accountant::any_order() const {
+  Accountant out = *this;
+  if (plan_ && plan_->menus() > 1) out.plan_.reset();
+  if (lower_plan_ && lower_plan_->menus() > 1) out.lower_plan_.reset();
   return out;
 }
 

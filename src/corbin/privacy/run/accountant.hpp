@@ -131,6 +131,10 @@ class Accountant {
   /// This mechanism followed by `next` (on the same pair of neighbouring datasets); the grid
   /// limits are this one's.
   Accountant then(const Accountant& next) const;
+  /// The same uses for parts in any order (a run whose phases were lengthened in place: the
+  /// composed pairs commute, while the adversary's program over menus in turn answers for one
+  /// order): a search over menus in turn is dropped, the parts' own searches kept.
+  Accountant any_order() const;
   /// In each use, this mechanism or `other` (with as many compositions), whichever the adversary
   /// picks, as client 1's role in a round where every sequence of roles is the statement
   /// (run/round.hpp): the upper bounds hold for every sequence of the two, even one chosen from
@@ -172,7 +176,8 @@ class Accountant {
   /// round's member after seeing the rounds before: choice_plan.hpp) is searched for a lower end
   /// only, attained by the strategy it names; its upper end covers these members alone and is not
   /// used. compose(k) and coordinates(1, k) keep them as k rounds (so an accountant carrying them
-  /// is composed over rounds only); then() where both parts have the same members; mixture()
+  /// is composed over rounds only); then() with the other part's members, or where it has none
+  /// its family's attained ones (one menu, or menus in turn: ChoicePlan::then); mixture()
   /// where both have them (searched given each round's draw); coordinates(m, ·) with m > 1 and
   /// either() do not. The members' one-use lower bounds are the caller's to add
   /// (with_attained_plds). At least one member, each attained.
@@ -273,8 +278,9 @@ class Accountant {
   /// each use a round.
   std::shared_ptr<const ChoicePlan> lower_plan_;
   std::size_t lower_points_ = 0;  ///< its members' outcomes, all together
-  /// The parts of a `then` whose uses no one plan covers, each with its own plan: a part's lower
-  /// bound is the whole's too (the other parts' outputs dropped are a post-processing).
+  /// The parts of a `then` whose uses no one plan covers, or covers as menus in turn (whose
+  /// program may be past its limits), each with its own plan: a part's lower bound is the whole's
+  /// too (the other parts' outputs dropped are a post-processing).
   std::vector<std::shared_ptr<const Accountant>> parts_;
   /// One use of a pair of laws given exactly (from_laws), P against Q and Q against P: a query
   /// of that one use (k = 1: every copy of this accountant with k = 1 is the same mechanism, the

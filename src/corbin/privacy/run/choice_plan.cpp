@@ -206,12 +206,37 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const
   }
   if (parts.size() > kMaxPlanParts) return nullptr;
   // Direction d of every part is the same pair of datasets the same way round (the accountant's
-  // pairs compose direction by direction alike).
-  const std::vector<std::vector<UseFamily>>& first = parts.front()->directions_;
+  // pairs compose direction by direction alike). A part of one direction lists both orders in its
+  // family (replace one), or one law in both worlds, so it goes with each direction of the others:
+  // it is repeated for each.
+  // (A part so repeated already, every direction the same, goes with any too.)
+  const auto any_way = [](const ChoicePlan& p) {
+    for (const std::vector<UseFamily>& roles : p.directions_) {
+      if (roles.size() != p.directions_.front().size()) return false;
+      for (std::size_t r = 0; r < roles.size(); ++r)
+        if (!roles[r].same_as(p.directions_.front()[r])) return false;
+    }
+    return true;
+  };
+  std::size_t directions = 0;
+  const std::vector<std::vector<UseFamily>>* first = nullptr;  // a part's that is not any way
   for (const std::shared_ptr<const ChoicePlan>& p : parts) {
-    if (p->directions_.size() != first.size()) return nullptr;
-    for (std::size_t d = 0; d < first.size(); ++d)
-      if (p->directions_[d].front().backward() != first[d].front().backward()) return nullptr;
+    directions = std::max(directions, p->directions_.size());
+    if (!first && !any_way(*p)) first = &p->directions_;
+  }
+  if (directions == 0) return nullptr;
+  for (std::shared_ptr<const ChoicePlan>& p : parts) {
+    if (any_way(*p)) {
+      if (p->directions_.size() != directions) {
+        auto wide = p->copy();
+        wide->directions_.assign(directions, p->directions_.front());
+        p = wide;
+      }
+      continue;
+    }
+    if (p->directions_.size() != directions) return nullptr;
+    for (std::size_t d = 0; d < directions; ++d)
+      if (p->directions_[d].front().backward() != (*first)[d].front().backward()) return nullptr;
   }
   auto out = std::make_shared<ChoicePlan>(std::vector<UseFamily>{}, limits_);
   out->parts_ = std::move(parts);
@@ -257,21 +282,15 @@ ChoicePlan::Answer ChoicePlan::compute(bool by_delta, const Rational& at, double
     std::vector<Part> parts;
     if (parts_.empty()) parts.push_back({this, &directions_[d]});
     for (const std::shared_ptr<const ChoicePlan>& p : parts_) parts.push_back({p.get(), &p->directions_[d]});
-    std::size_t members = 0;
-    double member_uses = 0;
-    for (const Part& p : parts) {
-      std::size_t here = 0;
-      for (const UseFamily& f : *p.roles) here += f.size();
-      members += here;
-      member_uses += static_cast<double>(here) * static_cast<double>(p.plan->uses_);
+    for (const Part& p : parts)
       if (!p.plan->weights_.empty() && p.plan->round_ == 0) return none;  // the draws' places unknown
-    }
+    std::size_t members = 0;
+    for (const UseFamily& f : *parts.front().roles) members += f.size();
     Answer a;
     if (parts_.empty() && round_ == uses_ && uses_ >= 2 && directions_[d].size() == 1 &&
         multiset_count(members, uses_, kMaxMultisets) <= kMaxMultisets) {
       a = by_multisets(directions_[d].front(), by_delta, at);
     } else {
-      if (members > kMaxProgramMembers || member_uses > kMaxMemberUses) return none;
       a = by_program(parts, by_delta, at, fixed_lower, pair_upper);
     }
     if (!a.computed) return none;  // every direction is needed for an upper bound
@@ -343,11 +362,34 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<Part>& parts, bool b
   std::vector<NeighbouringPmfs> laws;
   std::vector<Which> which;
   ProgramQuery q;
+  // A part that repeats an earlier one's families and draws (a phase again) names its menu.
+  const auto same_menu = [](const Part& a, const Part& b) {
+    if (a.roles->size() != b.roles->size() || a.plan->weights_ != b.plan->weights_) return false;
+    for (std::size_t r = 0; r < a.roles->size(); ++r)
+      if (!(*a.roles)[r].same_as((*b.roles)[r])) return false;
+    return true;
+  };
+  std::vector<std::size_t> menu_part;  // each menu's first part
+  std::size_t distinct = 0;
+  double member_uses = 0;
   for (std::size_t s = 0; s < parts.size(); ++s) {
     const ChoicePlan& plan = *parts[s].plan;
     const std::vector<UseFamily>& roles = *parts[s].roles;
+    std::size_t menu = 0;
+    while (menu < menu_part.size() && !same_menu(parts[menu_part[menu]], parts[s])) ++menu;
     // either(): the adversary picks each round's role too; mixture(): the role is drawn.
-    q.segments.push_back({plan.uses_, plan.round_, roles.size() > 1 && plan.weights_.empty(), plan.weights_});
+    q.segments.push_back({plan.uses_, plan.round_, roles.size() > 1 && plan.weights_.empty(), plan.weights_, menu});
+    std::size_t here = 0;
+    for (const UseFamily& f : roles) here += f.size();
+    member_uses += static_cast<double>(here) * static_cast<double>(plan.uses_);
+    if (menu < menu_part.size()) continue;
+    menu_part.push_back(s);
+    distinct += here;
+  }
+  // Within the limits before any law is built.
+  if (distinct > kMaxProgramMembers || member_uses > kMaxMemberUses) return {};
+  for (const std::size_t s : menu_part) {
+    const std::vector<UseFamily>& roles = *parts[s].roles;
     for (std::size_t r = 0; r < roles.size(); ++r)
       for (std::size_t i = 0; i < roles[r].size(); ++i) {
         laws.push_back(roles[r].laws(i));
@@ -365,7 +407,7 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<Part>& parts, bool b
     const std::size_t input =
         named.empty() ? unnamed++ : inputs.emplace(std::make_pair(which[m].part, named), inputs.size()).first->second;
     members.push_back({&laws[m].p, &laws[m].q, laws[m].disjoint, f.attained(which[m].index), which[m].role, input,
-                       which[m].part});
+                       q.segments[which[m].part].menu});
   }
   q.by_delta = by_delta;
   q.at = at;

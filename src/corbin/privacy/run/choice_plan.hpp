@@ -40,16 +40,16 @@ namespace corbin {
 
 /// Most multisets of members composed one by one for uses chosen together.
 constexpr std::uint64_t kMaxMultisets = 2048;
-/// The program runs where the family has at most this many members, and members times uses at
-/// most kMaxMemberUses (before any law is built); its own limits (ProgramLimits) then bound its
-/// grid and its work.
+/// The program runs where the family has at most this many members (its menus' together, each
+/// once), and members times uses at most kMaxMemberUses (before any law is built); its own limits
+/// (ProgramLimits) then bound its grid and its work.
 constexpr std::size_t kMaxProgramMembers = 4096;
 constexpr double kMaxMemberUses = 4e6;
 /// A builder's members are kept (copied) where their windows hold at most this many points in all.
 constexpr std::size_t kMaxKeptPoints = std::size_t(1) << 20;
 /// Most menus in turn that one plan keeps (ChoicePlan::then): the program's backward pass walks
 /// them in order, each a segment.
-constexpr std::size_t kMaxPlanParts = 64;
+constexpr std::size_t kMaxPlanParts = 1024;
 
 /// One use's configurations, member by member, in one direction: a reduction's family
 /// (neighbours.hpp for Theorem 3's mechanism, a builder's list such as lone_clients.hpp's).

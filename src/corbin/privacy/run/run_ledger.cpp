@@ -4,11 +4,13 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <string>
 
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/run/choice_plan.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 
@@ -127,13 +129,23 @@ void RunLedger::then(const RunLedger& next) {
     if (p.kind) one_relation(*p.kind);
   plus(compositions(), next.compositions(), "compositions");
   phases_.insert(phases_.end(), next.phases_.begin(), next.phases_.end());
+  reordered_ = reordered_ || next.reordered_;
 }
 
 void RunLedger::repeat(std::uint64_t k) {
-  // Compositions commute (their privacy-loss distributions multiply), so k times the whole run
-  // is each phase k times as long.
   if (k < 1) throw invalid_argument("compositions", std::to_string(k), "at least 1");
   times(compositions(), k, "compositions");
+  if (k == 1) return;
+  // The phases again, in order (copies share their memos: the same kinds), where the run's
+  // program can follow them (its menus in turn are not in any order).
+  if (phases_.size() > 1 && phases_.size() <= kMaxPlanParts / k) {
+    const std::vector<Phase> once = phases_;
+    for (std::uint64_t i = 1; i < k; ++i) phases_.insert(phases_.end(), once.begin(), once.end());
+    return;
+  }
+  // Else each phase k times as long: the composed pairs commute (their privacy-loss
+  // distributions multiply), the phases' order is lost.
+  reordered_ = reordered_ || phases_.size() > 1;
   for (Phase& p : phases_) p.rounds *= k;
 }
 
@@ -196,6 +208,7 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
     out.uses.emplace_back(*one, p.rounds * uses_per_round(p));
     out.run = out.run ? out.run->then(*phase) : *phase;
   }
+  if (reordered_ && out.run) out.run = out.run->any_order();
   return out;
 }
 
@@ -319,10 +332,13 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
 
 RunLedger RunLedger::with_budget(const Budget& budget) const {
   RunLedger out = *this;
+  std::map<const PhaseMemo*, std::shared_ptr<PhaseMemo>> fresh;  // copies of a phase share theirs
   for (Phase& p : out.phases_) {
     if (!p.kind) throw invalid_argument("budget", budget.describe(), "set only where every phase is a kind of round");
     p.kind->setting.budget = budget;
-    p.memo = std::make_shared<PhaseMemo>();  // another kind of round
+    std::shared_ptr<PhaseMemo>& memo = fresh[p.memo.get()];
+    if (!memo) memo = std::make_shared<PhaseMemo>();  // another kind of round
+    p.memo = memo;
   }
   return out;
 }

@@ -51,7 +51,11 @@ class RunLedger {
   void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds);
   /// `next`'s rounds after these.
   void then(const RunLedger& next);
-  /// Every round so far, k times over (k >= 1): each phase k times as long (compositions commute).
+  /// Every round so far, k times over (k >= 1), in order: the phases again (one phase: k times
+  /// as long). Past kMaxPlanParts phases in all each phase is k times as long instead, which the
+  /// composed pairs allow (compositions commute) but the adversary's program over phases in turn
+  /// does not (its value depends on the order): the run's accountant then searches each phase
+  /// alone (Accountant::any_order).
   void repeat(std::uint64_t k);
 
   /// What a phase keeps between queries (run_ledger.cpp).
@@ -136,6 +140,8 @@ class RunLedger {
 
   PldLimits limits_;
   std::vector<Phase> phases_;
+  /// The phases' rounds stand for the run's in another order (repeat past kMaxPlanParts phases).
+  bool reordered_ = false;
 };
 
 /// The largest budget largest_eps tries.
