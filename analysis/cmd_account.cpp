@@ -19,6 +19,7 @@
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "options.hpp"
 #include "report.hpp"
+#include "run_app.hpp"
 #include "witness.hpp"
 
 namespace corbin::cli {
@@ -271,34 +272,24 @@ std::pair<RunLedger, AccountPhase> laws_of(const AccountArgs& a, const PldLimits
 RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<Budget>& budget,
                     const PldLimits& limits, std::vector<AccountPhase>* asked = nullptr) {
   RunLedger ledger(limits);
-  std::optional<Neighbour> run_relation;
-  // One pair of datasets for the whole run: client 1 replaced in every round, or removed in every.
-  const auto one_relation = [&](Neighbour relation) {
-    if (!run_relation) run_relation = relation;
-    if (relation != *run_relation)
-      throw invalid_argument("--neighbours", to_string(relation),
-                             std::string("the run's (") + to_string(*run_relation) +
-                                 "): one pair of datasets for every round, client 1 replaced in all or removed in all");
-  };
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     try {
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
-        one_relation(phase.relation);
-        ledger.step_rounds(one, phase.m, phase.rounds);
+        ledger.step_rounds(one, phase.m, phase.rounds, phase.relation);
         if (asked) asked->push_back(phase);
         continue;
       }
       const auto [kind, rounds] = kind_of(kinds[i], budget);
-      one_relation(kind.setting.relation);
       ledger.step(kind, rounds);
       if (asked)
         asked->push_back({kinds[i].mechanism.empty() ? "augcorbin" : kinds[i].mechanism, kind.setting.n,
                           kind.coordinates, rounds, kind.setting.budget, kind.setting.relation});
     } catch (const invalid_argument& e) {
       if (i == 0) throw;
-      throw invalid_argument("--phase " + std::to_string(i) + " (" + e.parameter() + ")", e.value(), e.rule());
+      // The ledger's own names (relation) as the options that set them.
+      throw invalid_argument("--phase " + std::to_string(i) + " (" + option_for(e.parameter()) + ")", e.value(), e.rule());
     }
   }
   return ledger;

@@ -177,7 +177,7 @@ TEST_CASE("a room's rounds are run as the mechanism runs them: the adaptive adve
                                                                                               PldLimits{}, why);
     REQUIRE(room);
     RunLedger run, uses;
-    run.step_rounds(*room, 1, 3);
+    run.step_rounds(*room, 1, 3, Neighbour::replace_one);
     uses.step(*room, 3);  // three uses, whether rounds or coordinates not said: no strategy is attained
     CHECK(run.compositions() == 3);
     CHECK(run.rounds() == 3);
@@ -200,8 +200,8 @@ TEST_CASE("a room's rounds are run as the mechanism runs them: the adaptive adve
       for (std::uint64_t rounds : {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3)}) {
         INFO("m = " << m << ", rounds = " << rounds);
         RunLedger model, coordinate;
-        model.step_rounds(*room, m, rounds);
-        coordinate.step_rounds(*room, 1, rounds);
+        model.step_rounds(*room, m, rounds, Neighbour::replace_one);
+        coordinate.step_rounds(*room, 1, rounds, Neighbour::replace_one);
         const RunAccountant::Bounds b = fl_run.after(rounds);
         CHECK(b.model == model.epsilon(delta).bounds.upper);
         CHECK(b.coordinate == coordinate.epsilon(delta).bounds.upper);

@@ -101,6 +101,11 @@ stepped = corbin.Accountant(4, 1, exp_eps=2).step(exp_eps=3).step(exp_eps=2).ste
 assert ab.compose(2).epsilon("1/10") == stepped.epsilon("1/10"), (ab.compose(2).epsilon("1/10"), stepped.epsilon("1/10"))
 aabb = corbin.Accountant(4, 1, exp_eps=2, rounds=2).step(2, exp_eps=3)
 assert aabb.epsilon("1/10")[1] < ab.compose(2).epsilon("1/10")[0]
+# One pair of datasets for a whole run, a mechanism's rounds included (was accepted: LDP-FL rounds
+# with client 1 replaced, then rounds with it removed).
+refused(lambda: corbin.Accountant(6, mechanism="ldp", exp_eps=2, center=9)
+        .then(corbin.Accountant(6, mechanism="ldp", exp_eps=2, center=9, neighbours="remove")),
+        ValueError, "relation is remove, but must be the run's (replace)")
 # A pair of laws of one's own: from_laws and the CLI's --laws are one accountant (the same doubles),
 # and a malformed pair is refused naming p or q.
 laws = corbin.Accountant.from_laws(["1/4", "3/4"], ["3/4", "1/4"]).compose(3)

@@ -175,6 +175,20 @@ TEST_CASE("a ledger accounts one pair of datasets: a round of another relation i
   RunLedger removed;
   removed.step(remove, 1);
   CHECK_THROWS_AS(ledger.then(removed), invalid_argument);
+  // A given mechanism's rounds (a room's) say their relation too: refused the same way, before
+  // or after a kind's rounds, and in then().
+  const Accountant room = Accountant::from_laws({Rational(3, 4), Rational(1, 4)}, {Rational(1, 4), Rational(3, 4)});
+  CHECK_THROWS_AS(ledger.step_rounds(room, 1, 1, Neighbour::remove_one), invalid_argument);
+  RunLedger rooms;
+  rooms.step_rounds(room, 1, 2, Neighbour::remove_one);
+  CHECK_THROWS_AS(rooms.step(replace, 1), invalid_argument);
+  CHECK_THROWS_AS(ledger.then(rooms), invalid_argument);
+  RunLedger replaced_room;
+  replaced_room.step_rounds(room, 1, 2, Neighbour::replace_one);
+  CHECK_THROWS_AS(rooms.then(replaced_room), invalid_argument);
+  // A pair of laws of one's own is the question itself: it goes with either.
+  rooms.step(room, 1);
+  CHECK(rooms.rounds() == 3);
   // The same relation throughout is accepted, and the refusals left the ledger as it was.
   ledger.step(replace, 1);
   CHECK(ledger.rounds() == 3);

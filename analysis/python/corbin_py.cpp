@@ -560,7 +560,7 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   const std::optional<Accountant> one = room.round_accountant(s, clients, limits, why_not);
   if (!one) throw corbin::invalid_argument("mechanism", quote(name), "a mechanism with a certified accountant: " + why_not);
   PyLedger out{RunLedger(limits), std::nullopt};
-  out.ledger.step_rounds(*one, coordinates, count);
+  out.ledger.step_rounds(*one, coordinates, count, s.relation);
   return out;
 }
 

@@ -90,7 +90,7 @@ RunLedger::RunLedger(const PldLimits& limits) : limits_(limits) {}
 
 void RunLedger::step(const RoundKind& kind, std::uint64_t rounds) {
   check_round_kind(kind);
-  one_relation(kind);
+  one_relation(kind.setting.relation);
   if (rounds == 0) return;
   plus(compositions(), times(kind.coordinates, rounds, "rounds"), "rounds");  // before any change
   // More rounds of the last kind lengthen its phase: one power instead of a chain of products
@@ -108,25 +108,32 @@ void RunLedger::step(const Accountant& use, std::uint64_t uses) {
   phases_.push_back(Phase{std::nullopt, use, uses, std::make_shared<PhaseMemo>()});
 }
 
-void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds) {
+void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation) {
   if (m < 1) throw invalid_argument("m", "0", "at least 1");
+  one_relation(relation);
   if (rounds == 0) return;
   plus(compositions(), times(coordinate.compositions(), times(m, rounds, "rounds"), "rounds"), "rounds");
-  phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m});
+  phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m, relation});
 }
 
-void RunLedger::one_relation(const RoundKind& kind) const {
+namespace {
+/// A phase's pair of datasets: its kind's, a given mechanism's, or none (a pair of laws).
+std::optional<Neighbour> relation_of(const RunLedger::Phase& p) {
+  return p.kind ? std::optional<Neighbour>(p.kind->setting.relation) : p.relation;
+}
+}  // namespace
+
+void RunLedger::one_relation(Neighbour relation) const {
   // The run's rounds account one pair of datasets: client 1 replaced in every one, or removed.
   for (const Phase& p : phases_)
-    if (p.kind && p.kind->setting.relation != kind.setting.relation)
-      throw invalid_argument("relation", to_string(kind.setting.relation),
-                             std::string("the run's (") + to_string(p.kind->setting.relation) +
-                                 "): one pair of datasets for every round");
+    if (const std::optional<Neighbour> r = relation_of(p); r && *r != relation)
+      throw invalid_argument("relation", to_string(relation),
+                             std::string("the run's (") + to_string(*r) + "): one pair of datasets for every round");
 }
 
 void RunLedger::then(const RunLedger& next) {
   for (const Phase& p : next.phases_)
-    if (p.kind) one_relation(*p.kind);
+    if (const std::optional<Neighbour> r = relation_of(p)) one_relation(*r);
   plus(compositions(), next.compositions(), "compositions");
   phases_.insert(phases_.end(), next.phases_.begin(), next.phases_.end());
   reordered_ = reordered_ || next.reordered_;

@@ -47,9 +47,11 @@ class RunLedger {
   /// room's: Mechanism::round_accountant): m·rounds uses, a round's m configured together before
   /// its outputs, the rounds following each other's outputs (Accountant::coordinates), so that the
   /// adversary's best strategy is searched as the mechanism lets it choose and its lower end is
-  /// attained. 0 rounds adds nothing.
-  void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds);
-  /// `next`'s rounds after these.
+  /// attained; `relation` the pair of datasets it accounts, the run's (else invalid_argument
+  /// naming relation). 0 rounds adds nothing.
+  void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation);
+  /// `next`'s rounds after these (invalid_argument naming relation where its pair of datasets is
+  /// not this run's).
   void then(const RunLedger& next);
   /// Every round so far, k times over (k >= 1), in order: the phases again (one phase: k times
   /// as long). Past kMaxPlanParts phases in all each phase is k times as long instead, which the
@@ -70,6 +72,9 @@ class RunLedger {
     /// A use's coordinates per round (step_rounds), 0 where not said (step: each use may follow
     /// the outputs of those before it, and `rounds` counts uses).
     std::uint64_t coordinates = 0;
+    /// A given mechanism's relation (step_rounds); none for a pair of laws (step: the pair is the
+    /// question), and a kind's is its setting's.
+    std::optional<Neighbour> relation;
   };
   const std::vector<Phase>& phases() const { return phases_; }
   const PldLimits& limits() const { return limits_; }
@@ -121,8 +126,9 @@ class RunLedger {
   double delta_upper(const Rational& eps) const;
 
  private:
-  /// Raises invalid_argument(relation) where `kind`'s relation is not the run's so far.
-  void one_relation(const RoundKind& kind) const;
+  /// Raises invalid_argument(relation) where `relation` is not the run's so far: one pair of
+  /// datasets for every round.
+  void one_relation(Neighbour relation) const;
   struct Built {
     std::optional<Accountant> run;
     std::vector<std::pair<Accountant, std::uint64_t>> uses;  ///< one use of each kind, and how many
