@@ -170,6 +170,7 @@ class Program {
           const std::vector<ProgramSegment>& segments, const ProgramLimits& limits, const PldLimits& pld_limits)
       : members_(members), k_(uses), query_(query), limits_(limits), pld_limits_(pld_limits) {
     std::uint64_t start = 0;
+    std::vector<bool> described;  // a menu's groups, from the first segment naming it
     for (const ProgramSegment& s : segments) {
       Stretch x;
       x.start = start;
@@ -179,16 +180,19 @@ class Program {
       x.menu = s.menu;
       start += s.uses;
       segs_.push_back(x);
-      if (menus_.size() <= s.menu) menus_.resize(s.menu + 1);
+      if (menus_.size() <= s.menu) {
+        menus_.resize(s.menu + 1);
+        described.resize(s.menu + 1, false);
+      }
+      if (described[s.menu]) continue;  // the same wherever named (adaptive_worst_case checks)
+      described[s.menu] = true;
       Menu& m = menus_[s.menu];
-      if (m.slots > 0) continue;  // described by an earlier segment (the same, adaptive_worst_case checks)
       m.chosen = s.groups_chosen;
       for (const Rational& w : s.group_weights) {
         const Interval i = interval_from(w);
         m.weight_up.push_back(std::min(1.0, to_double_up(upper_of(i))));
         m.weight_down.push_back(std::max(0.0, to_double_down(lower_of(i))));
       }
-      m.slots = 1;  // marks it described; set below
     }
     for (const ChoiceMember& m : members_) menus_[m.menu].groups = std::max(menus_[m.menu].groups, m.group + 1);
     for (Menu& m : menus_) m.slots = m.groups + (m.chosen ? 1 : 0);

@@ -178,15 +178,22 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::mixture(const Rational& w, const C
   return out;
 }
 
+namespace {
+/// The same families role by role (UseFamily::same_as).
+bool same_roles(const std::vector<UseFamily>& a, const std::vector<UseFamily>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t r = 0; r < a.size(); ++r)
+    if (!a[r].same_as(b[r])) return false;
+  return true;
+}
+}  // namespace
+
 bool ChoicePlan::joins(const ChoicePlan& next) const {
   if (!parts_.empty() || !next.parts_.empty() || next.directions_.size() != directions_.size() ||
       next.weights_ != weights_)
     return false;
-  for (std::size_t d = 0; d < directions_.size(); ++d) {
-    if (next.directions_[d].size() != directions_[d].size()) return false;
-    for (std::size_t r = 0; r < directions_[d].size(); ++r)
-      if (!directions_[d][r].same_as(next.directions_[d][r])) return false;
-  }
+  for (std::size_t d = 0; d < directions_.size(); ++d)
+    if (!same_roles(directions_[d], next.directions_[d])) return false;
   return true;
 }
 
@@ -211,11 +218,8 @@ std::shared_ptr<const ChoicePlan> ChoicePlan::then(const ChoicePlan& next) const
   // it is repeated for each.
   // (A part so repeated already, every direction the same, goes with any too.)
   const auto any_way = [](const ChoicePlan& p) {
-    for (const std::vector<UseFamily>& roles : p.directions_) {
-      if (roles.size() != p.directions_.front().size()) return false;
-      for (std::size_t r = 0; r < roles.size(); ++r)
-        if (!roles[r].same_as(p.directions_.front()[r])) return false;
-    }
+    for (const std::vector<UseFamily>& roles : p.directions_)
+      if (!same_roles(roles, p.directions_.front())) return false;
     return true;
   };
   std::size_t directions = 0;
@@ -364,10 +368,7 @@ ChoicePlan::Answer ChoicePlan::by_program(const std::vector<Part>& parts, bool b
   ProgramQuery q;
   // A part that repeats an earlier one's families and draws (a phase again) names its menu.
   const auto same_menu = [](const Part& a, const Part& b) {
-    if (a.roles->size() != b.roles->size() || a.plan->weights_ != b.plan->weights_) return false;
-    for (std::size_t r = 0; r < a.roles->size(); ++r)
-      if (!(*a.roles)[r].same_as((*b.roles)[r])) return false;
-    return true;
+    return a.plan->weights_ == b.plan->weights_ && same_roles(*a.roles, *b.roles);
   };
   std::vector<std::size_t> menu_part;  // each menu's first part
   std::size_t distinct = 0;
