@@ -529,15 +529,9 @@ void run_account(const AccountCli& cli) {
   put_bound(ref, "basic", o.answer.basic, true);
   out[o.at ? "delta_upper_references" : "eps_upper_references"] = ref;
   const std::uint64_t mixed = o.ledger.survivors_mixed_rounds();
-  if (o.answer.failure > 0 || mixed > 0) {
+  if (mixed > 0) {
     Json d = Json::object();
-    d["dropout_rounds"] = std::to_string(o.ledger.dropout_rounds());
     d["survivors_mixed_rounds"] = std::to_string(mixed);
-    if (o.answer.failure > 0) {
-      put_bound(d, "failure_per_round", o.answer.failure_per_round, false);
-      put_bound(d, "failure", o.answer.failure, true);
-      if (!o.at) put(d, "delta_mechanism", o.answer.delta_mechanism);
-    }
     const std::string lower =
         o.ledger.dropout_rounds_bounded_below()
             ? "the lower bound takes every round as run, each client dropping (who survived and their sum; "
@@ -548,18 +542,11 @@ void run_account(const AccountCli& cli) {
               "exact mixture a ladder of survivor counts at or above the true ones; under remove one up to " +
                   std::to_string(kMaxSumClients) + " clients at c = 0, " + std::to_string(kMaxCountedClients) +
                   " off centre), and leaves out the remove-one rounds past that";
-    const std::string mixed_rule =
-        mixed > 0 ? "the survivors_mixed_rounds are the mixture over who survived (seen by the server, every input "
-                    "chosen knowing it): over the populations themselves where there are at most " +
-                        std::to_string(kMaxSurvivorPopulations) +
-                        ", else over a ladder of fewer survivors whose law dominates theirs; no floors and no share "
-                        "of delta; "
-                  : "";
-    const std::string floors_rule =
-        o.answer.failure == 0 ? ""
-        : o.at                ? "delta_upper includes the floors' failure; "
-                              : "delta/2 for the mechanism's upper bound, delta/2 shared by the dropout rounds' floors; ";
-    d["rule"] = mixed_rule + floors_rule + lower;
+    d["rule"] = "each dropout round is the mixture over who survived (a public draw, every input chosen knowing it; "
+                "under remove one, where the server sees the sum alone, the draw is given to it too): over the "
+                "populations themselves where there are at most " +
+                std::to_string(kMaxSurvivorPopulations) +
+                ", else over a ladder of fewer survivors whose law dominates theirs; no share of delta; " + lower;
     out["dropout"] = d;
   }
   out["cells"] = o.cells;

@@ -7,8 +7,7 @@
 // fl/server.hpp; the clients' training fl/clients.hpp; the accounting of AugCorBin-FL, and of
 // CorBin-FL or AugCorBin-FL with dropout, fl/accounting.hpp: each row carries the certified
 // ε_upper(δ) after the rounds so far, per coordinate and over the model, and --target-eps stops the
-// run before a round would take the model's past the target; with dropout, how δ is split and the
-// survivors' floors go into summary.json. CorBin-FL without dropout has no LDPQ client, outside
+// run before a round would take the model's past the target. CorBin-FL without dropout has no LDPQ client, outside
 // Theorem 3's configuration, and is not accounted. This file parses, runs and prints.
 //
 // Built with CORBIN_WITH_TORCH. Local training runs one client at a time (the CPU default) or
@@ -511,16 +510,6 @@ void run_fl(const FlArgs& a, Distributed& d) {
     throw invalid_argument("--target-eps", a.target_eps + " with --mechanism " + a.mechanism, accounting.why_not);
   if (accounting.accountant)
     server.account([&](std::uint64_t done) { return accounting.accountant->after(done); }, target_eps);
-  Json dropout_accounting = nullptr;  // with dropout: how δ is split, and the survivors' floors
-  if (accounting.dropout) {
-    const fl::DropoutAccounting& d = *accounting.dropout;
-    dropout_accounting = Json{{"delta_mechanism", to_string(d.delta_mechanism)},
-                              {"failure_budget_per_round", d.failure_budget_per_round},
-                              {"failure_per_round", d.floor.failure},
-                              {"floor_ldpq_survivors", d.floor.ldpq},
-                              {"floor_broken_pairs", d.floor.broken},
-                              {"floor_complete_pairs", d.floor.complete}};
-  }
 
   // The output directory: checked, created (not for --resume, whose directory must exist) and
   // locked for the run, so that a second run into it stops instead of interleaving.
@@ -577,7 +566,7 @@ void run_fl(const FlArgs& a, Distributed& d) {
     Json ldpq_coordinate = nullptr, ldpq_model = nullptr;
     if (report.spent && std::isinf(report.spent->model)) {
       if (!ldpq_role_built) {
-        ldpq_role = fl::ldpq_role_accountant(accounting, mech.delta, rounds);
+        ldpq_role = fl::ldpq_role_accountant(accounting, mech.delta);
         ldpq_role_built = true;
       }
       if (ldpq_role) {
@@ -686,7 +675,6 @@ void run_fl(const FlArgs& a, Distributed& d) {
   summary["stopped_by_target_eps"] = end.stopped_by_target;
   summary["target_eps"] = target_eps ? Json(a.target_eps) : Json(nullptr);
   summary["privacy"] = privacy_json(accounting, mech, all);
-  summary["dropout_accounting"] = dropout_accounting;
   summary["split"] = split_summary;
   summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary["seed"] = mech.seed;

@@ -159,9 +159,8 @@ TEST_CASE("corbin account composes phases: 100 AugCorBin-FL rounds, then 100 wit
   CHECK(both["phases"].size() == 2);
   CHECK(both["phases"][1]["dropout"] == "1/10");
   // 100 clients on LDPQ leave client 1 more populations than one accountant each: the ladder's
-  // mixture, with all of δ (the floors took half).
+  // mixture, with all of δ.
   CHECK(both["dropout"]["survivors_mixed_rounds"] == "100");
-  CHECK(both["dropout"]["dropout_rounds"] == "0");
   CHECK_FALSE(both["dropout"].contains("delta_mechanism"));
   CHECK(both["dropout"]["rule"].get<std::string>().find("ladder") != std::string::npos);
   // More rounds cost privacy: both ends grow (the dropout rounds' lower bound is the mechanism as
@@ -360,15 +359,15 @@ TEST_CASE("corbin account says why ε is infinite and gives the LDPQ role's besi
   REQUIRE(removed["eps_upper"] == "infinite");
   CHECK(removed["infinite_because"].get<std::string>().find("remove-one") != std::string::npos);
   CHECK(removed["infinite_because"].get<std::string>().find("dropout") == std::string::npos);
-  // With dropout the lower end (the mixture over who drops) is finite, and the reason names what
-  // is infinite: the floors' populations with and without client 1, not the mechanism as run.
+  // With dropout the lower end (the mixture over who drops, the sum alone seen) is finite, and the
+  // reason names what is infinite: the sums with and without client 1 given the public draw.
   const Json dropped = run_json({"--n", "6", "--gamma", "1", "--exp-eps", "2", "--delta", "1/10", "--neighbours",
                                  "remove", "--dropout", "1/10"});
   REQUIRE(dropped["eps_upper"] == "infinite");
   CHECK(dropped["eps_lower_approx"].get<double>() > 0.5);
-  const std::string floors = dropped["infinite_because"].get<std::string>();
-  CHECK(floors.find("no finite ε is certified") == 0);
-  CHECK(floors.find("survivors it guarantees") != std::string::npos);
+  const std::string drawn_why = dropped["infinite_because"].get<std::string>();
+  CHECK(drawn_why.find("no finite ε is certified") == 0);
+  CHECK(drawn_why.find("knows the public draw") != std::string::npos);
 }
 
 TEST_CASE("corbin account: a phase's budget replaces the one before it, in any form", "[cli][unit]") {
@@ -465,7 +464,6 @@ TEST_CASE("corbin account says which dropout rounds are the mixture over who sur
   const Json mixed = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
                                "--delta", "1/10"});
   CHECK(mixed["dropout"]["survivors_mixed_rounds"] == "1");
-  CHECK(mixed["dropout"]["dropout_rounds"] == "0");
   CHECK_FALSE(mixed["dropout"].contains("delta_mechanism"));
   CHECK(mixed["dropout"]["rule"].get<std::string>().find("mixture over who survived") != std::string::npos);
   CHECK(mixed["eps_upper_approx"].get<double>() < 0.1163);
@@ -474,15 +472,19 @@ TEST_CASE("corbin account says which dropout rounds are the mixture over who sur
   const Json both = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
                               "--delta", "1/10", "--phase", "rounds=100,n=100"});
   CHECK(both["dropout"]["survivors_mixed_rounds"] == "101");
-  CHECK(both["dropout"]["dropout_rounds"] == "0");
   CHECK_FALSE(both["dropout"].contains("delta_mechanism"));
-  // Under remove one (a run's relation, every round) the dropout rounds take the floors and their
-  // share of δ.
-  const Json removed = run_json({"--n", "6", "--gamma", "1/2", "--exp-eps", "2", "--bits", "2", "--dropout", "1/10",
-                                 "--delta", "1/10", "--neighbours", "remove", "--center", "2", "--rounds", "100"});
-  CHECK(removed["dropout"]["survivors_mixed_rounds"] == "0");
-  CHECK(removed["dropout"]["dropout_rounds"] == "100");
-  CHECK(removed["dropout"]["delta_mechanism"] == "1/20");
+  // Under remove one too (the draw given to the server beside the sum, round.hpp): four clients on
+  // LDPQ at c = α = 3, dropout 1/2, δ(ε = 1/2) in [0.067687, 0.193068], an independent brute force's
+  // 0.0676873 (inputs fixed before the draw, the sum alone seen) and 0.1930674 (inputs chosen
+  // knowing it); the floors gave 0.667 above, with a share of δ.
+  const Json removed = run_json({"--n", "4", "--gamma", "1", "--exp-eps", "2", "--bits", "2", "--dropout", "1/2",
+                                 "--at-eps", "1/2", "--neighbours", "remove", "--center", "3"});
+  CHECK(removed["dropout"]["survivors_mixed_rounds"] == "1");
+  CHECK_FALSE(removed["dropout"].contains("failure"));
+  CHECK(removed["delta_upper_approx"].get<double>() >= 0.1930673956416);
+  CHECK(removed["delta_upper_approx"].get<double>() < 0.1930674);
+  CHECK(removed["delta_lower_approx"].get<double>() <= 0.0676873132815);
+  CHECK(removed["delta_lower_approx"].get<double>() > 0.06768731);
 }
 
 TEST_CASE("corbin account: a phase that changes the mechanism keeps only what every mechanism reads",

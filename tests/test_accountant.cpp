@@ -409,7 +409,7 @@ TEST_CASE(
       setting(40, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
   const Rational delta(1, 100000);
   constexpr std::uint64_t kM = 1000;
-  RunAccountant run(kind_of(s, kM), delta, 3);
+  RunAccountant run(kind_of(s, kM), delta);
   CHECK_FALSE(run.drawn());
   const Accountant one(s);
   double before = 0;
@@ -440,7 +440,7 @@ TEST_CASE("a run with both roles is the mixture over the server's draws of roles
   CHECK(alone_probability(alone) == Rational(1, 2));
   const Rational delta(1, 100000);
   constexpr std::uint64_t kM = 4;
-  RunAccountant run(kind_of(alone, kM), delta, 3);
+  RunAccountant run(kind_of(alone, kM), delta);
   REQUIRE(run.drawn());
   const Accountant a = Accountant(alone).compose(kM), b = Accountant(paired).compose(kM);
   const Rational w(1, 2);
@@ -464,7 +464,7 @@ TEST_CASE("a run with both roles is the mixture over the server's draws of roles
   RunLedger ledger;
   RoundKind worst = kind_of(alone, kM);
   worst.any_role_sequence = true;
-  RunAccountant any_sequence(worst, delta, 3);
+  RunAccountant any_sequence(worst, delta);
   for (std::uint64_t r = 1; r <= 3; ++r) {
     seen.push_back(run.after(r));
     REQUIRE(std::isfinite(seen.back().model));
@@ -499,7 +499,7 @@ TEST_CASE("a paired client of a small population is exposed: the run's bound is 
   const AccountSetting s =
       setting(50, Rational(1, 2), TargetClient::Role::ldpq, Neighbour::replace_one);
   const Rational delta(1, 100000);
-  RunAccountant run(kind_of(s, 10), delta, 2);
+  RunAccountant run(kind_of(s, 10), delta);
   CHECK(std::isfinite(Accountant(s).epsilon(delta).upper));
   const RunAccountant::Bounds b = run.after(1);
   CHECK(std::isinf(b.coordinate));
@@ -576,20 +576,20 @@ TEST_CASE("an accountant over explicit survivors is the population of the same c
   counted.counts = PopulationCounts{21, 0};
   const AccountSetting same =
       setting(21, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one);
-  RunAccountant a(kind_of(counted, 100), delta, 2), b(kind_of(same, 100), delta, 2);
+  RunAccountant a(kind_of(counted, 100), delta), b(kind_of(same, 100), delta);
   const RunAccountant::Bounds x = a.after(2), y = b.after(2);
   CHECK(x.coordinate == y.coordinate);
   CHECK(x.model == y.model);
-  // Fewer survivors, less noise: a larger bound (the floors' direction).
+  // Fewer survivors, less noise: a larger bound (the ladder's direction).
   AccountSetting fewer = counted;
   fewer.counts = PopulationCounts{6, 0};
-  RunAccountant c(kind_of(fewer, 100), delta, 2);
+  RunAccountant c(kind_of(fewer, 100), delta);
   CHECK(c.after(2).coordinate > x.coordinate);
   // A lone client with nobody else is randomized response with odds 3 at c ± r: ε(δ) is
   // ln(3 − 4δ), just below ln 3, and the certified bound sits within the grid's width of it.
   AccountSetting lone = counted;
   lone.counts = PopulationCounts{1, 0};
-  const double alone = RunAccountant(kind_of(lone, 1), delta, 1).after(1).coordinate;
+  const double alone = RunAccountant(kind_of(lone, 1), delta).after(1).coordinate;
   CHECK(alone >= std::log(3 - 4e-5) * (1 - 1e-12));
   CHECK(alone <= std::log(3.0) * 1.01);
 }
@@ -607,9 +607,9 @@ TEST_CASE("dropout floors' and explicit counts' inputs are checked and named",
   names([&] { AggregateFamily{s}; }, "counts");
   s.counts = PopulationCounts{0, 3};
   names([&] { AggregateFamily{s}; }, "role");
-  names([&] { RunAccountant(kind_of(s, 0), Rational(1, 2), 1); }, "m");
+  names([&] { RunAccountant(kind_of(s, 0), Rational(1, 2)); }, "m");
   names([&] { RunAccountant(kind_of(setting(50, Rational(1), TargetClient::Role::ldpq, Neighbour::replace_one), 1),
-                            Rational(1), 1); }, "delta");
+                            Rational(1)); }, "delta");
 }
 
 TEST_CASE("either(a, b) dominates both, and every sequence of the two", "[accountant][unit]") {

@@ -218,7 +218,7 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   alone.setting.gamma = corbin::Rational(1, 2);
   alone.role = corbin::TargetClient::Role::ldpq;
   alone.coordinates = m;
-  const corbin::RunAccountant::Bounds ldpq = corbin::RunAccountant(alone, delta, 1).after(1);
+  const corbin::RunAccountant::Bounds ldpq = corbin::RunAccountant(alone, delta).after(1);
   CHECK(infinite[0]["eps_upper_model_ldpq_role"].get<double>() == ldpq.model);
   CHECK(infinite[0]["eps_upper_coordinate_ldpq_role"].get<double>() == ldpq.coordinate);
   CHECK(paired.err.find("client 1 as a pair's member") != std::string::npos);
@@ -231,23 +231,23 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   CHECK(privacy["ldpq_role"]["eps_upper_model"].get<double>() == ldpq.model);
   CHECK(privacy["ldpq_role"]["eps_upper_coordinate"].get<double>() == ldpq.coordinate);
   // With dropout and every client on LDPQ, each round is the mixture over who survived
-  // (round.hpp: survivors_mixed): no floors, no share of δ, and the same bounds as the accountant
+  // (round.hpp): no floors, no share of δ, and the same bounds as the accountant
   // asked for the same rounds. It is no looser than the floors were (a population of one at δ/2:
   // four clients at p = 1/4 leave no floor above 0), and never past ln 3 a round.
   REQUIRE(fresh(lone + "--dropout 1/4 --rounds 2").status == 0);
   std::ifstream(out / "summary.json") >> summary;
-  CHECK((!summary.contains("dropout_accounting") || summary["dropout_accounting"].is_null()));
+  CHECK_FALSE(summary.contains("dropout_accounting"));
   corbin::RoundKind dropping;
   dropping.setting = s;
   dropping.dropout = corbin::Rational(1, 4);
   dropping.coordinates = m;
-  corbin::RunAccountant expected(dropping, corbin::Rational(1, 100000), 2);
+  corbin::RunAccountant expected(dropping, corbin::Rational(1, 100000));
   corbin::AccountSetting single = s;
   single.counts = corbin::PopulationCounts{1, 0};
   corbin::RoundKind floor;  // the floors' population, at the mechanism's half of δ
   floor.setting = single;
   floor.coordinates = m;
-  corbin::RunAccountant floors(floor, corbin::Rational(1, 200000), 2);
+  corbin::RunAccountant floors(floor, corbin::Rational(1, 200000));
   const auto dropped = rounds(out);
   REQUIRE(dropped.size() == 2);
   for (std::size_t r = 0; r < dropped.size(); ++r) {

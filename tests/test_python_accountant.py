@@ -122,9 +122,9 @@ first = corbin.Accountant(100, Fraction(1, 2), exp_eps=3, role="ldpq", rounds=10
 assert lo > first[0] and hi > first[1] and lo <= hi, (lo, hi, first)
 info = mixed.explain(delta="1e-5")
 # 100 clients at γ = 1/2 leave client 1 more populations than one accountant each: the ladder's
-# mixture over who survived, with all of δ (the floors took half).
-assert info["dropout_rounds"] == 0 and info["survivors_mixed_rounds"] == 100, info
-assert info["delta_mechanism"] == Fraction(1, 100000) and info["failure"] == 0
+# mixture over who survived, with all of δ.
+assert info["survivors_mixed_rounds"] == 100, info
+assert "delta_mechanism" not in info and "failure" not in info, info
 parts = info["lower_bound_attained_by"]
 assert any(p["dropout"] is None for p in parts) and any(p["dropout"] and "1/10" in p["dropout"] for p in parts), parts
 assert info["renyi"] >= hi and info["basic"] >= hi  # the references are looser upper bounds

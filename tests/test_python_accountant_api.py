@@ -132,11 +132,11 @@ refused(lambda: blank.__setstate__((1, [("step", 1, {})])), ValueError, "state i
 sampled = corbin.Accountant(20, 1, exp_eps=3, sampling_rate="1/2", rounds=3)
 dropped = corbin.Accountant(20, 1, exp_eps=3, dropout="1/2", rounds=3)
 assert sampled.get_epsilon_bounds("1e-3") == dropped.get_epsilon_bounds("1e-3")
-# Under replace one each round is the mixture over who survived, no floors: over the populations
-# themselves (every client on LDPQ: 20), or past 64 of them the ladder's (γ = 1/2, drawn roles).
-assert sampled.explain(delta="1e-3")["dropout_rounds"] == 0
+# Each round is the mixture over who survived, no floors: over the populations themselves (every
+# client on LDPQ: 20), or past 64 of them the ladder's (γ = 1/2, drawn roles).
+assert sampled.explain(delta="1e-3")["survivors_mixed_rounds"] == 3
 pairs = corbin.Accountant(20, "1/2", exp_eps=3, sampling_rate="1/2", rounds=3).explain(delta="1e-3")
-assert pairs["dropout_rounds"] == 0 and pairs["survivors_mixed_rounds"] == 3, pairs
+assert pairs["survivors_mixed_rounds"] == 3 and "failure" not in pairs, pairs
 by_cli = cli("--n", "20", "--gamma", "1", "--exp-eps", "3", "--sampling-rate", "1/2", "--rounds", "3", "--delta", "1e-3")
 assert (by_cli["eps_lower_approx"], by_cli["eps_upper_approx"]) == sampled.epsilon("1e-3"), by_cli
 steps = corbin.Accountant(20, 1, exp_eps=3, rounds=2).step(2, sampling_rate="9/10")

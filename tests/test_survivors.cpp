@@ -1,7 +1,7 @@
 // Who survives a dropout round (privacy/worst_case/survivors.hpp): the populations client 1 may
 // find itself in and their exact weights, held to an enumeration of every client's survival one
 // by one; their count, held to the populations themselves; and a round mixed over them
-// (run/round.hpp: survivors_mixed) where the floors gave no finite bound; past the limit, the
+// (run/round.hpp), under either relation, where the floors gave no finite bound; past the limit, the
 // ladder that stands in for them, held to the exact law it must dominate; and the lower ladder
 // (ceilings on the survivors) that bounds a round from below past the exact mixtures.
 
@@ -123,15 +123,13 @@ TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite 
   // unbounded under replace one), with 1/4 it is alone. The floors took the pair every round
   // and gave +∞; the mixture's upper end meets the lower end, the mechanism as run.
   RoundKind pair = kind(2, Rational(0), std::nullopt);
-  CHECK(survivors_mixed(pair));
-  CHECK_FALSE(uses_dropout_floors(pair));
   RunLedger ledger;
   ledger.step(pair, 1);
   const RunLedger::Answer a = ledger.epsilon(Rational(1, 10));
   CHECK(std::isfinite(a.bounds.upper));
   CHECK(a.bounds.lower > 0.4336);
   CHECK(a.bounds.upper - a.bounds.lower < 1e-9);
-  CHECK(ledger.dropout_rounds() == 0);
+  CHECK(ledger.survivors_mixed_rounds() == 1);
   // Six clients at γ = 1/2 (4 LDPQ positions, 1 pair): 9 populations from the LDPQ position, 5
   // paired ones from the pair, whose 5 with the partner dropped are among the 9.
   CHECK(survivor_population_count(counts_of(kind(6, Rational(1, 2), std::nullopt).setting), true, true) == 14);
@@ -141,20 +139,44 @@ TEST_CASE("a dropout round with pairs is the mixture over its survivors, finite 
   // which takes both.
   const RoundKind big = kind(64, Rational(1, 2), Role::ldpq);
   CHECK(survivor_population_count(counts_of(big.setting), true, false) == 680);
-  CHECK(survivors_mixed(big));
   CHECK_FALSE(survivors_exact(big));
-  CHECK_FALSE(uses_dropout_floors(big));
   const RoundKind both = kind(32, Rational(15, 16), std::nullopt);
   CHECK(survivor_population_count(counts_of(both.setting), true, false) == 61);
   CHECK(survivor_population_count(counts_of(both.setting), false, true) == 62);  // paired, or alone
   CHECK(survivor_population_count(counts_of(both.setting), true, true) == 92);
   CHECK_FALSE(survivors_exact(both));
   CHECK(survivors_exact(kind(32, Rational(15, 16), Role::ldpq)));
-  // Under remove one no mixture applies (the sum's support tells how many survived): the floors.
-  RoundKind removed = kind(6, Rational(1), std::nullopt);
+}
+
+TEST_CASE("under remove one a dropout round is the mixture over its survivors too, the draw given",
+          "[dropout][unit]") {
+  // n = 4 on LDPQ, e^ε = 2 (α = 3), c = 3, r = 1: every output is 0 or 6, so a sum with client 1
+  // can meet one without it. Dropout 1/2, one round, δ(ε = 1/2). An adversary who knows the draw
+  // (client 1's coin too) and picks the inputs after it: an independent brute force (every
+  // pattern of survivors, every input at the extremes) gives 0.19306739564166547, the mixture's
+  // upper end. One who fixes the inputs before the draw and sees the sum alone: 0.06768731328147198,
+  // the lower end. The floors gave 0.667 (half of δ for the population guaranteed but for a failure
+  // probability, the other half for those failures).
+  RoundKind removed = dropout_round(4, Rational(1), 2, Rational(1, 2));
+  removed.setting.bits = 2;
+  removed.setting.center = Rational(3);
   removed.setting.relation = Neighbour::remove_one;
-  CHECK_FALSE(survivors_mixed(removed));
-  CHECK(uses_dropout_floors(removed));
+  CHECK(survivors_exact(removed));
+  RunLedger ledger;
+  ledger.step(removed, 1);
+  const RunLedger::Answer a = ledger.delta(Rational(1, 2));
+  CHECK(ledger.survivors_mixed_rounds() == 1);
+  CHECK(a.bounds.upper >= 0.19306739564166547 * (1 - 1e-12));
+  CHECK(a.bounds.upper <= 0.19306739564166547 * (1 + 1e-9));
+  CHECK(a.bounds.lower <= 0.06768731328147198 * (1 + 1e-12));
+  CHECK(a.bounds.lower >= 0.06768731328147198 * (1 - 1e-9));
+  // At c = 0 the parity of the sum tells, given the draw, whether client 1 is there: with
+  // probability 1/2 it survived, so no ε is certified at δ < 1/2, but one is at δ above it.
+  removed.setting.center = Rational(0);
+  RunLedger centred;
+  centred.step(removed, 1);
+  CHECK(std::isinf(centred.epsilon(Rational(49, 100)).bounds.upper));
+  CHECK(std::isfinite(centred.epsilon(Rational(51, 100)).bounds.upper));
 }
 
 namespace {
@@ -253,7 +275,7 @@ TEST_CASE("past 64 populations the round is the ladder's mixture: 65 clients on 
   RunLedger ledger;
   ledger.step(k, 1);
   const RunLedger::Answer a = ledger.epsilon(Rational(1, 100000));
-  CHECK(ledger.dropout_rounds() == 0);
+  CHECK(ledger.survivors_mixed_rounds() == 1);
   CHECK(a.bounds.lower == Approx(0.649991236328342).epsilon(1e-9));
   CHECK(a.bounds.upper >= a.bounds.lower);
   CHECK(a.bounds.upper < 1.002 * a.bounds.lower);

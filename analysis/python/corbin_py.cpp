@@ -426,11 +426,7 @@ py::dict answer_dict(const RunLedger::Answer& x, bool at, const RunLedger& ledge
   d["lower_bound_attained_by"] = by;
   d["renyi"] = exact_double(x.moments);
   d["basic"] = exact_double(x.basic);
-  d["dropout_rounds"] = ledger.dropout_rounds();
   d["survivors_mixed_rounds"] = ledger.survivors_mixed_rounds();
-  d["failure_per_round"] = exact_double(x.failure_per_round);
-  d["failure"] = exact_double(x.failure);
-  if (!at) d["delta_mechanism"] = fraction(x.delta_mechanism);
   return d;
 }
 

@@ -51,20 +51,12 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
   kind.setting.variant = Variant::corrected;  // the one the rounds run (round_kernel_steps.hpp)
   kind.dropout = mech.dropout;
   kind.coordinates = coordinates;
-  out.accountant.emplace(kind, mech.delta, rounds);
+  out.accountant.emplace(kind, mech.delta);
   out.kind = kind;
-  if (uses_dropout_floors(kind)) {  // the floors' share of δ and their populations
-    DropoutAccounting d;
-    d.delta_mechanism = out.accountant->split().mechanism;
-    d.failure_budget_per_round = out.accountant->split().failure_per_round;
-    d.floor = dropout_floor(n, kind.setting.gamma, mech.dropout, d.failure_budget_per_round);
-    out.dropout = std::move(d);
-  }
   return out;
 }
 
-std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta,
-                                                  unsigned long rounds) {
+std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta) {
   if (!accounting.kind) return std::nullopt;
   RoundKind alone = *accounting.kind;
   alone.role = TargetClient::Role::ldpq;
@@ -73,7 +65,7 @@ std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accountin
   } catch (const invalid_argument&) {
     return std::nullopt;  // no LDPQ position in this population
   }
-  return RunAccountant(alone, delta, rounds);
+  return RunAccountant(alone, delta);
 }
 
 }  // namespace corbin::fl

@@ -7,43 +7,34 @@
 // is public (under remove-one the two sums have different numbers of terms and disjoint supports,
 // aggregate_law.hpp: an infinite ε that says nothing about the mechanism).
 //
-// The round, the role rule and, with dropout, the split of δ are privacy/run/round.hpp's, so
-// that the ε printed after R rounds is `corbin account`'s for the same run.
+// The round, the role rule and, with dropout, the mixture over who survived are
+// privacy/run/round.hpp's, so that the ε printed after R rounds is `corbin account`'s for the same
+// run.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "corbin/fl/mechanism.hpp"
-#include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/run/run_accountant.hpp"
 
 namespace corbin::fl {
 
-/// With dropout: how δ is split, and the survivors' floors.
-struct DropoutAccounting {
-  Rational delta_mechanism;  ///< δ/2, the mechanism's share at the floors
-  double failure_budget_per_round = 0;  ///< β = δ / (2 · rounds), rounded down
-  DropoutFloor floor;
-};
-
 struct RunAccounting {
   std::optional<RunAccountant> accountant;  ///< none where the mechanism has no certified accountant
   std::string why_not;                       ///< then, why (the room's reason)
-  std::optional<DropoutAccounting> dropout;  ///< with dropout bounded by floors (round.hpp: survivors_mixed)
   std::optional<RoundKind> kind;             ///< Theorem 3's rounds as accounted (none: another room's)
 };
 
 /// The accounting of `rounds` rounds of `mechanism` with n clients and a model of `coordinates`
 /// parameters. Raises invalid_argument("rounds") when coordinates · rounds passes
-/// kMaxCompositions, and what dropout_floor raises.
+/// kMaxCompositions.
 RunAccounting account_run(const MechanismConfig& mechanism, std::size_t n, std::uint64_t coordinates,
                           unsigned long rounds);
 
 /// The same rounds for client 1 on LDPQ in every round, shown beside an infinite bound (the worst
 /// role is then a pair's member: privacy/run/infinite_eps.hpp); none where the rounds have no LDPQ
 /// position, or are another room's (its clients have one role, the bound's own).
-std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta,
-                                                  unsigned long rounds);
+std::optional<RunAccountant> ldpq_role_accountant(const RunAccounting& accounting, const Rational& delta);
 
 }  // namespace corbin::fl

@@ -78,8 +78,7 @@ struct AccountSetting {
   TargetClient::Role role = TargetClient::Role::ldpq;
   Neighbour relation = Neighbour::replace_one;
   /// The LDPQ clients and pairs, client 1 included, where they are not n and γ's
-  /// (population_counts): the population a dropout round's survivors form (survivors.hpp), or
-  /// guarantee (dropout_floor.hpp).
+  /// (population_counts): the population a dropout round's survivors form (survivors.hpp).
   std::optional<PopulationCounts> counts;
 };
 

@@ -14,8 +14,8 @@ std::string infinite_eps_reason(Neighbour relation, bool dropout, std::optional<
     return out + "client 1 as a pair's member (in some rounds or all) has an unbounded likelihood ratio under " +
            (relation == Neighbour::replace_one ? "replace-one" : "remove-one") + " (S1): " + outputs;
   if (relation == Neighbour::remove_one && dropout && !proved)
-    return out + "with dropout under remove-one, the upper end bounds a round by the survivors it guarantees, whose sums "
-                 "with and without client 1 differ in support";
+    return out + "with dropout under remove-one, an adversary who knows the public draw (client 1's survival too) tells "
+                 "the sums with and without client 1 apart; the lower end's sees the sum alone";
   if (relation == Neighbour::remove_one)
     return out + "under remove-one, sums of n and n − 1 clients' outputs differ in support: " + outputs;
   return out + outputs;

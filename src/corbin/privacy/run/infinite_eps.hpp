@@ -11,8 +11,9 @@
 //     replace-one (the audit's claims L1 and S1);
 //   - remove-one neighbours, when the LDPQ role is infinite too: the sums of n and n − 1 clients'
 //     outputs lie on different points; with dropout, where the lower end (the mixture over who
-//     drops, dropout_mixture.hpp) is finite, the upper end's floors (dropout_floor.hpp: a round
-//     bounded by the survivors it guarantees, with and without client 1) are what is infinite;
+//     drops with the inputs fixed before the draw and the sum alone seen, dropout_mixture.hpp) is
+//     finite, the upper end's adversary, who knows the public draw (round.hpp), is what tells the
+//     sums with and without client 1 apart;
 //   - otherwise the reason names only what is certain (outputs impossible under the neighbour).
 // The lower bound decides the wording: where it is infinite too, an attained configuration shows
 // that no finite ε holds; else none is certified.

@@ -5,9 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
-#include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
@@ -53,18 +51,11 @@ Positions positions_of(const RoundKind& kind) {
 
 }  // namespace
 
-bool survivors_mixed(const RoundKind& kind) {
-  const AccountSetting& s = kind.setting;
-  return kind.dropout > 0 && s.relation == Neighbour::replace_one && !s.counts;
-}
-
 bool survivors_exact(const RoundKind& kind) {
-  if (!survivors_mixed(kind)) return false;
+  if (kind.dropout == 0) return false;
   const Positions at = positions_of(kind);
   return survivor_population_count(counts_of(kind.setting), at.alone, at.paired) <= kMaxSurvivorPopulations;
 }
-
-bool uses_dropout_floors(const RoundKind& kind) { return kind.dropout > 0 && !survivors_mixed(kind); }
 
 namespace {
 
@@ -94,7 +85,7 @@ class Populations {
   std::map<Key, Accountant> built_;
 };
 
-/// Client 1's position in a round mixed over who survived (survivors_mixed): with probability p
+/// Client 1's position in a dropout round, mixed over who survived (round.hpp): with probability p
 /// it dropped (nothing of it released), else it is in one of the populations
 /// (worst_case/survivors.hpp), each with its exact weight.
 struct SurvivorsMixture {
@@ -178,15 +169,13 @@ AsRunLowers as_run_lowers(const RoundKind& kind, Role role, const PldLimits& lim
 
 }  // namespace
 
-RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
-                                   const PldLimits& limits) {
+RoundAccountants round_accountants(const RoundKind& kind, bool lower, const PldLimits& limits) {
   // The caller's working precision, or what this kind's budget needs where that is more.
   PrecisionScope scope(
       std::max(working_precision_bits(), kind.setting.budget.precision_bits(kind.setting.bits)));
-  const auto build = [&](Role role, const std::optional<PopulationCounts>& counts) {
+  const auto build = [&](Role role) {
     AccountSetting s = kind.setting;
     s.role = role;
-    s.counts = counts;
     const Accountant a(s, limits);
     return lower ? a : a.upper_only();
   };
@@ -215,15 +204,15 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     }
   };
   if (kind.dropout == 0) {
-    if (at.alone) alone = build(Role::ldpq, kind.setting.counts);
-    if (at.paired) paired = build(Role::leader, kind.setting.counts);
+    if (at.alone) alone = build(Role::ldpq);
+    if (at.paired) paired = build(Role::leader);
     // m coordinates configured together (the adversary's choices: one round's multisets).
     if (alone) alone_round = alone->coordinates(m);
     if (paired) paired_round = paired->coordinates(m);
-  } else if (survivors_mixed(kind)) {
-    // Who survived is public and drawn before the adversary must commit: each position is the
-    // labelled mixture over the survivors' populations (or the ladder's, which dominate them),
-    // whose coordinates share the label.
+  } else {
+    // Who survived is drawn before the adversary must commit, and revealed (round.hpp): each
+    // position is the labelled mixture over the survivors' populations (or the ladder's, which
+    // dominate them), whose coordinates share the label.
     Populations populations(kind.setting, limits);
     const auto mixed = [&](Role role, std::optional<Accountant>& one, std::optional<Accountant>& whole) {
       const SurvivorsMixture mix = survivors_mixture(kind, role);
@@ -232,22 +221,6 @@ RoundAccountants round_accountants(const RoundKind& kind, double failure_per_rou
     };
     if (at.alone) mixed(Role::ldpq, alone, alone_round);
     if (at.paired) mixed(Role::leader, paired, paired_round);
-  } else {
-    // The population every round is guaranteed except with probability β (a share of δ): in an
-    // LDPQ position client 1 is alone; in a pair alone or paired as its partner survives.
-    const DropoutFloor f =
-        dropout_floor(kind.setting.n, kind.setting.gamma, kind.dropout, failure_per_round);
-    const auto floored = [&](Role role, const Accountant& floors, std::optional<Accountant>& one,
-                             std::optional<Accountant>& whole) {
-      const Accountant one_use = floors.upper_only();
-      position(role, one_use, one_use.compose(m), one, whole);
-    };
-    if (at.alone) floored(Role::ldpq, build(Role::ldpq, f.alone), alone, alone_round);
-    if (at.paired) {
-      Accountant floors = build(Role::ldpq, f.alone);  // its partner dropped
-      if (f.paired) floors = floors.either(build(Role::leader, *f.paired));
-      floored(Role::leader, floors, paired, paired_round);
-    }
   }
   const bool shared = kind.dropout > 0 && m > 1;
   if (!alone || !paired) {
@@ -269,14 +242,8 @@ Accountant phase_of(const RoundAccountants& r, std::uint64_t m, std::uint64_t ro
   return r.per_round ? r.round.coordinates(1, rounds) : r.coordinate.coordinates(m, rounds);
 }
 
-DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds) {
+void check_delta(const Rational& delta) {
   if (delta <= 0 || delta >= 1) throw invalid_argument("delta", to_string(delta), "in (0, 1)");
-  DeltaSplit out{delta};
-  if (dropout_rounds == 0) return out;
-  out.mechanism = delta / 2;
-  out.failure_per_round = failure_budget_per_round(out.mechanism, dropout_rounds);
-  out.failure = directed::mul_up(out.failure_per_round, static_cast<double>(dropout_rounds));
-  return out;
 }
 
 }  // namespace corbin

@@ -20,19 +20,14 @@
 // client whose draws gave it that role every round.
 //
 // With dropout (each client, client 1 included, drops independently with probability p), the
-// upper bound under replace one is the labelled mixture over who survived (survivors_mixed,
-// below; worst_case/survivors.hpp): over the populations themselves where they are few
+// upper bound is the labelled mixture over who survived (dropout_survivors_mixture, below;
+// worst_case/survivors.hpp): over the populations themselves where they are few
 // (survivors_exact), else over the ladder of populations that dominates their law, with no share
-// of δ either way. Under remove one the server sees a sum whose support tells how many survived,
-// and client 1's survival has different laws in the two worlds, so no such mixture applies: there
-// the upper bound takes the population every round is guaranteed except with probability β
-// (dropout_floor.hpp), and δ is split once (split_delta): half for the mechanism, half for the
-// floors' failures over the run's floored rounds (a union bound). The lower bound is the mechanism
-// as run (dropout_mixture.hpp): a round's m coordinates share every client's draw, so the m-fold
-// composition of one coordinate's mixture is not the round's law (it redraws who drops for each
-// coordinate; it gave lower ends above the exact ε). The round's lower bound is one coordinate's
-// (a post-processing of the round's release) and, where computed (replace one, every client on
-// LDPQ), the round whole (dropout_round_lowers).
+// of δ either way. The lower bound is the mechanism as run (dropout_mixture.hpp): a round's m
+// coordinates share every client's draw, so the m-fold composition of one coordinate's mixture is
+// not the round's law (it redraws who drops for each coordinate; it gave lower ends above the
+// exact ε). The round's lower bound is one coordinate's (a post-processing of the round's release)
+// and, where computed (replace one, every client on LDPQ), the round whole (dropout_round_lowers).
 
 #include <cstdint>
 #include <optional>
@@ -61,29 +56,34 @@ void check_round_kind(const RoundKind& kind);
 /// accountant of Theorem 3's mechanism (every client on LDPQ: n clients give n); past it, the
 /// ladder's (survivor_ladder: at most 22 for each role of client 1).
 constexpr std::uint64_t kMaxSurvivorPopulations = 64;
-/// Whether a dropout round of this kind is the labelled mixture over who survived instead of the
-/// floors: replace one, the population not given. The server sees who survived, and the draw is
-/// public randomness, so the adversary may choose every input knowing it: given the survivors,
-/// the round is Theorem 3's mechanism for the population they form (its worst case over their
-/// inputs), and which clients form it beyond its counts is independent of the data. The label
-/// (who survived, with client 1's role) has the same law in both worlds and is revealed, so the
-/// round is that labelled mixture exactly (pld.hpp: mixture); its m coordinates share the label,
-/// so each population is composed m times before the mixture. It needs no floors and no share of δ.
-bool survivors_mixed(const RoundKind& kind);
+// A dropout round is the labelled mixture over who survived. The draw is public randomness, so
+// the adversary may choose every input knowing it: given the survivors, the round is Theorem 3's
+// mechanism for the population they form (its worst case over their inputs), and which clients
+// form it beyond its counts is independent of the data. The label (client 1's own coin, who of the
+// others survived, client 1's role) has the same law in both worlds and is revealed, so the round
+// is that labelled mixture exactly (pld.hpp: mixture); its m coordinates share the label, so each
+// population is composed m times before the mixture. Under replace one the server sees who
+// survived anyway. Under remove one it sees only the sum, and the label is given to it (a release
+// it can compute from is only less private): client 1's coin is drawn in both worlds, and in the
+// second nothing of client 1 is sent whatever it says. Given the label, client 1 dropped is the
+// same law in both worlds (a partner left alone quantizes on LDPQ, the law Eq. (1) keeps for it
+// when client 1 is removed), and client 1 surviving is the survivors' population with client 1
+// against it without client 1: the remove-one pair of that population. So one rule serves both
+// relations, with no share of δ. (Before, a remove-one round took the survivors guaranteed except
+// with a failure probability charged to δ: at n = 4, γ = 1, e^ε = 2, c = 3, dropout 1/2, δ(ε =
+// 1/2) was at most 0.667; the mixture gives 0.193067, which an independent brute force of this
+// adversary finds exact. An adversary who fixes the inputs before the draw and sees only the sum
+// gets 0.0677, the lower end.)
 /// Whether that mixture is over the survivors' populations themselves, at most
 /// kMaxSurvivorPopulations of them counted over client 1's positions; else over the ladder's.
 bool survivors_exact(const RoundKind& kind);
-/// Whether a round of this kind is bounded by the dropout floors (dropout_floor.hpp): a dropout
-/// round not mixed over its survivors. Only such rounds take a share of δ (split_delta).
-bool uses_dropout_floors(const RoundKind& kind);
-
 /// The probability that the server's draw puts client 1 alone (L/n), in [0, 1].
 Rational alone_probability(const AccountSetting& setting);
 
 /// One round of a (checked) kind: `coordinate`, one coordinate of it (the mixture over client 1's
 /// role); `round`, all m coordinates (the role drawn once for all of them); `any_role`, one
-/// coordinate whatever the role (the either of the roles: basic composition's use). With dropout
-/// the floors are those of β = `failure_per_round`; `lower`: with lower bounds.
+/// coordinate whatever the role (the either of the roles: basic composition's use); `lower`: with
+/// lower bounds.
 struct RoundAccountants {
   Accountant coordinate, round, any_role;
   bool drawn = false;  ///< whether the draw gives client 1 two positions (else one, every round)
@@ -96,16 +96,9 @@ struct RoundAccountants {
 /// A phase of `rounds` rounds (at most kMaxCompositions / m) of a kind whose round is `r`, with m
 /// coordinates: the one rule of every run accountant.
 Accountant phase_of(const RoundAccountants& r, std::uint64_t m, std::uint64_t rounds);
-RoundAccountants round_accountants(const RoundKind& kind, double failure_per_round, bool lower,
-                                   const PldLimits& limits);
+RoundAccountants round_accountants(const RoundKind& kind, bool lower, const PldLimits& limits);
 
-/// δ split between the mechanism and the dropout floors' failures: without dropout rounds all of
-/// δ is the mechanism's; with R_d of them, δ/2 is, and β = δ/(2 R_d) a round (rounded down) is
-/// each round's failure budget, R_d·β (rounded up) in all.
-struct DeltaSplit {
-  Rational mechanism;
-  double failure_per_round = 0, failure = 0;
-};
-DeltaSplit split_delta(const Rational& delta, std::uint64_t dropout_rounds);
+/// Raises invalid_argument(delta) for δ outside (0, 1): every run accountant's query at δ.
+void check_delta(const Rational& delta);
 
 }  // namespace corbin

@@ -8,20 +8,21 @@
 
 namespace corbin {
 
-RunAccountant::RunAccountant(const RoundKind& kind, const Rational& delta, std::uint64_t planned_rounds,
-                             const PldLimits& limits)
-    : m_(kind.coordinates), split_(split_delta(delta, uses_dropout_floors(kind) ? planned_rounds : 0)) {
+RunAccountant::RunAccountant(const RoundKind& kind, const Rational& delta, const PldLimits& limits)
+    : m_(kind.coordinates), delta_(delta) {
+  check_delta(delta);
   check_round_kind(kind);
   // With lower bounds, as the ledger builds it: some upper ends (choice_plan.hpp) are found
   // together with the attained ones, and the two answers must be the same doubles.
-  const RoundAccountants r = round_accountants(kind, split_.failure_per_round, true, limits);
+  const RoundAccountants r = round_accountants(kind, true, limits);
   coordinate_ = r.coordinate;
   drawn_ = r.drawn;
   round_ = r;
 }
 
 RunAccountant::RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta)
-    : m_(coordinates), split_(split_delta(delta, 0)) {
+    : m_(coordinates), delta_(delta) {
+  check_delta(delta);
   if (coordinates < 1 || coordinates > kMaxCompositions)
     throw invalid_argument("m", std::to_string(coordinates),
                            "in [1, " + std::to_string(kMaxCompositions) + "]");
@@ -39,7 +40,7 @@ RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {
   if (rounds < last_) coordinate_infinite_ = model_infinite_ = false;  // fewer rounds: anew
   last_ = rounds;
   constexpr double kInf = std::numeric_limits<double>::infinity();
-  const Rational& delta = split_.mechanism;
+  const Rational& delta = delta_;
   Bounds out{kInf, kInf};
   // As run_ledger.cpp composes a phase (phase_of).
   if (!coordinate_infinite_) out.coordinate = coordinate_->coordinates(1, rounds).epsilon_upper(delta);

@@ -1,9 +1,9 @@
 #pragma once
 // Certified ε_upper(δ) of a training run round after round, for `corbin fl`: one kind of round
-// (round.hpp: the role as the server draws it, dropout's mixture or floors), composed over the
-// rounds so far, per coordinate and over the model's m coordinates. It is run_ledger.hpp's answer
-// for a ledger of that many rounds of the kind (the same round, the same composition, the same
-// split of δ), upper ends only, kept cheap for a question asked every round: each kind's round is
+// (round.hpp: the role as the server draws it, dropout's mixture over who survived), composed over
+// the rounds so far, per coordinate and over the model's m coordinates. It is run_ledger.hpp's
+// answer for a ledger of that many rounds of the kind (the same round, the same composition),
+// upper ends only, kept cheap for a question asked every round: each kind's round is
 // built once.
 //
 // A bound of +∞ means no finite ε is certified: once reached it is kept for later rounds (it stays
@@ -18,10 +18,8 @@ namespace corbin {
 
 class RunAccountant {
  public:
-  /// `planned_rounds` rounds of `kind` (checked: check_round_kind) at δ in (0, 1), split as
-  /// split_delta says for that many dropout rounds where the kind drops clients.
-  RunAccountant(const RoundKind& kind, const Rational& delta, std::uint64_t planned_rounds,
-                const PldLimits& limits = {});
+  /// Rounds of `kind` (checked: check_round_kind) at δ in (0, 1).
+  RunAccountant(const RoundKind& kind, const Rational& delta, const PldLimits& limits = {});
   /// Any other mechanism's round, one coordinate (Mechanism::round_accountant): its one role,
   /// composed over the m coordinates and the rounds.
   RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta);
@@ -33,15 +31,13 @@ class RunAccountant {
   /// Bounds after `rounds` rounds, 1 <= rounds and m·rounds <= kMaxCompositions.
   Bounds after(std::uint64_t rounds);
 
-  /// How δ is split (all of it the mechanism's without dropout).
-  const DeltaSplit& split() const { return split_; }
   /// Whether client 1's role is drawn between two positions each round (else one, every round).
   bool drawn() const { return drawn_; }
   std::uint64_t coordinates() const { return m_; }
 
  private:
   std::uint64_t m_;
-  DeltaSplit split_;
+  Rational delta_;
   std::optional<Accountant> coordinate_;  ///< one coordinate of a round
   std::optional<RoundAccountants> round_;  ///< Theorem 3's round (phase_of); none: a lone room's
   bool drawn_ = false;

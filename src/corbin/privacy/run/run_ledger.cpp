@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -11,7 +10,6 @@
 #include "corbin/number/directed.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/choice_plan.hpp"
-#include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 
 namespace corbin {
@@ -48,32 +46,16 @@ bool same_kind(const RoundKind& a, const RoundKind& b) {
 
 }  // namespace
 
-/// Kept per failure budget β, since a dropout round's floors depend on it (and a dropout run's β
-/// on its length: the latest few are kept); a round without dropout, or a given mechanism, is the
-/// same at every β (kept under 0). A phase's kind or use never changes while it is kept: step()
-/// only adds rounds to a last phase of the same kind, and with_budget gives fresh memos.
+/// A phase's kind or use never changes while it is kept: step() only adds rounds to a last phase
+/// of the same kind, and with_budget gives fresh memos.
 struct RunLedger::PhaseMemo {
-  struct Entry {
-    double beta = 0;
-    std::optional<RoundAccountants> rounds;  ///< a kind's round, with lower bounds (build)
-    /// For build_upper: what the phase composes, without lower bounds or searches, keeping its
-    /// powers (a use, a kind's round where the role is drawn per round, else one coordinate of
-    /// it: all m·T compositions in one power), and one use for basic composition.
-    std::optional<Accountant> pair, one;
-    bool per_round = true;  ///< `pair` is a round (else one coordinate)
-  };
-  static constexpr std::size_t kKept = 4;
   std::mutex mutex;
-  std::deque<Entry> entries;
-
-  Entry& at(const Phase& p, double beta) {
-    if (p.use || !uses_dropout_floors(*p.kind)) beta = 0;
-    for (Entry& e : entries)
-      if (e.beta == beta) return e;
-    if (entries.size() == kKept) entries.pop_front();
-    entries.push_back(Entry{beta, std::nullopt, std::nullopt, std::nullopt, true});
-    return entries.back();
-  }
+  std::optional<RoundAccountants> rounds;  ///< a kind's round, with lower bounds (build)
+  /// For build_upper: what the phase composes, without lower bounds or searches, keeping its
+  /// powers (a use, a kind's round where the role is drawn per round, else one coordinate of it:
+  /// all m·T compositions in one power), and one use for basic composition.
+  std::optional<Accountant> pair, one;
+  bool per_round = true;  ///< `pair` is a round (else one coordinate)
 };
 
 const char* role_name(const ConfigurationWords& w) {
@@ -169,28 +151,22 @@ std::uint64_t RunLedger::compositions() const {
   return out;
 }
 
-std::uint64_t RunLedger::dropout_rounds() const {
-  std::uint64_t out = 0;
-  for (const Phase& p : phases_)
-    if (p.kind && uses_dropout_floors(*p.kind)) out += p.rounds;
-  return out;
-}
-
 std::uint64_t RunLedger::survivors_mixed_rounds() const {
   std::uint64_t out = 0;
   for (const Phase& p : phases_)
-    if (p.kind && survivors_mixed(*p.kind)) out += p.rounds;
+    if (p.kind && p.kind->dropout > 0) out += p.rounds;
   return out;
 }
 
 bool RunLedger::dropout_rounds_bounded_below() const {
   for (const Phase& p : phases_)
-    if (p.kind && p.kind->dropout > 0 && !survivors_mixed(*p.kind) && !mixture_computable(p.kind->setting))
+    if (p.kind && p.kind->dropout > 0 && p.kind->setting.relation == Neighbour::remove_one &&
+        !mixture_computable(p.kind->setting))
       return false;  // remove one past the mixture's limits (replace one has the ladder)
   return true;
 }
 
-RunLedger::Built RunLedger::build(double failure_per_round) const {
+RunLedger::Built RunLedger::build() const {
   Built out;
   for (const Phase& p : phases_) {
     std::optional<Accountant> one, phase;  // one coordinate of one round; the whole phase
@@ -200,9 +176,9 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
     } else {
       const RoundAccountants r = [&] {
         const std::lock_guard<std::mutex> lock(p.memo->mutex);
-        PhaseMemo::Entry& kept = p.memo->at(p, failure_per_round);
+        PhaseMemo& kept = *p.memo;
         if (!kept.rounds) {
-          RoundAccountants made = round_accountants(*p.kind, failure_per_round, true, limits_);
+          RoundAccountants made = round_accountants(*p.kind, true, limits_);
           made.round = made.round.keeping_powers();  // the next query's powers: one product more
           made.coordinate = made.coordinate.keeping_powers();
           kept.rounds = std::move(made);
@@ -219,11 +195,11 @@ RunLedger::Built RunLedger::build(double failure_per_round) const {
   return out;
 }
 
-RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
+RunLedger::Built RunLedger::build_upper() const {
   Built out;
   for (const Phase& p : phases_) {
     const std::lock_guard<std::mutex> lock(p.memo->mutex);
-    PhaseMemo::Entry& kept = p.memo->at(p, failure_per_round);
+    PhaseMemo& kept = *p.memo;
     if (!kept.pair) {
       if (p.use) {
         kept.one = p.use->upper_only();
@@ -232,7 +208,7 @@ RunLedger::Built RunLedger::build_upper(double failure_per_round) const {
       } else {
         // build()'s round where it has one (sharing its kept powers), else one without lower bounds.
         const RoundAccountants r =
-            kept.rounds ? *kept.rounds : round_accountants(*p.kind, failure_per_round, false, limits_);
+            kept.rounds ? *kept.rounds : round_accountants(*p.kind, false, limits_);
         kept.per_round = r.per_round;  // as phase_of composes
         kept.pair = (r.per_round ? r.round : r.coordinate).upper_only();
         if (!kept.rounds) kept.pair = kept.pair->keeping_powers();
@@ -254,56 +230,39 @@ double RunLedger::basic_epsilon(const Built& b, const Rational& delta) const {
   return out;
 }
 
-double RunLedger::basic_delta(const Built& b, const Rational& eps, double failure) const {
+double RunLedger::basic_delta(const Built& b, const Rational& eps) const {
   const Rational each = eps / Rational(static_cast<long>(compositions()));
-  double out = failure;
+  double out = 0;
   for (const auto& [one, uses] : b.uses) out = add_up(out, mul_up(static_cast<double>(uses), one.delta_upper(each)));
   return std::min(1.0, out);
 }
 
-std::vector<double> RunLedger::failure_ladder() const {
-  const std::uint64_t dropped = dropout_rounds();
-  if (dropped == 0) return {0};
-  std::vector<double> out;
-  for (double total : kFailureLadder) out.push_back(failure_budget_per_round(to_rational(total), dropped));
-  return out;
-}
-
 double RunLedger::epsilon_upper(const Rational& delta) const {
-  const DeltaSplit split = split_delta(delta, dropout_rounds());
+  check_delta(delta);
   if (phases_.empty()) return 0;
-  const Built b = build_upper(split.failure_per_round);
-  return std::min(b.run->epsilon_upper(split.mechanism), basic_epsilon(b, split.mechanism));  // as epsilon()
+  const Built b = build_upper();
+  return std::min(b.run->epsilon_upper(delta), basic_epsilon(b, delta));  // as epsilon()
 }
 
 double RunLedger::delta_upper(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   if (phases_.empty()) return 0;
-  const double dropped = static_cast<double>(dropout_rounds());
-  double out = 1;  // the smallest over the ladder, as delta() keeps
-  for (double beta : failure_ladder()) {
-    const Built b = build_upper(beta);
-    const double failure = mul_up(beta, dropped);
-    out = std::min({out, add_up(b.run->delta_upper(eps), failure), basic_delta(b, eps, failure)});
-  }
-  return out;
+  const Built b = build_upper();
+  return std::min({1.0, b.run->delta_upper(eps), basic_delta(b, eps)});  // as delta()
 }
 
 RunLedger::Answer RunLedger::epsilon(const Rational& delta) const {
+  check_delta(delta);
   Answer a;
-  const DeltaSplit split = split_delta(delta, dropout_rounds());
-  a.delta_mechanism = split.mechanism;
   if (phases_.empty()) return a;
-  a.failure_per_round = split.failure_per_round;
-  a.failure = split.failure;
-  const Built b = build(a.failure_per_round);
-  a.basic = basic_epsilon(b, a.delta_mechanism);
+  const Built b = build();
+  a.basic = basic_epsilon(b, delta);
   // Basic composition is a valid bound too (each use (ε_i, δ/k) given the ones before it): the
   // smaller is the answer.
-  const double upper = std::min(b.run->epsilon_upper(a.delta_mechanism), a.basic);
+  const double upper = std::min(b.run->epsilon_upper(delta), a.basic);
   a.bounds = {std::clamp(b.run->epsilon_lower(delta), 0.0, upper), upper};
   a.attained = b.run->attaining_epsilon(delta);
-  a.moments = b.run->epsilon_from_moments(a.delta_mechanism);
+  a.moments = b.run->epsilon_from_moments(delta);
   a.cover(*b.run);
   return a;
 }
@@ -312,28 +271,14 @@ RunLedger::Answer RunLedger::delta(const Rational& eps) const {
   if (eps < 0) throw invalid_argument("eps", to_string(eps), "at least 0");
   Answer a;
   if (phases_.empty()) return a;
-  const std::uint64_t dropped = dropout_rounds();
-  const Rational each = eps / Rational(static_cast<long>(compositions()));
-  // Without dropout one build; with it, each total failure budget of the ladder, the smallest
-  // upper bound kept (each is a bound: the choice may depend on ε, not on the data).
-  bool first = true;
-  for (double beta : failure_ladder()) {
-    const Built b = build(beta);
-    const double failure = mul_up(beta, static_cast<double>(dropped));
-    const double basic = basic_delta(b, eps, failure);
-    // Basic composition is a valid bound too: the smaller is the answer.
-    const double upper = std::min({1.0, add_up(b.run->delta_upper(eps), failure), basic});
-    if (!first && upper >= a.bounds.upper) continue;
-    first = false;
-    a.bounds = {b.run->delta_lower(eps), upper};
-    a.attained = b.run->attaining_delta(eps);
-    a.failure_per_round = beta;
-    a.failure = failure;
-    a.cover(*b.run);
-    a.moments = std::min(1.0, add_up(b.run->delta_from_moments(eps), failure));
-    a.basic = basic;
-  }
-  a.bounds.lower = std::clamp(a.bounds.lower, 0.0, a.bounds.upper);
+  const Built b = build();
+  a.basic = basic_delta(b, eps);
+  // Basic composition is a valid bound too: the smaller is the answer.
+  const double upper = std::min({1.0, b.run->delta_upper(eps), a.basic});
+  a.bounds = {std::clamp(b.run->delta_lower(eps), 0.0, upper), upper};
+  a.attained = b.run->attaining_delta(eps);
+  a.moments = std::min(1.0, b.run->delta_from_moments(eps));
+  a.cover(*b.run);
   return a;
 }
 

@@ -7,8 +7,8 @@
 // bounds.
 //
 // Each kind's round is round.hpp's: client 1's role as the server draws it (a labelled mixture over
-// the roles, or a fixed role), and with dropout the mixture over who survived (under remove one the
-// floors, δ split once: split_delta) above and the mechanism as run below. Past
+// the roles, or a fixed role), and with dropout the mixture over who survived above and the
+// mechanism as run below. Past
 // dropout_mixture.hpp's exact mixtures a replace-one round is bounded below by its ladder of
 // survivor ceilings; a remove-one round there has no lower bound (leaving its output out is
 // post-processing, so the other rounds' lower bound is still the run's).
@@ -34,9 +34,6 @@ const char* role_name(const AttainedBy& by);
 
 class RunLedger {
  public:
-  /// The totals failures of all dropout rounds that a δ(ε) query tries.
-  static constexpr double kFailureLadder[] = {1e-6, 1e-9, 1e-12};
-
   explicit RunLedger(const PldLimits& limits = {});
 
   /// `rounds` more rounds of `kind` (validated), or `uses` more uses of a given mechanism (a pair
@@ -85,10 +82,7 @@ class RunLedger {
   /// Coordinate-rounds: m per round of a kind or of step_rounds' uses, a use's own compositions
   /// per use (K above).
   std::uint64_t compositions() const;
-  /// The dropout rounds bounded through floors (dropout_floor.hpp; remove one), which share δ
-  /// (split_delta); a round mixed over its survivors (round.hpp: survivors_mixed) takes none.
-  std::uint64_t dropout_rounds() const;
-  /// The dropout rounds mixed over their survivors instead (round.hpp: survivors_mixed).
+  /// The dropout rounds, each the mixture over who survived (round.hpp), with no share of δ.
   std::uint64_t survivors_mixed_rounds() const;
   /// Whether every dropout round has lower bounds of its own (under replace one always, the exact
   /// mixture or the ladder; under remove one within dropout_mixture.hpp's limits); a round without
@@ -100,9 +94,6 @@ class RunLedger {
     std::optional<AttainedBy> attained;  ///< the configurations attaining the lower bound
     double moments = 0;                  ///< reference: the Rényi moments' bound
     double basic = 0;                    ///< reference: basic composition's bound
-    Rational delta_mechanism;            ///< ε(δ): the mechanism's share of δ
-    double failure_per_round = 0;        ///< β (0 without dropout)
-    double failure = 0;                  ///< R_d·β, part of δ
     /// The worst case's coverage, over every kind and role (Accountant's counts, summed).
     std::size_t family_size = 0, configurations = 0, blocks = 0;
     void cover(const Accountant& run) {
@@ -133,16 +124,14 @@ class RunLedger {
     std::optional<Accountant> run;
     std::vector<std::pair<Accountant, std::uint64_t>> uses;  ///< one use of each kind, and how many
   };
-  /// The run's accountant with β per dropout round (unused without dropout).
-  Built build(double failure_per_round) const;
+  /// The run's accountant.
+  Built build() const;
   /// The composed pair without lower bounds or searches, from the phases' kept powers.
-  Built build_upper(double failure_per_round) const;
+  Built build_upper() const;
   /// Basic composition's bounds of a build: each of the K uses at ε_1(δ/K), summed; at ε/K each,
-  /// summed with the dropout rounds' failures (at most 1).
+  /// summed (at most 1).
   double basic_epsilon(const Built& b, const Rational& delta) const;
-  double basic_delta(const Built& b, const Rational& eps, double failure) const;
-  /// The failure budgets per dropout round a δ(ε) query tries (one, 0, without dropout rounds).
-  std::vector<double> failure_ladder() const;
+  double basic_delta(const Built& b, const Rational& eps) const;
 
   PldLimits limits_;
   std::vector<Phase> phases_;

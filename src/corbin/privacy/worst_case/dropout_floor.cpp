@@ -78,8 +78,4 @@ DropoutFloor dropout_floor(unsigned long n, const Rational& gamma, const Rationa
   return dropout_floors(n, gamma, p, {budget}).front();
 }
 
-double failure_budget_per_round(const Rational& share, std::uint64_t rounds) {
-  return directed::div_down(directed::pred(to_double(share)), static_cast<double>(std::max<std::uint64_t>(rounds, 1)));
-}
-
 }  // namespace corbin

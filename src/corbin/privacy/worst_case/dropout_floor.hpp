@@ -1,12 +1,12 @@
 #pragma once
-// The survivors a dropout round guarantees, for the run's accountant (run_accountant.hpp) of
-// CorBin-FL and AugCorBin-FL with dropout.
+// The survivors a dropout round guarantees except with a small probability: the rungs of the
+// ladder that bounds a large dropout round from above (survivors.hpp: survivor_ladder).
 //
 // Each round every client drops independently with probability p (fl/mechanism: plan_round). A
 // client in an LDPQ position that survives quantizes alone; a drawn pair with both members alive
 // runs CorBinQ, with one alive leaves it alone (LDPQ), with none sends nothing. Who survived is
-// seen by the server, and it is drawn independently of the data, so a round's privacy is that of
-// the population it happened to leave. Fewer noise-adding clients can only be worse: the sum with
+// public (run/round.hpp), and it is drawn independently of the data, so a round's privacy is that
+// of the population it happened to leave. Fewer noise-adding clients can only be worse: the sum with
 // an extra independent client is the smaller population's sum plus a term whose law does not
 // depend on client 1 (post-processing). So a round whose survivors include at least
 //     x LDPQ clients in LDPQ positions, s lone members of broken pairs, c complete pairs
@@ -15,10 +15,9 @@
 //     failure = P(Bin(L, 1 − p) < x) + P(Bin(P, 2p(1 − p)) < s) + P(Bin(P, (1 − p)²) < c),
 // where L and P count the others' LDPQ positions and drawn pairs (client 1 and one slot beside
 // it, its partner's or one LDPQ position, are left out of both, which only lowers the floors).
-// Over R rounds the guarantee is then (ε, δ + R·failure) (a union bound over the rounds).
 //
 // Client 1 itself is alone (in an LDPQ position, or its partner dropped), paired, or dropped (it
-// sends nothing, no worse than sending); the accountant takes the worst sequence of the first two.
+// sends nothing); the ladder labels each.
 
 #include <cstdint>
 #include <optional>
@@ -61,9 +60,5 @@ PopulationCounts others_beside(const PopulationCounts& all, std::optional<Target
 /// q's enclosure inside (0, 1) (a dropout probability of 10^-300 is a probability there).
 std::vector<std::pair<std::uint64_t, double>> survivor_quantiles(std::uint64_t trials, const Rational& q,
                                                                  const std::vector<double>& shares);
-
-/// Each of `rounds` dropout rounds' failure budget when `share` of δ is set aside for all of them
-/// (the union bound above): share / rounds, rounded down.
-double failure_budget_per_round(const Rational& share, std::uint64_t rounds);
 
 }  // namespace corbin

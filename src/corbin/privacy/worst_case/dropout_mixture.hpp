@@ -26,8 +26,7 @@
 // outcome, again a coarsening.
 //
 // This replaces the dropout rounds' lower bound of 0; the upper bound is the mixture over who
-// survived (run/round.hpp: survivors_mixed) or, under remove one, the floors' (dropout_floor.hpp),
-// which cover every configuration at once. The laws here are of inputs fixed before the round's
+// survived (run/round.hpp), which covers every configuration at once. The laws here are of inputs fixed before the round's
 // dropout draw, one adversary among those the bounds cover, so they bound from below only: the draw
 // comes from public randomness (fl/mechanism.hpp), and an adversary that chooses the other clients'
 // inputs after it can do worse than any one of these configurations (at n = 4, e^ε_p = 3, dropout
