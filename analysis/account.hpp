@@ -50,6 +50,7 @@ struct AccountPhase {
   std::uint64_t m = 1, rounds = 1;
   std::optional<Budget> budget = Budget{Budget::Kind::exp_eps, Rational(3)};  ///< none: a room that takes none
   Neighbour relation = Neighbour::replace_one;
+  Rational dropout{0};  ///< a room's rounds' dropout (a kind's is its own)
 };
 
 struct AccountOutcome {

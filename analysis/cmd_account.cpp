@@ -17,6 +17,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
+#include "corbin/privacy/worst_case/survivors.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "run_app.hpp"
@@ -60,6 +61,20 @@ bool theorem3(const AccountArgs& a) {
   return a.mechanism.empty() || a.mechanism == "augcorbin" || a.mechanism == "corbin";
 }
 
+/// Each client's dropout probability in a round, from --dropout or --sampling-rate q (each client,
+/// client 1 included, takes part with probability q: the dropout 1 − q).
+Rational dropout_of(const AccountArgs& a) {
+  Rational out = parse_rational(a.dropout, "--dropout");
+  if (out < 0 || out >= 1) throw invalid_argument("--dropout", a.dropout, "in [0, 1)");
+  if (!a.sampling_rate.empty()) {
+    if (out != 0) throw invalid_argument("--sampling-rate", a.sampling_rate, "absent with --dropout (q is dropout 1 − q)");
+    const Rational q = parse_rational(a.sampling_rate, "--sampling-rate");
+    if (q <= 0 || q > 1) throw invalid_argument("--sampling-rate", a.sampling_rate, "in (0, 1]");
+    out = Rational(1) - q;
+  }
+  return out;
+}
+
 /// One kind of round from its options, and how many rounds; `budget` replaces the options' own
 /// (--target-eps's trial).
 std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::optional<Budget>& budget) {
@@ -97,15 +112,7 @@ std::pair<RoundKind, std::uint64_t> kind_of(const AccountArgs& a, const std::opt
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) +
                                " (m = " + std::to_string(k.coordinates) + ")");
-  k.dropout = parse_rational(a.dropout, "--dropout");
-  if (k.dropout < 0 || k.dropout >= 1) throw invalid_argument("--dropout", a.dropout, "in [0, 1)");
-  if (!a.sampling_rate.empty()) {
-    // Each client, client 1 included, takes part with probability q: the dropout 1 − q.
-    if (k.dropout != 0) throw invalid_argument("--sampling-rate", a.sampling_rate, "absent with --dropout (q is dropout 1 − q)");
-    const Rational q = parse_rational(a.sampling_rate, "--sampling-rate");
-    if (q <= 0 || q > 1) throw invalid_argument("--sampling-rate", a.sampling_rate, "in (0, 1]");
-    k.dropout = Rational(1) - q;
-  }
+  k.dropout = dropout_of(a);
   check_round_kind(k);
   return {k, rounds};
 }
@@ -178,9 +185,6 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   const fl::Mechanism& room = registry.find(a.mechanism);
   const std::string name = "--mechanism " + a.mechanism;
   if (!a.gamma.empty()) throw invalid_argument("--gamma", a.gamma, "absent for " + name + " (augcorbin's share)");
-  if (a.dropout != "0") throw invalid_argument("--dropout", a.dropout, "0 for " + name + " (augcorbin and corbin only)");
-  if (!a.sampling_rate.empty())
-    throw invalid_argument("--sampling-rate", a.sampling_rate, "absent for " + name + " (augcorbin and corbin only)");
   if (a.role != "drawn") throw invalid_argument("--role", a.role, "absent for " + name + " (its clients are alone)");
   if (a.geometry.bits != "5") throw invalid_argument("--bits", a.geometry.bits, "absent for " + name + " (no shared bits)");
   if (a.geometry.variant != "corrected")
@@ -193,6 +197,7 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   s.center = a.geometry.c();
   s.radius = a.geometry.r();
   s.relation = parse_neighbour(a.neighbours);  // a room without a builder for it says so below
+  s.dropout = dropout_of(a);                   // and one without a mixture over survivors
   // The δ a room's calibration reads (the Gaussian's σ), as the room declares (Mechanism::reads).
   if (room.reads(fl::SettingParameter::delta)) {
     if (a.calibration_delta.empty())
@@ -205,6 +210,7 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   AccountPhase phase;
   phase.mechanism = a.mechanism;
   phase.relation = s.relation;
+  phase.dropout = s.dropout;
   phase.budget = room.reads(fl::SettingParameter::budget) ? std::optional<Budget>(s.budget) : std::nullopt;
   phase.n = parse_count(a.n, "--n", kMaxAccountClients, 2);
   phase.m = parse_count(a.m, "--m", kMaxCompositions, 1);
@@ -214,6 +220,14 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
                            "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
   std::string why_not;
   std::optional<Accountant> one = room.round_accountant(s, phase.n, limits, why_not);
+  if (!one && s.dropout > 0) {  // the dropout alone refused: name it
+    fl::CoordinateSetting without = s;
+    without.dropout = 0;
+    std::string other;
+    if (room.round_accountant(without, phase.n, limits, other))
+      throw invalid_argument(a.sampling_rate.empty() ? "--dropout" : "--sampling-rate",
+                             a.sampling_rate.empty() ? a.dropout : a.sampling_rate, "absent for " + name + ": " + why_not);
+  }
   if (!one) throw invalid_argument("--mechanism", a.mechanism, "a mechanism with a certified accountant: " + why_not);
   return {*one, phase};
 }
@@ -277,7 +291,7 @@ RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<B
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
-        ledger.step_rounds(one, phase.m, phase.rounds, phase.relation);
+        ledger.step_rounds(one, phase.m, phase.rounds, phase.relation, phase.dropout > 0);
         if (asked) asked->push_back(phase);
         continue;
       }
@@ -476,6 +490,7 @@ void run_account(const AccountCli& cli) {
         }
         x["n"] = room.n;
         x["m"] = room.m;
+        x["dropout"] = to_string(room.dropout);
         phases.push_back(x);
         continue;
       }

@@ -287,7 +287,9 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "gaussian"}, "--calibration-delta"},
       {{"--mechanism", "gaussian", "--calibration-delta", "1"}, "--calibration-delta"},
       {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
-      {{"--mechanism", "pbm1", "--dropout", "1/10"}, "--dropout"},
+      {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--dropout", "1/10"}, "--dropout"},
+      {{"--mechanism", "laplace", "--sampling-rate", "1/2"}, "--sampling-rate"},
+      {{"--mechanism", "pbm1", "--dropout", "1"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
       {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove"}, "--mechanism"},
       {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},
@@ -512,7 +514,18 @@ TEST_CASE("corbin account: a phase that changes the mechanism keeps only what ev
                            "--phase", "mechanism=ldp,rounds=1"});
   CHECK(j["phases"].size() == 2);
   CHECK(j["phases"][0]["dropout"] == "1/10");
+  CHECK(j["phases"][1]["dropout"] == "0");
   CHECK(j["eps_lower_approx"].get<double>() <= j["eps_upper_approx"].get<double>());
+  // A lone room's dropout is its phase's, each round the mixture over who survived.
+  const Json pbm = run_json({"--mechanism", "pbm1", "--n", "10", "--exp-eps", "3", "--dropout", "1/10", "--delta",
+                             "1e-5", "--phase", "rounds=2,dropout=0"});
+  REQUIRE(pbm["phases"].size() == 2);
+  CHECK(pbm["phases"][0]["dropout"] == "1/10");
+  CHECK(pbm["phases"][1]["dropout"] == "0");
+  CHECK(pbm["dropout"]["survivors_mixed_rounds"] == "1");
+  const Json plain = run_json({"--mechanism", "pbm1", "--n", "10", "--exp-eps", "3", "--rounds", "3", "--delta", "1e-5"});
+  CHECK(pbm["eps_lower_approx"].get<double>() <= pbm["eps_upper_approx"].get<double>());
+  CHECK(pbm["eps_upper_approx"].get<double>() != plain["eps_upper_approx"].get<double>());
 }
 
 TEST_CASE("corbin account: phases that differ are one program over their menus in turn", "[cli][unit]") {

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "corbin/fl/registry.hpp"
 #include "corbin/fl/split.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/run/run_accountant.hpp"
@@ -287,6 +288,35 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   for (std::size_t r = 0; r < ldp.size(); ++r) {
     CHECK(std::abs(ldp[r]["eps_upper_model"].get<double>() - log[r]["eps_upper_model"].get<double>()) <=
           1e-9 * log[r]["eps_upper_model"].get<double>());
+  }
+  // With dropout a lone room's round is the mixture over who survived (lone_clients_round): PBM
+  // with one trial, four clients, dropout 1/4, each round's ε the room's own accountant's; the
+  // Gaussian, whose noise is calibrated to all n clients, refuses it, saying why.
+  REQUIRE(fresh(common + "--mechanism pbm1 --dropout 1/4 --rounds 2").status == 0);
+  const auto pbm = rounds(out);
+  REQUIRE(pbm.size() == 2);
+  {
+    corbin::fl::CoordinateSetting s;
+    s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
+    s.dropout = corbin::Rational(1, 4);
+    std::string why;
+    const std::optional<corbin::Accountant> round =
+        corbin::fl::Registry::global().find("pbm1").round_accountant(s, 4, corbin::PldLimits{}, why);
+    REQUIRE(round);
+    corbin::RunAccountant expected(*round, m, corbin::Rational(1, 100000));
+    for (std::size_t r = 0; r < pbm.size(); ++r) {
+      const corbin::RunAccountant::Bounds b = expected.after(r + 1);
+      CHECK(pbm[r]["eps_upper_model"].get<double>() == b.model);
+      CHECK(pbm[r]["eps_upper_coordinate"].get<double>() == b.coordinate);
+    }
+    CHECK(pbm[1]["eps_upper_model"].get<double>() > pbm[0]["eps_upper_model"].get<double>());
+  }
+  REQUIRE(fresh(common + "--mechanism gaussian --dropout 1/4 --rounds 1").status == 0);
+  {
+    nlohmann::json refused;
+    std::ifstream(out / "summary.json") >> refused;
+    CHECK(refused["privacy"]["accounted"] == false);
+    CHECK(refused["privacy"]["why_not"].get<std::string>().find("without dropout") != std::string::npos);
   }
   REQUIRE(fresh(common + "--mechanism gaussian --rounds 2").status == 0);
   const auto gaussian = rounds(out);

@@ -11,6 +11,7 @@
 #include "corbin/fl/registry.hpp"
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
+#include "corbin/privacy/run/round.hpp"
 #include "corbin/privacy/run/run_accountant.hpp"
 #include "corbin/privacy/run/run_ledger.hpp"
 #include "corbin/privacy/worst_case/gaussian_pld.hpp"
@@ -160,6 +161,72 @@ TEST_CASE("LDP-FL's room, through the lone clients' family, is Theorem 3's accou
       CHECK(std::abs(a.upper - b.upper) <= 1e-6 * b.upper);
       CHECK(std::abs(a.lower - b.lower) <= 1e-6 * b.upper);
     }
+  }
+}
+
+TEST_CASE("with dropout a lone room's round is the mixture over who survived: LDP-FL's is Theorem 3's at γ = 1",
+          "[mechanism_accountant][unit]") {
+  // Two code paths for one mechanism: the lone clients' families mixed over the survivors
+  // (lone_clients_round) and Theorem 3's populations mixed over them (run/round.hpp), exact
+  // populations at n = 4 and 10, the ladder's at 80.
+  PrecisionScope scope(128);
+  const fl::Mechanism& ldp = fl::Registry::global().find("ldp");
+  for (unsigned long n : {4ul, 10ul, 80ul}) {
+    fl::CoordinateSetting s = setting(Rational(3));
+    s.dropout = Rational(1, 10);
+    std::string why;
+    const std::optional<Accountant> room = ldp.round_accountant(s, n, PldLimits{}, why);
+    REQUIRE(room);
+    RoundKind kind;
+    kind.setting.n = n;
+    kind.setting.gamma = Rational(1);
+    kind.setting.budget = s.budget;
+    kind.dropout = s.dropout;
+    const Rational delta = n == 4 ? Rational(1, 10) : Rational(1, 100000);
+    for (std::uint64_t rounds : {std::uint64_t(1), std::uint64_t(3)}) {
+      INFO("n = " << n << ", rounds = " << rounds);
+      RunLedger by_room, by_theorem3;
+      by_room.step_rounds(*room, 1, rounds, Neighbour::replace_one, true);
+      by_theorem3.step(kind, rounds);
+      const TwoSided a = by_room.epsilon(delta).bounds, b = by_theorem3.epsilon(delta).bounds;
+      CHECK(a.lower <= b.upper);
+      CHECK(b.lower <= a.upper);
+      CHECK(std::abs(a.upper - b.upper) <= 1e-5 * b.upper);
+      CHECK(by_room.survivors_mixed_rounds() == rounds);
+    }
+  }
+  // One round of four, δ = 1/10: the exact ε with the inputs chosen knowing the draw and as run
+  // (both 0.7154956228846, an independent brute force's), attained.
+  fl::CoordinateSetting s = setting(Rational(3));
+  s.dropout = Rational(1, 10);
+  std::string why;
+  const TwoSided four = ldp.round_accountant(s, 4, PldLimits{}, why)->epsilon(Rational(1, 10));
+  CHECK(four.lower >= 0.71549562288 - 1e-9);
+  CHECK(four.upper <= 0.71549562289 + 1e-9);
+  // Remove one at c = α = 3 (e^ε = 2), dropout 1/2, δ(ε = 1/2): the same values as Theorem 3's
+  // path, 0.0676873 as run (the sum alone) and 0.1930674 with the draw known.
+  fl::CoordinateSetting removed = setting(Rational(2));
+  removed.center = Rational(3);
+  removed.relation = Neighbour::remove_one;
+  removed.dropout = Rational(1, 2);
+  const TwoSided d = ldp.round_accountant(removed, 4, PldLimits{}, why)->delta(Rational(1, 2));
+  CHECK(d.upper >= 0.19306739564166547 * (1 - 1e-12));
+  CHECK(d.upper <= 0.19306739564166547 * (1 + 1e-9));
+  CHECK(d.lower <= 0.06768731328147198 * (1 + 1e-12));
+  CHECK(d.lower >= 0.06768731328147198 * (1 - 1e-9));
+  // The rooms without a mixture over survivors refuse, saying why; so do bad dropouts.
+  for (const char* name : {"gaussian", "laplace", "cq", "corbin", "augcorbin"}) {
+    INFO(name);
+    fl::CoordinateSetting x = setting(Rational(3));
+    x.dropout = Rational(1, 10);
+    std::string reason;
+    CHECK_FALSE(fl::Registry::global().find(name).round_accountant(x, 10, PldLimits{}, reason));
+    CHECK(reason.find("dropout") != std::string::npos);
+  }
+  for (const Rational& bad : {Rational(-1, 10), Rational(1)}) {
+    fl::CoordinateSetting x = setting(Rational(3));
+    x.dropout = bad;
+    CHECK(parameter_of([&] { ldp.round_accountant(x, 10, PldLimits{}, why); }) == "dropout");
   }
 }
 

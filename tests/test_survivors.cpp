@@ -22,7 +22,7 @@ using namespace corbin;
 namespace {
 
 using Role = TargetClient::Role;
-using Key = std::tuple<int, std::size_t, std::size_t>;
+using PopulationKey = std::tuple<int, std::size_t, std::size_t>;
 
 /// A round of n clients with γ's LDPQ share, budget e^ε = exp_eps, each dropping with probability p.
 RoundKind dropout_round(unsigned long n, const Rational& gamma, long exp_eps, const Rational& p) {
@@ -36,11 +36,11 @@ RoundKind dropout_round(unsigned long n, const Rational& gamma, long exp_eps, co
 
 /// Every survival pattern of the others (2^(A + 2B) of them) and of client 1's partner, one client
 /// at a time: the population client 1 (alive) is in, and the pattern's probability.
-std::map<Key, Rational> enumerate(const PopulationCounts& all, Role position, const Rational& p) {
+std::map<PopulationKey, Rational> enumerate(const PopulationCounts& all, Role position, const Rational& p) {
   const bool alone = position == Role::ldpq;
   const std::size_t a = alone ? all.ldpq - 1 : all.ldpq, b = alone ? all.pairs : all.pairs - 1;
   const std::size_t clients = a + 2 * b + (alone ? 0 : 1);  // the partner last
-  std::map<Key, Rational> out;
+  std::map<PopulationKey, Rational> out;
   for (std::size_t mask = 0; mask < (std::size_t(1) << clients); ++mask) {
     Rational w = Rational(1) - p;  // client 1 survives
     const auto up = [&](std::size_t i) {
@@ -56,7 +56,7 @@ std::map<Key, Rational> enumerate(const PopulationCounts& all, Role position, co
       else if (x || y) ++lone;
     }
     const bool paired = !alone && up(clients - 1);
-    const Key key = paired ? Key{int(Role::leader), lone, complete + 1} : Key{int(Role::ldpq), lone + 1, complete};
+    const PopulationKey key = paired ? PopulationKey{int(Role::leader), lone, complete + 1} : PopulationKey{int(Role::ldpq), lone + 1, complete};
     out[key] += w;
   }
   return out;
@@ -70,12 +70,12 @@ TEST_CASE("the survivors' populations and weights are every survival pattern's, 
     for (const Role position : {Role::ldpq, Role::leader}) {
       if (position == Role::ldpq ? all.ldpq == 0 : all.pairs == 0) continue;
       for (const Rational& p : {Rational(1, 10), Rational(1, 2), Rational(2, 3)}) {
-        const std::map<Key, Rational> want = enumerate(all, position, p);
+        const std::map<PopulationKey, Rational> want = enumerate(all, position, p);
         const std::vector<SurvivorPopulation> got = survivor_populations(all, position, p, 1000);
         REQUIRE(got.size() == want.size());
         Rational sum(0);
         for (const SurvivorPopulation& s : got) {
-          const auto it = want.find(Key{int(s.role), s.counts.ldpq, s.counts.pairs});
+          const auto it = want.find(PopulationKey{int(s.role), s.counts.ldpq, s.counts.pairs});
           REQUIRE(it != want.end());
           CHECK(s.weight == it->second);
           sum += s.weight;
@@ -86,10 +86,10 @@ TEST_CASE("the survivors' populations and weights are every survival pattern's, 
     }
   // Both positions: the populations of a pair whose partner dropped are the LDPQ position's too.
   for (const PopulationCounts all : {PopulationCounts{3, 2}, PopulationCounts{2, 1}, PopulationCounts{5, 3}}) {
-    std::set<Key> keys;
+    std::set<PopulationKey> keys;
     for (const Role position : {Role::ldpq, Role::leader})
       for (const SurvivorPopulation& s : survivor_populations(all, position, Rational(1, 3), 1000))
-        keys.insert(Key{int(s.role), s.counts.ldpq, s.counts.pairs});
+        keys.insert(PopulationKey{int(s.role), s.counts.ldpq, s.counts.pairs});
     CHECK(survivor_population_count(all, true, true) == keys.size());
   }
   CHECK(survivor_population_count({1'000'000, 0}, true, false) == 1'000'000);

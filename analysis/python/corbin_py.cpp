@@ -353,6 +353,17 @@ Rational dropout_of_rate(const py::handle& q) {
   return Rational(1) - rate;
 }
 
+/// The dropout a constructor's keywords give: dropout, or sampling_rate q as 1 − q (not both).
+Rational dropout_given(const py::handle& dropout, const py::handle& sampling_rate) {
+  Rational out = to_rational(dropout, "dropout");
+  if (!sampling_rate.is_none()) {
+    if (out != 0)
+      throw corbin::invalid_argument("sampling_rate", "given with dropout", "one of dropout, sampling_rate (q is dropout 1 − q)");
+    out = dropout_of_rate(sampling_rate);
+  }
+  return out;
+}
+
 /// Client 1's role as the CLI's --role words it (round.hpp): drawn, worst, ldpq or paired.
 void set_role(RoundKind& k, const std::string& role) {
   k.role.reset();
@@ -519,11 +530,10 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
                      const py::handle& alpha, const py::handle& exp_eps, const py::handle& eps,
                      const std::string& neighbours, const std::string& role, const py::handle& c,
                      const py::handle& r, const py::handle& bits, const py::handle& cells, const py::handle& mm,
-                     const py::handle& rounds, const py::handle& dropout, const py::handle& calibration_delta) {
+                     const py::handle& rounds, const Rational& dropout, const py::handle& calibration_delta) {
   const fl::Mechanism& room = fl::Registry::global().find(name);
   const std::string which = "mechanism='" + name + "'";
   if (!gamma.is_none()) throw corbin::invalid_argument("gamma", "given", "absent for " + which + " (augcorbin's share)");
-  if (to_rational(dropout, "dropout") != 0) throw corbin::invalid_argument("dropout", "given", "0 for " + which);
   if (role != "drawn") throw corbin::invalid_argument("role", quote(role), "absent for " + which + " (its clients are alone)");
   if (to_count(bits, "bits", kMaxBits) != 5) throw corbin::invalid_argument("bits", "given", "absent for " + which);
   fl::CoordinateSetting s;
@@ -534,6 +544,8 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   s.center = to_rational(c, "center");
   s.radius = to_radius(r);
   s.relation = parse_neighbour(neighbours);  // a room without a builder for it says so below
+  if (dropout < 0 || dropout >= 1) throw corbin::invalid_argument("dropout", to_string(dropout), "in [0, 1)");
+  s.dropout = dropout;  // and one without a mixture over survivors
   // The δ a room's calibration reads, as the room declares (Mechanism::reads): the CLI's rule.
   if (room.reads(fl::SettingParameter::delta)) {
     if (calibration_delta.is_none())
@@ -554,9 +566,16 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
   std::string why_not;
   const std::optional<Accountant> one = room.round_accountant(s, clients, limits, why_not);
+  if (!one && dropout > 0) {  // the dropout alone refused: name it
+    fl::CoordinateSetting without = s;
+    without.dropout = 0;
+    std::string other;
+    if (room.round_accountant(without, clients, limits, other))
+      throw corbin::invalid_argument("dropout", to_string(dropout), "0 for " + which + ": " + why_not);
+  }
   if (!one) throw corbin::invalid_argument("mechanism", quote(name), "a mechanism with a certified accountant: " + why_not);
   PyLedger out{RunLedger(limits), std::nullopt};
-  out.ledger.step_rounds(*one, coordinates, count, s.relation);
+  out.ledger.step_rounds(*one, coordinates, count, s.relation, dropout > 0);
   return out;
 }
 
@@ -1041,10 +1060,8 @@ PYBIND11_MODULE(corbin, m) {
              const py::tuple made_by = py::make_tuple("Accountant", keywords);
              const std::string name = mechanism.is_none() ? "augcorbin" : py::str(mechanism).cast<std::string>();
              if (name != "augcorbin" && name != "corbin") {
-               if (!sampling_rate.is_none())
-                 throw corbin::invalid_argument("sampling_rate", "given", "absent for mechanism='" + name + "' (augcorbin and corbin only)");
                PyLedger out = room_ledger(name, n, gamma, alpha, exp_eps, eps, neighbours, role, c, r, bits, cells, mm,
-                                          rounds, dropout, calibration_delta);
+                                          rounds, dropout_given(dropout, sampling_rate), calibration_delta);
                out.recipe.append(made_by);
                return out;
              }
@@ -1067,12 +1084,7 @@ PYBIND11_MODULE(corbin, m) {
              s.relation = parse_neighbour(neighbours);
              set_role(k, role);
              k.coordinates = to_count(mm, "m", kMaxCompositions);
-             k.dropout = to_rational(dropout, "dropout");
-             if (!sampling_rate.is_none()) {
-               if (k.dropout != 0)
-                 throw corbin::invalid_argument("sampling_rate", "given with dropout", "one of dropout, sampling_rate (q is dropout 1 − q)");
-               k.dropout = dropout_of_rate(sampling_rate);
-             }
+             k.dropout = dropout_given(dropout, sampling_rate);
              PldLimits limits;
              limits.max_cells = to_count(cells, "cells", 1ul << 16);
              if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");

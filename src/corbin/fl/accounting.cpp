@@ -23,13 +23,10 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
     // Any other room with a builder of its own, all clients alone (privacy is scale-free in c and
     // r: every room's law depends on (w − c)/r, so one coordinate at c = 0, r = 1 stands for all).
     if (mech.mechanism->pairing() != Pairing::alone) return out;
-    if (mech.dropout > 0) {
-      out.why_not = "used without dropout (a lone room's dropout is not accounted yet)";
-      return out;
-    }
     CoordinateSetting s;
     s.budget = mech.budget;
     s.delta = mech.delta;
+    s.dropout = mech.dropout;  // the mixture over who survived, where the room has one
     std::string why_not;
     const std::optional<Accountant> round = mech.mechanism->round_accountant(s, n, PldLimits{}, why_not);
     if (!round) {

@@ -352,8 +352,7 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
     }
     laws.push_back({std::move(*atoms), input_words(s, w)});
   }
-  return Accountant::from_family(lone_clients_family(laws, n, s.center, s.relation),
-                                 s.relation == Neighbour::replace_one, limits);
+  return lone_clients_round(laws, n, s.center, s.relation, s.dropout, limits);
 }
 
 Registry::Registry() {

@@ -152,6 +152,10 @@ struct CoordinateSetting {
   /// reads it): replace one for every room with a builder, remove one for the lone rooms whose
   /// builder is lone_clients.hpp's (client 1 absent: the others' sum released).
   Neighbour relation = Neighbour::replace_one;
+  /// Each client's dropout probability in a round, in [0, 1) (round_accountant only): the lone
+  /// rooms' builder takes the mixture over who survived (lone_clients.hpp: lone_clients_round),
+  /// the others refuse one above 0.
+  Rational dropout{0};
 };
 
 /// The parameters of a CoordinateSetting beyond c and r, each read by some rooms' questions and

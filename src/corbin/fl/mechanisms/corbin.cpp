@@ -178,6 +178,10 @@ std::optional<Rational> CorbinMechanism::accountant_gamma(const MechanismConfig&
 
 std::optional<Accountant> CorbinMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                             const PldLimits& limits, std::string& why_not) const {
+  if (s.dropout > 0) {
+    why_not = "asked with dropout through the run's accountant (privacy/run/round.hpp), which mixes over who survived";
+    return std::nullopt;
+  }
   if (s.relation != Neighbour::replace_one) {
     why_not = "used under replace one here (remove one is Theorem 3's accountant's, AccountSetting's relation)";
     return std::nullopt;

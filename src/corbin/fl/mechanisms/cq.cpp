@@ -76,7 +76,12 @@ std::optional<MseValue> CqMechanism::aggregate_mse_at(const CoordinateSetting& s
 std::unique_ptr<Mechanism> make_cq() { return std::make_unique<CqMechanism>(); }
 
 std::optional<Accountant> CqMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
-                                                        const PldLimits& limits, std::string&) const {
+                                                        const PldLimits& limits, std::string& why_not) const {
+  if (s.dropout > 0) {
+    why_not = "used without dropout (its clients share the server's randomness, so who survived changes every "
+              "client's law; no mixture over survivors is written for it)";
+    return std::nullopt;
+  }
   std::vector<ExtremeLaw> ends;
   for (const Rational& w : range_ends(s)) ends.push_back({{{w, Rational(1)}}, input_words(s, w)});
   return Accountant::from_family(lone_clients_family(ends, n, s.center, s.relation),

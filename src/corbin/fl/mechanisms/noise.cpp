@@ -73,6 +73,11 @@ double laplace_b(const Rational& eps, const Rational& sensitivity) {
 std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
+  if (s.dropout > 0) {
+    why_not = "used without dropout (each client's noise is calibrated to all n clients, so the survivors' sum "
+              "carries less; no mixture over survivors is written for it)";
+    return std::nullopt;
+  }
   if (s.relation != Neighbour::replace_one) {
     why_not = "used under replace one (removing client 1 removes its noise too: the sum's laws are not a shift "
               "of each other, and no builder is written for them)";

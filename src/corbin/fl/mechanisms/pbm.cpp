@@ -103,8 +103,7 @@ std::optional<Accountant> PbmMechanism::round_accountant(const CoordinateSetting
                              "), the rest at p(c + " + r + "))";
     vertices.push_back(std::move(v));
   }
-  return Accountant::from_family(lone_clients_family(vertices, n, s.center, s.relation),
-                                 s.relation == Neighbour::replace_one, limits);
+  return lone_clients_round(vertices, n, s.center, s.relation, s.dropout, limits);
 }
 
 std::optional<Interval> PbmMechanism::mse(const CoordinateSetting& s, const Rational& w) const {

@@ -26,7 +26,7 @@ std::optional<RunLedger> ldpq_every_round(const RunLedger& ledger) {
   for (const RunLedger::Phase& p : ledger.phases()) {
     if (!p.kind) {
       if (p.coordinates)
-        out.step_rounds(*p.use, p.coordinates, p.rounds, *p.relation);
+        out.step_rounds(*p.use, p.coordinates, p.rounds, *p.relation, p.survivors_mixed);
       else
         out.step(*p.use, p.rounds);
       continue;

@@ -100,13 +100,8 @@ struct SurvivorsMixture {
   /// true adversary's choices and add the extra survivors' outputs itself (a post-processing): the
   /// program over the rungs bounds the adaptive adversary of the round as run.
   Accountant composed(std::uint64_t uses, Populations& populations, const PldLimits& limits) const {
-    Accountant out = Accountant::silent(limits).bounding().coordinates(uses);
-    Rational mass = dropped;
-    for (const SurvivorPopulation& s : parts) {
-      out = populations.of(s, uses).mixture(s.weight / (mass + s.weight), out, "", "");
-      mass += s.weight;
-    }
-    return out;
+    return mixed_over_survivors(
+        dropped, parts, [&](const SurvivorPopulation& s) { return populations.of(s, uses); }, uses, limits);
   }
 };
 

@@ -51,11 +51,6 @@ struct RoundKind {
 /// kMaxCompositions] (m), dropout in [0, 1) (dropout), a fixed role the population has (role).
 void check_round_kind(const RoundKind& kind);
 
-/// Most populations a dropout round's survivors may form (worst_case/survivors.hpp:
-/// survivor_population_count) for its mixture to be over them (survivors_exact), each one
-/// accountant of Theorem 3's mechanism (every client on LDPQ: n clients give n); past it, the
-/// ladder's (survivor_ladder: at most 22 for each role of client 1).
-constexpr std::uint64_t kMaxSurvivorPopulations = 64;
 // A dropout round is the labelled mixture over who survived. The draw is public randomness, so
 // the adversary may choose every input knowing it: given the survivors, the round is Theorem 3's
 // mechanism for the population they form (its worst case over their inputs), and which clients

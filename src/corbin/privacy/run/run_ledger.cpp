@@ -90,12 +90,13 @@ void RunLedger::step(const Accountant& use, std::uint64_t uses) {
   phases_.push_back(Phase{std::nullopt, use, uses, std::make_shared<PhaseMemo>()});
 }
 
-void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation) {
+void RunLedger::step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation,
+                            bool survivors_mixed) {
   if (m < 1) throw invalid_argument("m", "0", "at least 1");
   one_relation(relation);
   if (rounds == 0) return;
   plus(compositions(), times(coordinate.compositions(), times(m, rounds, "rounds"), "rounds"), "rounds");
-  phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m, relation});
+  phases_.push_back(Phase{std::nullopt, coordinate, rounds, std::make_shared<PhaseMemo>(), m, relation, survivors_mixed});
 }
 
 namespace {
@@ -154,7 +155,7 @@ std::uint64_t RunLedger::compositions() const {
 std::uint64_t RunLedger::survivors_mixed_rounds() const {
   std::uint64_t out = 0;
   for (const Phase& p : phases_)
-    if (p.kind && p.kind->dropout > 0) out += p.rounds;
+    if ((p.kind && p.kind->dropout > 0) || p.survivors_mixed) out += p.rounds;
   return out;
 }
 

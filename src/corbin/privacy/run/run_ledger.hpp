@@ -45,8 +45,10 @@ class RunLedger {
   /// its outputs, the rounds following each other's outputs (Accountant::coordinates), so that the
   /// adversary's best strategy is searched as the mechanism lets it choose and its lower end is
   /// attained; `relation` the pair of datasets it accounts, the run's (else invalid_argument
-  /// naming relation). 0 rounds adds nothing.
-  void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation);
+  /// naming relation); `survivors_mixed` where its rounds drop clients, each the mixture over who
+  /// survived (lone_clients.hpp: lone_clients_round). 0 rounds adds nothing.
+  void step_rounds(const Accountant& coordinate, std::uint64_t m, std::uint64_t rounds, Neighbour relation,
+                   bool survivors_mixed = false);
   /// `next`'s rounds after these (invalid_argument naming relation where its pair of datasets is
   /// not this run's).
   void then(const RunLedger& next);
@@ -72,6 +74,9 @@ class RunLedger {
     /// A given mechanism's relation (step_rounds); none for a pair of laws (step: the pair is the
     /// question), and a kind's is its setting's.
     std::optional<Neighbour> relation;
+    /// A use's rounds drop clients, each the mixture over who survived (step_rounds); a kind's say
+    /// so by their dropout.
+    bool survivors_mixed = false;
   };
   const std::vector<Phase>& phases() const { return phases_; }
   const PldLimits& limits() const { return limits_; }

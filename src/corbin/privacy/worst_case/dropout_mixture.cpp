@@ -459,6 +459,43 @@ NeighbouringPmfs mixture_given(const AggregateFamily& family, const Configuratio
   return merged_by_value(w, v, s, code);
 }
 
+/// How a configuration's lower bound scores, each the larger of its two directions: the mass at
+/// +∞, δ_lower at ε_p / 2 and δ_lower at 0.
+struct Scores {
+  double infinite = 0, at_budget = 0, tv = 0;
+  void add(const LowerPld& l, const Rational& half_budget) {
+    infinite = std::max(infinite, l.infinite);
+    at_budget = std::max(at_budget, delta_lower(l, half_budget));
+    tv = std::max(tv, delta_lower(l, Rational(0)));
+  }
+};
+
+/// The configurations kept for a round's lower bound, at most kMaxMixtureConfigurations: the best
+/// by each score in turn, then the second best by each, and so on, a score giving none where it is
+/// 0 (all mass at +∞ nil: its order says nothing). The query's δ or ε is not known here, so each
+/// kind of strength is kept: the mass at +∞ decides a small δ (at n = 2, γ = 0, remove one, dropout
+/// 1/10, the pair at (c + r, c + r) gives both "+" with probability 0.27, a sum the neighbour cannot
+/// give, so ε(1/4) is infinite, where the configurations best at ε_p / 2 and at 0 gave 1.26).
+std::vector<std::size_t> best_configurations(const std::vector<Scores>& all) {
+  constexpr std::array kScores = {&Scores::infinite, &Scores::at_budget, &Scores::tv};
+  std::array<std::vector<std::size_t>, kScores.size()> orders;
+  for (std::size_t k = 0; k < kScores.size(); ++k) {
+    orders[k].resize(all.size());
+    std::iota(orders[k].begin(), orders[k].end(), 0);
+    const auto score = kScores[k];
+    std::stable_sort(orders[k].begin(), orders[k].end(), [&](auto i, auto j) { return all[i].*score > all[j].*score; });
+  }
+  std::vector<std::size_t> kept;
+  for (std::size_t r = 0; r < all.size() && kept.size() < kMaxMixtureConfigurations; ++r)
+    for (std::size_t k = 0; k < kScores.size(); ++k) {
+      const std::size_t i = orders[k][r];
+      if (kept.size() < kMaxMixtureConfigurations && all[i].*kScores[k] > 0 &&
+          std::find(kept.begin(), kept.end(), i) == kept.end())
+        kept.push_back(i);
+    }
+  return kept;
+}
+
 }  // namespace
 
 NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
@@ -485,11 +522,8 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
   constexpr std::size_t kSpread = 8;
   for (std::size_t i = 0; i <= std::min(last, kSpread); ++i)
     tops.push_back(last <= kSpread ? i : last * i / kSpread);
-  struct Scored {
-    AttainedLaws attained;
-    double tv, at_budget;  ///< δ_lower at ε = 0 and at ε_p / 2, the larger direction
-  };
-  std::vector<Scored> all;
+  std::vector<AttainedLaws> all;
+  std::vector<Scores> scores;
   const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   // The others' law of each j, shared by client 1's candidates (past kMaxMixtureClients most of
@@ -504,38 +538,22 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
     if (!family.candidate(cand).attained()) continue;
     for (std::size_t t = 0; t < tops.size(); ++t) {
       const Configuration c{cand, tops[t]};
-      Scored x{{revealed ? revealed_release(family, c, p) : mixture_given(family, c, p, others[t]),
-                family.describe(c)},
-               0,
-               0};
-      x.attained.words.dropout =
-          "every client, client 1 included, drops out with probability " + to_string(p) +
-          (population.relation == Neighbour::replace_one
-               ? "; the server sees who survived and the sum of their outputs"
-               : "; the release is the survivors' sum");
-      for (const auto& [a, b] : {std::pair{&x.attained.laws.p, &x.attained.laws.q},
-                                 std::pair{&x.attained.laws.q, &x.attained.laws.p}}) {
-        const LowerPld l = lower_pld(*a, *b, false, limits);
-        x.tv = std::max(x.tv, delta_lower(l, Rational(0)));
-        x.at_budget = std::max(x.at_budget, delta_lower(l, half_budget));
-      }
+      AttainedLaws x{revealed ? revealed_release(family, c, p) : mixture_given(family, c, p, others[t]),
+                     family.describe(c)};
+      x.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                        (population.relation == Neighbour::replace_one
+                             ? "; the server sees who survived and the sum of their outputs"
+                             : "; the release is the survivors' sum");
+      Scores score;
+      for (const auto& [a, b] : {std::pair{&x.laws.p, &x.laws.q}, std::pair{&x.laws.q, &x.laws.p}})
+        score.add(lower_pld(*a, *b, false, limits), half_budget);
       all.push_back(std::move(x));
+      scores.push_back(score);
     }
   }
-  // The best by each score, alternately, until kMaxMixtureConfigurations are kept.
-  std::vector<std::size_t> by_tv(all.size()), by_budget(all.size());
-  std::iota(by_tv.begin(), by_tv.end(), 0);
-  std::iota(by_budget.begin(), by_budget.end(), 0);
-  std::stable_sort(by_tv.begin(), by_tv.end(), [&](auto i, auto j) { return all[i].tv > all[j].tv; });
-  std::stable_sort(by_budget.begin(), by_budget.end(),
-                   [&](auto i, auto j) { return all[i].at_budget > all[j].at_budget; });
-  std::vector<std::size_t> kept;
-  for (std::size_t r = 0; r < all.size() && kept.size() < kMaxMixtureConfigurations; ++r)
-    for (std::size_t i : {by_tv[r], by_budget[r]})
-      if (kept.size() < kMaxMixtureConfigurations && std::find(kept.begin(), kept.end(), i) == kept.end())
-        kept.push_back(i);
+  const std::vector<std::size_t> kept = best_configurations(scores);
   std::vector<AttainedLaws> out;
-  for (std::size_t i : kept) out.push_back(std::move(all[i].attained));
+  for (std::size_t i : kept) out.push_back(std::move(all[i]));
   return out;
 }
 
@@ -694,9 +712,9 @@ std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSettin
     std::size_t candidate;
     int high;
     std::array<LowerPld, 2> one_use;
-    double tv = 0, at_budget = 0, infinite = 0;  ///< δ_lower at 0 and at ε_p / 2, mass at +∞
   };
   std::vector<Scored> all;
+  std::vector<Scores> scores;
   std::vector<std::vector<Part>> seen;
   const Rational half_budget = to_rational(midpoint_of(population.budget.eps_interval()).convert_to<double>() / 2);
   for (std::size_t cand = 0; cand < family.candidates(); ++cand) {
@@ -717,25 +735,13 @@ std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSettin
     // With no other LDPQ clients both inputs of the others are one configuration.
     for (int high = 0; high < (family.other_ldpq() > 0 ? 2 : 1); ++high) {
       Scored x{cand, high, mixed(parts, high, 1)};
-      for (const LowerPld& l : x.one_use) {
-        x.tv = std::max(x.tv, delta_lower(l, Rational(0)));
-        x.at_budget = std::max(x.at_budget, delta_lower(l, half_budget));
-        x.infinite = std::max(x.infinite, l.infinite);
-      }
+      Scores score;
+      for (const LowerPld& l : x.one_use) score.add(l, half_budget);
       all.push_back(std::move(x));
+      scores.push_back(score);
     }
   }
-  // The best by each score, in turn, until kMaxMixtureConfigurations are kept.
-  std::vector<std::size_t> kept_configurations;
-  for (const auto score : {&Scored::infinite, &Scored::at_budget, &Scored::tv}) {
-    std::vector<std::size_t> order(all.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](auto i, auto j) { return all[i].*score > all[j].*score; });
-    for (std::size_t r = 0; r < order.size() && r < 2; ++r)
-      if (kept_configurations.size() < kMaxMixtureConfigurations &&
-          std::find(kept_configurations.begin(), kept_configurations.end(), order[r]) == kept_configurations.end())
-        kept_configurations.push_back(order[r]);
-  }
+  const std::vector<std::size_t> kept_configurations = best_configurations(scores);
   for (std::size_t u = 0; u < uses.size(); ++u) {
     const std::uint64_t m = uses[u];
     for (std::size_t i : kept_configurations) {
@@ -751,6 +757,71 @@ std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSettin
       out[u].push_back({plds[0], plds[1], std::move(words)});
     }
   }
+  return out;
+}
+
+std::vector<AttainedLaws> lone_dropout_mixtures(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                                Neighbour relation, const Rational& p, const PldLimits& limits) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  if (n < 2 || n > kMaxMixtureClients) return {};
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  const bool removed = relation == Neighbour::remove_one;
+  // Under remove one each client's law with its dropout (the sum alone released); under replace
+  // one the laws as sent, labelled by who survived.
+  const std::optional<std::vector<WindowPmf>> laws = lattice_laws(extremes, n, removed ? p : Rational(0));
+  if (!laws) return {};
+  const std::size_t kinds = extremes.size();
+  const Interval alive = interval_from(Rational(1 - p));
+  const double alive_down = to_double_down(lower_of(alive)), alive_up = to_double_up(upper_of(alive));
+  const WindowPmf survivors = binomial_pmf(n - 1, alive);  // how many of the others survive
+  const WindowPmf dropped = few_point_pmf({interval_from(p)});
+  const Rational scored_at(1, 2);  // the room's budget is not known here: δ at ε = 1/2 instead of ε_p / 2
+  std::vector<AttainedLaws> all;
+  std::vector<Scores> scores;
+  for (std::size_t e = 0; e < kinds; ++e) {
+    if (!extremes[e].attained) continue;
+    // The others' sums: under remove one all n − 1 of them, with their dropout; under replace one
+    // the sum of k survivors for each k of the window.
+    std::vector<WindowPmf> powers{few_point_pmf({Interval(1)})};
+    const std::uint64_t most = removed ? n - 1 : static_cast<std::uint64_t>(survivors.first) + survivors.size() - 1;
+    for (std::uint64_t k = 1; k <= most; ++k) powers.push_back(convolve(powers.back(), (*laws)[e]));
+    for (std::size_t x = 0; x < kinds; ++x) {
+      if (!extremes[x].attained) continue;
+      for (std::size_t y = 0; y < (removed ? 1 : kinds); ++y) {
+        if (!removed && (y == x || !extremes[y].attained)) continue;
+        AttainedLaws m;
+        if (removed) {
+          append_aligned(convolve(powers.back(), (*laws)[x]), powers.back(), m.laws);
+        } else {
+          append_aligned(dropped, dropped, m.laws);  // client 1 dropped: the same in both worlds
+          for (std::size_t i = 0; i < survivors.size(); ++i) {
+            const WindowPmf& others = powers[static_cast<std::size_t>(survivors.first) + i];
+            const double w_down = mul_down(alive_down, survivors.lo[i]);
+            const double w_up = std::min(1.0, mul_up(alive_up, survivors.hi[i]));
+            append_aligned(weighted(convolve(others, (*laws)[x]), w_down, w_up),
+                           weighted(convolve(others, (*laws)[y]), w_down, w_up), m.laws);
+          }
+          m.laws.p.tail = std::min(1.0, add_up(m.laws.p.tail, survivors.tail));
+          m.laws.q.tail = std::min(1.0, add_up(m.laws.q.tail, survivors.tail));
+        }
+        m.words.client_1 = "client 1 alone at " + extremes[x].input;
+        m.words.replaced_by = removed ? "client 1 removed" : "client 1 at " + extremes[y].input;
+        if (removed) m.words.inputs = extremes[x].input + " | removed";
+        m.words.others_ldpq = "the other " + std::to_string(n - 1) + " clients at " + extremes[e].input;
+        m.words.others_pairs = "no pairs";
+        m.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                          (removed ? "; the release is the survivors' sum"
+                                   : "; the server sees who survived and the sum of their outputs");
+        Scores score;
+        for (const auto& [a, b] : {std::pair{&m.laws.p, &m.laws.q}, std::pair{&m.laws.q, &m.laws.p}})
+          score.add(lower_pld(*a, *b, false, limits), scored_at);
+        all.push_back(std::move(m));
+        scores.push_back(score);
+      }
+    }
+  }
+  std::vector<AttainedLaws> out;
+  for (std::size_t i : best_configurations(scores)) out.push_back(std::move(all[i]));
   return out;
 }
 

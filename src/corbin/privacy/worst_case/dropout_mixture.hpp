@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/lone_clients.hpp"
 
 namespace corbin {
 
@@ -63,7 +64,7 @@ constexpr unsigned long kMaxSumClients = 100'000;
 /// same costs five times as much (75 s against 14 s at n = 256, γ = 1/2) for a gain under 1 %.
 constexpr unsigned long kMaxCountedLoneClients = 256;
 /// Configurations kept for a round's lower bound (each composed on its own later).
-constexpr std::size_t kMaxMixtureConfigurations = 4;
+constexpr std::size_t kMaxMixtureConfigurations = 6;
 /// Whether the population is within those limits.
 bool mixture_computable(const AccountSetting& population);
 /// Whether its mixture under replace one keeps the number of survivors beside the count of "+"
@@ -122,5 +123,18 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
 std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
                                                              const std::vector<std::uint64_t>& uses,
                                                              const PldLimits& limits);
+
+/// A dropout round of n lone clients over the extremes' laws (lone_clients.hpp), as run, with
+/// every input fixed before the draw: client 1 at one attained extreme (against another, or under
+/// remove one against its absence) and every other client at one attained extreme, so that the
+/// survivors are interchangeable. Under replace one the server sees who survived, and the laws
+/// are the labelled mixture over client 1's survival and the number k of other survivors (exact
+/// binomial weights, enclosed) of the sums; under remove one the release is the sum alone (the
+/// dropped send nothing: 0), one law per world. Of every such configuration, the
+/// kMaxMixtureConfigurations best by the mass at +∞, by δ at ε = 1/2 and by δ at 0, in turn; none
+/// past kMaxMixtureClients or where lattice_laws has no lattice. Raises invalid_argument(dropout)
+/// for p outside (0, 1).
+std::vector<AttainedLaws> lone_dropout_mixtures(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                                Neighbour relation, const Rational& p, const PldLimits& limits);
 
 }  // namespace corbin

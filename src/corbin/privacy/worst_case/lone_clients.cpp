@@ -7,6 +7,8 @@
 #include <string>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
+#include "corbin/privacy/worst_case/survivors.hpp"
 
 namespace corbin {
 namespace {
@@ -86,7 +88,7 @@ void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>
 std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
                                               const Rational& center, Neighbour relation) {
   if (extremes.size() < 2) throw invalid_argument("extremes", std::to_string(extremes.size()), "at least 2");
-  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  if (n < 1) throw invalid_argument("n", std::to_string(n), "at least 1");
   const bool removed = relation == Neighbour::remove_one;
   // (n − 1 + k − 1 choose k − 1) placements of the others, times k(k − 1) pairs for client 1
   // (remove one: its k extremes).
@@ -200,6 +202,55 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
       }
     }
   return out;
+}
+
+std::optional<std::vector<WindowPmf>> lattice_laws(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                                   const Rational& dropout) {
+  const Rational step = lattice_step(extremes, Rational(0));
+  if (step == 0) return std::nullopt;
+  PrecisionScope scope(std::max(working_precision_bits(), 128u));
+  std::vector<WindowPmf> out;
+  for (const ExtremeLaw& e : extremes) {
+    ExtremeLaw sent = e;
+    if (dropout > 0) {
+      for (Atom<Rational>& a : sent.atoms) a.prob *= 1 - dropout;
+      sent.atoms.push_back({Rational(0), dropout});  // nothing sent: 0 added to the sum
+    }
+    for (const Atom<Rational>& a : sent.atoms)
+      if (abs(Rational(a.value / step)) * Rational(BigInt(n)) > Rational(kMaxLoneLattice)) return std::nullopt;
+    out.push_back(on_lattice(sent, Rational(0), step));
+  }
+  return out;
+}
+
+Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
+                              Neighbour relation, const Rational& dropout, const PldLimits& limits) {
+  if (dropout < 0 || dropout >= 1) throw invalid_argument("dropout", to_string(dropout), "in [0, 1)");
+  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  const bool both_orders = relation == Neighbour::replace_one;
+  if (dropout == 0) return Accountant::from_family(lone_clients_family(extremes, n, center, relation), both_orders, limits);
+  // Client 1 on its own LDPQ-like position among n lone clients: the populations it survives into
+  // (1 + the other survivors), or past the limit the ladder's.
+  const PopulationCounts all{n, 0};
+  const std::vector<SurvivorPopulation> parts =
+      n <= kMaxSurvivorPopulations
+          ? survivor_populations(all, TargetClient::Role::ldpq, dropout, kMaxSurvivorPopulations)
+          : survivor_ladder(n, Rational(1), TargetClient::Role::ldpq, dropout);
+  Accountant out = mixed_over_survivors(
+      dropout, parts,
+      [&](const SurvivorPopulation& s) {
+        return Accountant::from_family(lone_clients_family(extremes, s.counts.ldpq, center, relation), both_orders,
+                                       limits)
+            .bounding();
+      },
+      1, limits);
+  const std::vector<AttainedLaws> as_run = lone_dropout_mixtures(extremes, n, relation, dropout, limits);
+  if (as_run.empty()) return out;
+  std::vector<AttainedPlds> lowers;
+  for (const AttainedLaws& l : as_run)
+    lowers.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
+                      lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
+  return out.with_attained_plds(lowers).with_adaptive_lower(as_run);
 }
 
 }  // namespace corbin

@@ -25,7 +25,17 @@
 // under remove one they differ by one client's c, so the lattice's step divides c too and the
 // second world's window is shifted by c/step (where no step of the limits does, the supports'
 // values never meet: disjoint laws, as the parity of the count at c = 0 makes them).
+//
+// Dropout (each client, client 1 included, drops independently with probability p and sends
+// nothing): the round is the labelled mixture over who survived, as run/round.hpp argues for
+// Theorem 3's mechanism (the draw public, the inputs chosen knowing it; under remove one the draw
+// given to the server beside the sum): client 1 dropped is one law in both worlds, and client 1
+// with k other survivors is this family at k + 1 clients. Fewer survivors only lose privacy (the
+// sum with an extra independent client is a post-processing), so past kMaxSurvivorPopulations
+// clients the ladder's populations (survivors.hpp) stand in. Below it, the round as run
+// (dropout_mixture.hpp: lone_dropout_mixtures).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,7 +60,7 @@ struct ExtremeLaw {
 constexpr std::size_t kMaxLoneConfigurations = 20000;
 constexpr std::size_t kMaxLoneLattice = 1 << 20;
 
-/// Every configuration of n >= 2 lone clients over the extremes' laws (at least two): under
+/// Every configuration of n >= 1 lone clients over the extremes' laws (at least two): under
 /// replace one both orders of client 1's pair (Accountant::from_family with both_orders), under
 /// remove one client 1 at each extreme against its absence (from_family without). Raises
 /// invalid_argument naming n when the configurations or the lattice pass the limits above, or the
@@ -58,5 +68,19 @@ constexpr std::size_t kMaxLoneLattice = 1 << 20;
 std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
                                               const Rational& center,
                                               Neighbour relation = Neighbour::replace_one);
+
+/// One coordinate of one round of n >= 2 lone clients over the extremes' laws: without dropout
+/// (p = 0) the family's worst case (Accountant::from_family, both orders under replace one); with
+/// dropout p in (0, 1) the mixture over who survived above and the round as run below (see
+/// above). Raises what lone_clients_family raises, and invalid_argument(dropout) outside [0, 1).
+Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
+                              Neighbour relation, const Rational& dropout, const PldLimits& limits);
+
+/// The extremes' laws as windows on one lattice of the output values themselves (index v/h, h
+/// the largest step dividing every value, so that sums of different numbers of outputs share
+/// it), each with dropout p >= 0 (the client sends nothing, value 0, with probability p); none
+/// where the sum of n of them passes kMaxLoneLattice points, or every value is 0.
+std::optional<std::vector<WindowPmf>> lattice_laws(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                                   const Rational& dropout);
 
 }  // namespace corbin

@@ -212,4 +212,16 @@ std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t
   return out;
 }
 
+Accountant mixed_over_survivors(const Rational& dropped, const std::vector<SurvivorPopulation>& parts,
+                                const std::function<Accountant(const SurvivorPopulation&)>& of,
+                                std::uint64_t uses, const PldLimits& limits) {
+  Accountant out = Accountant::silent(limits).bounding().coordinates(uses);
+  Rational mass = dropped;
+  for (const SurvivorPopulation& s : parts) {
+    out = of(s).mixture(s.weight / (mass + s.weight), out, "", "");
+    mass += s.weight;
+  }
+  return out;
+}
+
 }  // namespace corbin

@@ -35,12 +35,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "corbin/number/rational.hpp"
+#include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/setting.hpp"
 
 namespace corbin {
+
+/// Most populations a dropout round's survivors may form (survivor_population_count) for its
+/// mixture to be over them (run/round.hpp: survivors_exact), each one accountant (every client on
+/// LDPQ: n clients give n); past it, the ladder's (survivor_ladder: at most 22 for each role of
+/// client 1).
+constexpr std::uint64_t kMaxSurvivorPopulations = 64;
 
 struct SurvivorPopulation {
   PopulationCounts counts;  ///< the survivors, client 1 included
@@ -95,5 +103,14 @@ std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t
 /// (`ldpq`, `paired`: a pair's position) of `all`, both counted once where they share some:
 /// the number of accountants the mixtures need. Without weights, so cheap at any size.
 std::uint64_t survivor_population_count(const PopulationCounts& all, bool ldpq, bool paired);
+
+/// A dropout round as the labelled mixture over who survived (run/round.hpp says why that is the
+/// round, under either relation): client 1 dropped with probability `dropped` (the same law in
+/// both worlds: silent), else each of `parts` with its weight (the weights sum to 1 − dropped),
+/// `of(part)` the accountant of its population for `uses` uses sharing the draw (upper bounds,
+/// each family kept for the search of the adversary's choices given the draw: bounding()).
+Accountant mixed_over_survivors(const Rational& dropped, const std::vector<SurvivorPopulation>& parts,
+                                const std::function<Accountant(const SurvivorPopulation&)>& of,
+                                std::uint64_t uses, const PldLimits& limits);
 
 }  // namespace corbin
