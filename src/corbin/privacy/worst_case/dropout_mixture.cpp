@@ -496,6 +496,20 @@ std::vector<std::size_t> best_configurations(const std::vector<Scores>& all) {
   return kept;
 }
 
+/// A configuration of a dropout round as run, said so and scored, kept in `all` beside its scores
+/// (δ at `at` for the middle score).
+void keep_scored(AttainedLaws x, const Rational& p, Neighbour relation, const Rational& at, const PldLimits& limits,
+                 std::vector<AttainedLaws>& all, std::vector<Scores>& scores) {
+  x.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
+                    (relation == Neighbour::replace_one ? "; the server sees who survived and the sum of their outputs"
+                                                        : "; the release is the survivors' sum");
+  Scores score;
+  for (const auto& [a, b] : {std::pair{&x.laws.p, &x.laws.q}, std::pair{&x.laws.q, &x.laws.p}})
+    score.add(lower_pld(*a, *b, x.laws.disjoint, limits), at);
+  all.push_back(std::move(x));
+  scores.push_back(score);
+}
+
 }  // namespace
 
 NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
@@ -538,17 +552,8 @@ std::vector<AttainedLaws> dropout_mixtures(const AccountSetting& population, con
     if (!family.candidate(cand).attained()) continue;
     for (std::size_t t = 0; t < tops.size(); ++t) {
       const Configuration c{cand, tops[t]};
-      AttainedLaws x{revealed ? revealed_release(family, c, p) : mixture_given(family, c, p, others[t]),
-                     family.describe(c)};
-      x.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
-                        (population.relation == Neighbour::replace_one
-                             ? "; the server sees who survived and the sum of their outputs"
-                             : "; the release is the survivors' sum");
-      Scores score;
-      for (const auto& [a, b] : {std::pair{&x.laws.p, &x.laws.q}, std::pair{&x.laws.q, &x.laws.p}})
-        score.add(lower_pld(*a, *b, false, limits), half_budget);
-      all.push_back(std::move(x));
-      scores.push_back(score);
+      keep_scored({revealed ? revealed_release(family, c, p) : mixture_given(family, c, p, others[t]), family.describe(c)},
+                  p, population.relation, half_budget, limits, all, scores);
     }
   }
   const std::vector<std::size_t> kept = best_configurations(scores);
@@ -770,53 +775,75 @@ std::vector<AttainedLaws> lone_dropout_mixtures(const std::vector<ExtremeLaw>& e
   // one the laws as sent, labelled by who survived.
   const std::optional<std::vector<WindowPmf>> laws = lattice_laws(extremes, n, removed ? p : Rational(0));
   if (!laws) return {};
-  const std::size_t kinds = extremes.size();
+  const std::size_t kinds = extremes.size(), others = n - 1;
   const Interval alive = interval_from(Rational(1 - p));
   const double alive_down = to_double_down(lower_of(alive)), alive_up = to_double_up(upper_of(alive));
-  const WindowPmf survivors = binomial_pmf(n - 1, alive);  // how many of the others survive
+  // Each extreme's law summed over 0 to n − 1 clients.
+  std::vector<std::vector<WindowPmf>> powers(kinds);
+  for (std::size_t e = 0; e < kinds; ++e) {
+    if (!extremes[e].attained) continue;
+    powers[e].push_back(few_point_pmf({Interval(1)}));
+    for (std::size_t k = 1; k <= others; ++k) powers[e].push_back(convolve(powers[e].back(), (*laws)[e]));
+  }
+  // The others' inputs: j at one attained extreme and the rest at a lower one, j over all values
+  // for a few others, else nine spread evenly (as dropout_mixtures' tops). Under replace one the
+  // survivors of each group are seen, so a configuration costs j·(n − 1 − j) labels: split only up
+  // to kMaxRevealedClients clients, past it every other client at one extreme.
+  struct Placement {
+    std::size_t high, low, at_high;  ///< at_high others at extremes[high], the rest at extremes[low]
+  };
+  std::vector<Placement> placements;
+  constexpr std::size_t kSpread = 8;
+  const bool split = removed || n <= kMaxRevealedClients;
+  for (std::size_t hi = 0; hi < kinds; ++hi) {
+    if (!extremes[hi].attained) continue;
+    placements.push_back({hi, hi, others});
+    if (!split) continue;
+    for (std::size_t lo = 0; lo < hi; ++lo) {
+      if (!extremes[lo].attained) continue;
+      for (std::size_t i = 1; i < std::min<std::size_t>(others, kSpread); ++i)
+        placements.push_back({hi, lo, others <= kSpread ? i : others * i / kSpread});
+    }
+  }
   const WindowPmf dropped = few_point_pmf({interval_from(p)});
   const Rational scored_at(1, 2);  // the room's budget is not known here: δ at ε = 1/2 instead of ε_p / 2
   std::vector<AttainedLaws> all;
   std::vector<Scores> scores;
-  for (std::size_t e = 0; e < kinds; ++e) {
-    if (!extremes[e].attained) continue;
-    // The others' sums: under remove one all n − 1 of them, with their dropout; under replace one
-    // the sum of k survivors for each k of the window.
-    std::vector<WindowPmf> powers{few_point_pmf({Interval(1)})};
-    const std::uint64_t most = removed ? n - 1 : static_cast<std::uint64_t>(survivors.first) + survivors.size() - 1;
-    for (std::uint64_t k = 1; k <= most; ++k) powers.push_back(convolve(powers.back(), (*laws)[e]));
+  for (const Placement& at : placements) {
+    const std::size_t j = at.at_high, rest = others - j;
+    // Under replace one, how many of each group survive (windows, their tails counted outside).
+    const WindowPmf highs = binomial_pmf(j, alive), lows = binomial_pmf(rest, alive);
+    const WindowPmf sum_removed = removed ? convolve(powers[at.high][j], powers[at.low][rest]) : WindowPmf{};
     for (std::size_t x = 0; x < kinds; ++x) {
       if (!extremes[x].attained) continue;
       for (std::size_t y = 0; y < (removed ? 1 : kinds); ++y) {
         if (!removed && (y == x || !extremes[y].attained)) continue;
         AttainedLaws m;
         if (removed) {
-          append_aligned(convolve(powers.back(), (*laws)[x]), powers.back(), m.laws);
+          append_aligned(convolve(sum_removed, (*laws)[x]), sum_removed, m.laws);
         } else {
           append_aligned(dropped, dropped, m.laws);  // client 1 dropped: the same in both worlds
-          for (std::size_t i = 0; i < survivors.size(); ++i) {
-            const WindowPmf& others = powers[static_cast<std::size_t>(survivors.first) + i];
-            const double w_down = mul_down(alive_down, survivors.lo[i]);
-            const double w_up = std::min(1.0, mul_up(alive_up, survivors.hi[i]));
-            append_aligned(weighted(convolve(others, (*laws)[x]), w_down, w_up),
-                           weighted(convolve(others, (*laws)[y]), w_down, w_up), m.laws);
-          }
-          m.laws.p.tail = std::min(1.0, add_up(m.laws.p.tail, survivors.tail));
-          m.laws.q.tail = std::min(1.0, add_up(m.laws.q.tail, survivors.tail));
+          for (std::size_t u = 0; u < highs.size(); ++u)
+            for (std::size_t v = 0; v < lows.size(); ++v) {
+              const WindowPmf survivors = convolve(powers[at.high][static_cast<std::size_t>(highs.first) + u],
+                                                   powers[at.low][static_cast<std::size_t>(lows.first) + v]);
+              const double w_down = mul_down(mul_down(alive_down, highs.lo[u]), lows.lo[v]);
+              const double w_up = std::min(1.0, mul_up(mul_up(alive_up, highs.hi[u]), lows.hi[v]));
+              append_aligned(weighted(convolve(survivors, (*laws)[x]), w_down, w_up),
+                             weighted(convolve(survivors, (*laws)[y]), w_down, w_up), m.laws);
+            }
+          const double outside = add_up(highs.tail, lows.tail);
+          m.laws.p.tail = std::min(1.0, add_up(m.laws.p.tail, outside));
+          m.laws.q.tail = std::min(1.0, add_up(m.laws.q.tail, outside));
         }
         m.words.client_1 = "client 1 alone at " + extremes[x].input;
         m.words.replaced_by = removed ? "client 1 removed" : "client 1 at " + extremes[y].input;
         if (removed) m.words.inputs = extremes[x].input + " | removed";
-        m.words.others_ldpq = "the other " + std::to_string(n - 1) + " clients at " + extremes[e].input;
+        m.words.others_ldpq = "of the other " + std::to_string(others) + " clients " + std::to_string(j) + " at " +
+                              extremes[at.high].input +
+                              (rest > 0 ? ", " + std::to_string(rest) + " at " + extremes[at.low].input : "");
         m.words.others_pairs = "no pairs";
-        m.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
-                          (removed ? "; the release is the survivors' sum"
-                                   : "; the server sees who survived and the sum of their outputs");
-        Scores score;
-        for (const auto& [a, b] : {std::pair{&m.laws.p, &m.laws.q}, std::pair{&m.laws.q, &m.laws.p}})
-          score.add(lower_pld(*a, *b, false, limits), scored_at);
-        all.push_back(std::move(m));
-        scores.push_back(score);
+        keep_scored(std::move(m), p, relation, scored_at, limits, all, scores);
       }
     }
   }

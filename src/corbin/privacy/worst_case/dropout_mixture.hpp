@@ -126,11 +126,13 @@ std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSettin
 
 /// A dropout round of n lone clients over the extremes' laws (lone_clients.hpp), as run, with
 /// every input fixed before the draw: client 1 at one attained extreme (against another, or under
-/// remove one against its absence) and every other client at one attained extreme, so that the
-/// survivors are interchangeable. Under replace one the server sees who survived, and the laws
-/// are the labelled mixture over client 1's survival and the number k of other survivors (exact
-/// binomial weights, enclosed) of the sums; under remove one the release is the sum alone (the
-/// dropped send nothing: 0), one law per world. Of every such configuration, the
+/// remove one against its absence), j of the others at one attained extreme and the rest at a
+/// lower one (every j for up to 9 others, else nine spread evenly; under replace one past
+/// kMaxRevealedClients clients all at one), so that each group's survivors are interchangeable.
+/// Under replace one the server sees who survived, and the laws are the labelled mixture over
+/// client 1's survival and how many of each group survived (exact binomial weights, enclosed) of
+/// the sums; under remove one the release is the sum alone (the dropped send nothing: 0), one law
+/// per world. Of every such configuration, the
 /// kMaxMixtureConfigurations best by the mass at +∞, by δ at ε = 1/2 and by δ at 0, in turn; none
 /// past kMaxMixtureClients or where lattice_laws has no lattice. Raises invalid_argument(dropout)
 /// for p outside (0, 1).
