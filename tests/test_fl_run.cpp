@@ -291,7 +291,7 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   }
   // With dropout a lone room's round is the mixture over who survived (lone_clients_round): PBM
   // with one trial, four clients, dropout 1/4, each round's ε the room's own accountant's; the
-  // Gaussian, whose noise is calibrated to all n clients, refuses it, saying why.
+  // Gaussian, whose builder has no mixture over survivors, refuses it, saying why.
   REQUIRE(fresh(common + "--mechanism pbm1 --dropout 1/4 --rounds 2").status == 0);
   const auto pbm = rounds(out);
   REQUIRE(pbm.size() == 2);

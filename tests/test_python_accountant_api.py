@@ -160,7 +160,7 @@ refused(lambda: corbin.Accountant(20, 1, exp_eps=3, sampling_rate="1/2", dropout
 refused(lambda: corbin.Accountant(20, 1, exp_eps=3).step(sampling_rate="1/2", dropout="1/2"), ValueError,
         "sampling_rate is given with dropout")
 # A lone room with dropout (or client sampling) is the mixture over who survived, as the CLI's
-# --mechanism NAME --dropout p; a room whose noise is calibrated to all n clients refuses it by name.
+# --mechanism NAME --dropout p; a noise room, whose builder has no such mixture, refuses it by name.
 pbm = corbin.Accountant(10, mechanism="pbm1", exp_eps=3, dropout="1/10", rounds=2)
 assert pbm.epsilon("1e-5") == corbin.Accountant(10, mechanism="pbm1", exp_eps=3, sampling_rate="9/10",
                                                  rounds=2).epsilon("1e-5")

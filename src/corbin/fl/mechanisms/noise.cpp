@@ -74,8 +74,8 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
   if (s.dropout > 0) {
-    why_not = "used without dropout (each client's noise is calibrated to all n clients, so the survivors' sum "
-              "carries less; no mixture over survivors is written for it)";
+    why_not = "used without dropout (its builder is the closed form of all n clients' noise summed; no mixture over "
+              "who survived is written for it)";
     return std::nullopt;
   }
   if (s.relation != Neighbour::replace_one) {
