@@ -287,8 +287,6 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "gaussian"}, "--calibration-delta"},
       {{"--mechanism", "gaussian", "--calibration-delta", "1"}, "--calibration-delta"},
       {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
-      {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--dropout", "1/10"}, "--dropout"},
-      {{"--mechanism", "laplace", "--sampling-rate", "1/2"}, "--sampling-rate"},
       {{"--mechanism", "pbm1", "--dropout", "1"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
       {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove"}, "--mechanism"},
@@ -298,6 +296,9 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "corbin", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "ldp", "--target-eps", "8"}, "--target-eps"}};
   refuses(base, cases);
+  // CQ (no budget) has no mixture over who survived: the dropout is what is refused.
+  refuses({kCli, "account", "--n", "10", "--delta", "1e-5", "--mechanism", "cq"},
+          {{{"--dropout", "1/10"}, "--dropout"}, {{"--sampling-rate", "1/2"}, "--sampling-rate"}});
 }
 
 TEST_CASE("corbin account --mechanism ldp --neighbours remove is Theorem 3's remove one at γ = 1", "[cli][unit]") {

@@ -291,7 +291,8 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   }
   // With dropout a lone room's round is the mixture over who survived (lone_clients_round): PBM
   // with one trial, four clients, dropout 1/4, each round's ε the room's own accountant's; the
-  // Gaussian, whose builder has no mixture over survivors, refuses it, saying why.
+  // Gaussian's too (noise_sum.hpp); CQ, whose clients share the server's randomness, refuses it,
+  // saying why.
   REQUIRE(fresh(common + "--mechanism pbm1 --dropout 1/4 --rounds 2").status == 0);
   const auto pbm = rounds(out);
   REQUIRE(pbm.size() == 2);
@@ -312,6 +313,21 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
     CHECK(pbm[1]["eps_upper_model"].get<double>() > pbm[0]["eps_upper_model"].get<double>());
   }
   REQUIRE(fresh(common + "--mechanism gaussian --dropout 1/4 --rounds 1").status == 0);
+  {
+    const auto noisy = rounds(out);
+    REQUIRE(noisy.size() == 1);
+    corbin::fl::CoordinateSetting s;
+    s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
+    s.dropout = corbin::Rational(1, 4);
+    s.delta = corbin::Rational(1, 100000);  // the run's --delta is the Gaussian's calibration δ
+    std::string why;
+    const std::optional<corbin::Accountant> round =
+        corbin::fl::Registry::global().find("gaussian").round_accountant(s, 4, corbin::PldLimits{}, why);
+    REQUIRE(round);
+    CHECK(noisy[0]["eps_upper_model"].get<double>() ==
+          corbin::RunAccountant(*round, m, corbin::Rational(1, 100000)).after(1).model);
+  }
+  REQUIRE(fresh(common + "--mechanism cq --dropout 1/4 --rounds 1").status == 0);
   {
     nlohmann::json refused;
     std::ifstream(out / "summary.json") >> refused;

@@ -162,7 +162,7 @@ refused([(lambda: corbin.Accountant(10, "1/2", mechanism="ldp", exp_eps=3), "gam
          (lambda: corbin.Accountant(10, mechanism="pbm2", exp_eps=3), "mechanism"),
          (lambda: corbin.Accountant(1001, mechanism="laplace", exp_eps=3), "mechanism"),
          (lambda: corbin.Accountant(10, mechanism="gaussian", exp_eps=3), "calibration_delta"),
-         (lambda: corbin.Accountant(10, mechanism="laplace", exp_eps=3, dropout="1/10"), "dropout"),
+         (lambda: corbin.Accountant(10, mechanism="cq", dropout="1/10"), "dropout"),
          (lambda: corbin.Accountant(10, mechanism="rqm3", exp_eps=3, role="ldpq"), "role"),
          (lambda: corbin.Accountant(10, exp_eps=3), "gamma"),
          (lambda: corbin.Accountant(10, "1/2", exp_eps=3, calibration_delta="1e-5"), "calibration_delta"),

@@ -160,7 +160,7 @@ refused(lambda: corbin.Accountant(20, 1, exp_eps=3, sampling_rate="1/2", dropout
 refused(lambda: corbin.Accountant(20, 1, exp_eps=3).step(sampling_rate="1/2", dropout="1/2"), ValueError,
         "sampling_rate is given with dropout")
 # A lone room with dropout (or client sampling) is the mixture over who survived, as the CLI's
-# --mechanism NAME --dropout p; a noise room, whose builder has no such mixture, refuses it by name.
+# --mechanism NAME --dropout p; CQ, whose clients share the server's randomness, refuses it by name.
 pbm = corbin.Accountant(10, mechanism="pbm1", exp_eps=3, dropout="1/10", rounds=2)
 assert pbm.epsilon("1e-5") == corbin.Accountant(10, mechanism="pbm1", exp_eps=3, sampling_rate="9/10",
                                                  rounds=2).epsilon("1e-5")
@@ -170,11 +170,11 @@ assert by_cli["dropout"]["survivors_mixed_rounds"] == "2", by_cli
 assert pbm.explain(delta="1e-5")["survivors_mixed_rounds"] == 2
 plain = corbin.Accountant(10, mechanism="pbm1", exp_eps=3, rounds=2).epsilon("1e-5")
 assert plain != pbm.epsilon("1e-5"), plain
-refused(lambda: corbin.Accountant(10, mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, dropout="1/10"),
-        ValueError, "dropout is 1/10, but must be 0 for mechanism='gaussian': used without dropout")
+refused(lambda: corbin.Accountant(10, mechanism="cq", dropout="1/10"),
+        ValueError, "dropout is 1/10, but must be 0 for mechanism='cq': used without dropout")
 refused(lambda: corbin.Accountant(10, mechanism="pbm1", exp_eps=3, dropout="3/2"), ValueError, "dropout is 3/2")
-gauss = subprocess.run([CLI, "account", "--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10",
-                        "--exp-eps", "3", "--dropout", "1/10", "--delta", "1e-5"], capture_output=True, text=True)
+gauss = subprocess.run([CLI, "account", "--mechanism", "cq", "--n", "10", "--dropout", "1/10", "--delta", "1e-5"],
+                       capture_output=True, text=True)
 assert gauss.returncode == 2 and gauss.stderr.startswith("corbin: --dropout is 1/10"), gauss.stderr
 assert len(gauss.stderr.splitlines()) == 1, gauss.stderr
 both = subprocess.run([CLI, "account", "--n", "20", "--gamma", "1", "--exp-eps", "3", "--dropout", "1/2",

@@ -6,6 +6,7 @@
 #include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/privacy/worst_case/gaussian_pld.hpp"
 #include "corbin/privacy/worst_case/laplace_sum.hpp"
+#include "corbin/privacy/worst_case/noise_sum.hpp"
 #include "corbin/quantizer/ldpq.hpp"
 #include "corbin/utility/worst_case.hpp"
 
@@ -73,11 +74,6 @@ double laplace_b(const Rational& eps, const Rational& sensitivity) {
 std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
-  if (s.dropout > 0) {
-    why_not = "used without dropout (its builder is the closed form of all n clients' noise summed; no mixture over "
-              "who survived is written for it)";
-    return std::nullopt;
-  }
   if (s.relation != Neighbour::replace_one) {
     why_not = "used under replace one (removing client 1 removes its noise too: the sum's laws are not a shift "
               "of each other, and no builder is written for them)";
@@ -91,11 +87,20 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
       return std::nullopt;
     }
     // The b the sampler uses, so that the lower end is the mechanism's as run.
-    return laplace_sum_accountant(to_rational(laplace_b(calibration_eps(s.budget), sensitivity)), sensitivity, n,
-                                  limits);
+    const Rational b = to_rational(laplace_b(calibration_eps(s.budget), sensitivity));
+    if (s.dropout > 0)
+      return noise_dropout_accountant(
+          [&](unsigned long survivors) { return laplace_sum_plds(b, sensitivity, survivors, limits); }, n, s.dropout,
+          "Laplace(b)", limits);
+    return laplace_sum_accountant(b, sensitivity, n, limits);
   }
   PrecisionScope scope(std::max(working_precision_bits(), 256u));
-  return gaussian_sum_accountant(agm_sigma(calibration_eps(s.budget), s.delta, sensitivity), sensitivity, n, limits);
+  const Real sigma = agm_sigma(calibration_eps(s.budget), s.delta, sensitivity);
+  if (s.dropout > 0)
+    return noise_dropout_accountant(
+        [&](unsigned long survivors) { return gaussian_sum_plds(sigma, sensitivity, survivors, limits); }, n,
+        s.dropout, "N(0, sigma^2)", limits);
+  return gaussian_sum_accountant(sigma, sensitivity, n, limits);
 }
 
 std::string NoiseMechanism::summary() const {
