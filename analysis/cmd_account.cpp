@@ -218,18 +218,13 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   if (phase.m > kMaxCompositions / phase.rounds)
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
-  std::string why_not;
-  std::optional<Accountant> one = room.round_accountant(s, phase.n, limits, why_not);
-  if (!one && s.dropout > 0) {  // the dropout alone refused: name it
-    fl::CoordinateSetting without = s;
-    without.dropout = 0;
-    std::string other;
-    if (room.round_accountant(without, phase.n, limits, other))
-      throw invalid_argument(a.sampling_rate.empty() ? "--dropout" : "--sampling-rate",
-                             a.sampling_rate.empty() ? a.dropout : a.sampling_rate, "absent for " + name + ": " + why_not);
-  }
-  if (!one) throw invalid_argument("--mechanism", a.mechanism, "a mechanism with a certified accountant: " + why_not);
-  return {*one, phase};
+  const fl::RoomAccountant one = fl::room_accountant(room, s, phase.n, limits);
+  if (one.dropout_refused)
+    throw invalid_argument(a.sampling_rate.empty() ? "--dropout" : "--sampling-rate",
+                           a.sampling_rate.empty() ? a.dropout : a.sampling_rate, "absent for " + name + ": " + one.why_not);
+  if (!one.round)
+    throw invalid_argument("--mechanism", a.mechanism, "a mechanism with a certified accountant: " + one.why_not);
+  return {*one.round, phase};
 }
 
 /// --laws P:Q composed --rounds times (the peers' question: one pair of datasets in every use).

@@ -296,13 +296,18 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   REQUIRE(fresh(common + "--mechanism pbm1 --dropout 1/4 --rounds 2").status == 0);
   const auto pbm = rounds(out);
   REQUIRE(pbm.size() == 2);
-  {
+  // The room's round at the run's setting: e^ε = 3, dropout 1/4, four clients (the run's --delta
+  // is also the Gaussian's calibration δ).
+  const auto room_round = [](const char* name) {
     corbin::fl::CoordinateSetting s;
     s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
     s.dropout = corbin::Rational(1, 4);
+    s.delta = corbin::Rational(1, 100000);
     std::string why;
-    const std::optional<corbin::Accountant> round =
-        corbin::fl::Registry::global().find("pbm1").round_accountant(s, 4, corbin::PldLimits{}, why);
+    return corbin::fl::Registry::global().find(name).round_accountant(s, 4, corbin::PldLimits{}, why);
+  };
+  {
+    const std::optional<corbin::Accountant> round = room_round("pbm1");
     REQUIRE(round);
     corbin::RunAccountant expected(*round, m, corbin::Rational(1, 100000));
     for (std::size_t r = 0; r < pbm.size(); ++r) {
@@ -316,13 +321,7 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   {
     const auto noisy = rounds(out);
     REQUIRE(noisy.size() == 1);
-    corbin::fl::CoordinateSetting s;
-    s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
-    s.dropout = corbin::Rational(1, 4);
-    s.delta = corbin::Rational(1, 100000);  // the run's --delta is the Gaussian's calibration δ
-    std::string why;
-    const std::optional<corbin::Accountant> round =
-        corbin::fl::Registry::global().find("gaussian").round_accountant(s, 4, corbin::PldLimits{}, why);
+    const std::optional<corbin::Accountant> round = room_round("gaussian");
     REQUIRE(round);
     CHECK(noisy[0]["eps_upper_model"].get<double>() ==
           corbin::RunAccountant(*round, m, corbin::Rational(1, 100000)).after(1).model);

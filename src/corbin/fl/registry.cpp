@@ -355,6 +355,19 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
   return lone_clients_round(laws, n, s.center, s.relation, s.dropout, limits);
 }
 
+RoomAccountant room_accountant(const Mechanism& room, const CoordinateSetting& s, std::size_t n,
+                               const PldLimits& limits) {
+  RoomAccountant out;
+  out.round = room.round_accountant(s, n, limits, out.why_not);
+  if (!out.round && s.dropout > 0) {
+    CoordinateSetting without = s;
+    without.dropout = 0;
+    std::string other;
+    out.dropout_refused = room.round_accountant(without, n, limits, other).has_value();
+  }
+  return out;
+}
+
 Registry::Registry() {
   add(make_vanilla());
   add(make_ldp());

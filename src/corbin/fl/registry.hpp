@@ -275,6 +275,17 @@ class Mechanism {
                                                      const PldLimits& limits, std::string& why_not) const;
 };
 
+/// A room's round accountant as the front ends ask for it (`corbin account --mechanism`, Python's
+/// Accountant(mechanism=...)): `round`, or none with `why_not`; `dropout_refused` where the room
+/// refuses `s` but answers it without its dropout, so that the refusal names the dropout.
+struct RoomAccountant {
+  std::optional<Accountant> round;
+  std::string why_not;
+  bool dropout_refused = false;
+};
+RoomAccountant room_accountant(const Mechanism& room, const CoordinateSetting& s, std::size_t n,
+                               const PldLimits& limits);
+
 /// What a mechanism is, as the CLI's `mechanisms` subcommand (in JSON) and the Python module's
 /// mechanisms() report it: name, summary, pairing, takes_budget, federated, bits_per_coordinate
 /// and device_kernel (whether it has device kernels), in that order. One list, so that the two

@@ -249,6 +249,11 @@ Accountant::Accountant(const AccountSetting& s, const PldLimits& limits)
   }
 }
 
+AttainedPlds attained_plds(const AttainedLaws& l, const PldLimits& limits) {
+  return {lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits), lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits),
+          l.words};
+}
+
 Accountant Accountant::silent(const PldLimits& limits) {
   const WindowPmf point = few_point_pmf({Interval(1)});
   Accountant out(point, point, false, limits);

@@ -76,6 +76,8 @@ struct AttainedPlds {
   LowerPld forward, backward;
   ConfigurationWords words;
 };
+/// A pair of laws' optimistic PLDs, both ways, with its words.
+AttainedPlds attained_plds(const AttainedLaws& laws, const PldLimits& limits);
 
 class ChoicePlan;  // choice_plan.hpp
 

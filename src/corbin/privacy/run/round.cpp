@@ -130,8 +130,7 @@ AsRunLowers as_run_lowers(const RoundKind& kind, Role role, const PldLimits& lim
   s.role = role;
   AsRunLowers out;
   for (const AttainedLaws& l : dropout_mixtures(s, kind.dropout, limits)) {
-    out.coordinate.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
-                              lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
+    out.coordinate.push_back(attained_plds(l, limits));
     if (kind.coordinates == 1) out.mixtures.push_back(l);
   }
   // Where the mixture is not computed, or drops the number of survivors, the ladder of survivor

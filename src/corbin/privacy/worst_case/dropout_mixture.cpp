@@ -500,9 +500,7 @@ std::vector<std::size_t> best_configurations(const std::vector<Scores>& all) {
 /// (δ at `at` for the middle score).
 void keep_scored(AttainedLaws x, const Rational& p, Neighbour relation, const Rational& at, const PldLimits& limits,
                  std::vector<AttainedLaws>& all, std::vector<Scores>& scores) {
-  x.words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
-                    (relation == Neighbour::replace_one ? "; the server sees who survived and the sum of their outputs"
-                                                        : "; the release is the survivors' sum");
+  x.words.dropout = dropout_said(p, relation);
   Scores score;
   for (const auto& [a, b] : {std::pair{&x.laws.p, &x.laws.q}, std::pair{&x.laws.q, &x.laws.p}})
     score.add(lower_pld(*a, *b, x.laws.disjoint, limits), at);
@@ -511,6 +509,12 @@ void keep_scored(AttainedLaws x, const Rational& p, Neighbour relation, const Ra
 }
 
 }  // namespace
+
+std::string dropout_said(const Rational& p, Neighbour relation) {
+  return "every client, client 1 included, drops out with probability " + to_string(p) +
+         (relation == Neighbour::replace_one ? "; the server sees who survived and the sum of their outputs"
+                                             : "; the release is the survivors' sum");
+}
 
 NeighbouringPmfs dropout_mixture(const AggregateFamily& family, const Configuration& c,
                                  const Rational& p) {

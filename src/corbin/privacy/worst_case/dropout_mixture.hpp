@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "corbin/privacy/run/accountant.hpp"
@@ -123,6 +124,10 @@ std::vector<AttainedPlds> dropout_ladder_lowers(const AccountSetting& population
 std::vector<std::vector<AttainedPlds>> dropout_ladder_lowers(const AccountSetting& population, const Rational& p,
                                                              const std::vector<std::uint64_t>& uses,
                                                              const PldLimits& limits);
+
+/// What a round as run with dropout p releases, in a configuration's words (its `dropout`): who
+/// survived and their sum under replace one, the sum alone under remove one.
+std::string dropout_said(const Rational& p, Neighbour relation);
 
 /// A dropout round of n lone clients over the extremes' laws (lone_clients.hpp), as run, with
 /// every input fixed before the draw: client 1 at one attained extreme (against another, or under

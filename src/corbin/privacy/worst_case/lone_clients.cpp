@@ -229,15 +229,8 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
   const bool both_orders = relation == Neighbour::replace_one;
   if (dropout == 0) return Accountant::from_family(lone_clients_family(extremes, n, center, relation), both_orders, limits);
-  // Client 1 on its own LDPQ-like position among n lone clients: the populations it survives into
-  // (1 + the other survivors), or past the limit the ladder's.
-  const PopulationCounts all{n, 0};
-  const std::vector<SurvivorPopulation> parts =
-      n <= kMaxSurvivorPopulations
-          ? survivor_populations(all, TargetClient::Role::ldpq, dropout, kMaxSurvivorPopulations)
-          : survivor_ladder(n, Rational(1), TargetClient::Role::ldpq, dropout);
   Accountant out = mixed_over_survivors(
-      dropout, parts,
+      dropout, lone_survivor_populations(n, dropout),
       [&](const SurvivorPopulation& s) {
         return Accountant::from_family(lone_clients_family(extremes, s.counts.ldpq, center, relation), both_orders,
                                        limits)
@@ -247,9 +240,7 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   const std::vector<AttainedLaws> as_run = lone_dropout_mixtures(extremes, n, relation, dropout, limits);
   if (as_run.empty()) return out;
   std::vector<AttainedPlds> lowers;
-  for (const AttainedLaws& l : as_run)
-    lowers.push_back({lower_pld(l.laws.p, l.laws.q, l.laws.disjoint, limits),
-                      lower_pld(l.laws.q, l.laws.p, l.laws.disjoint, limits), l.words});
+  for (const AttainedLaws& l : as_run) lowers.push_back(attained_plds(l, limits));
   return out.with_attained_plds(lowers).with_adaptive_lower(as_run);
 }
 

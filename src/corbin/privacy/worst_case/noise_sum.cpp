@@ -3,6 +3,7 @@
 #include <map>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
 namespace corbin {
@@ -40,11 +41,8 @@ Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned 
     return it->second;
   };
   // Above: the populations client 1 survives into (every client alone), or the ladder's.
-  const PopulationCounts all{n, 0};
   const bool exact = n <= kMaxSurvivorPopulations;
-  const std::vector<SurvivorPopulation> parts =
-      exact ? survivor_populations(all, TargetClient::Role::ldpq, p, kMaxSurvivorPopulations)
-            : survivor_ladder(n, Rational(1), TargetClient::Role::ldpq, p);
+  const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, p);
   const Accountant upper = mixed_over_survivors(
       p, parts,
       [&](const SurvivorPopulation& s) {
@@ -69,8 +67,7 @@ Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned 
     mass += weight;
   }
   ConfigurationWords words = shift_words(n, noise);
-  words.dropout = "every client, client 1 included, drops out with probability " + to_string(p) +
-                  "; the server sees who survived and the sum of their outputs" +
+  words.dropout = dropout_said(p, Neighbour::replace_one) +
                   (exact ? "" : "; bounded below by a ladder of survivor counts at or above the true ones");
   return upper.with_attained_plds({AttainedPlds{lower, lower, words}});
 }

@@ -212,6 +212,12 @@ std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t
   return out;
 }
 
+std::vector<SurvivorPopulation> lone_survivor_populations(unsigned long n, const Rational& p) {
+  return n <= kMaxSurvivorPopulations
+             ? survivor_populations(PopulationCounts{n, 0}, TargetClient::Role::ldpq, p, kMaxSurvivorPopulations)
+             : survivor_ladder(n, Rational(1), TargetClient::Role::ldpq, p);
+}
+
 Accountant mixed_over_survivors(const Rational& dropped, const std::vector<SurvivorPopulation>& parts,
                                 const std::function<Accountant(const SurvivorPopulation&)>& of,
                                 std::uint64_t uses, const PldLimits& limits) {

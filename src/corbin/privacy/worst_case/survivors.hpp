@@ -104,6 +104,11 @@ std::vector<SurvivorCeiling> survivor_ceilings(std::uint64_t lone, std::uint64_t
 /// the number of accountants the mixtures need. Without weights, so cheap at any size.
 std::uint64_t survivor_population_count(const PopulationCounts& all, bool ldpq, bool paired);
 
+/// Client 1 among n lone clients (every client alone, each dropping with probability p): the
+/// populations it survives into (1 + the other survivors), the populations themselves up to
+/// kMaxSurvivorPopulations clients, else the ladder's (survivor_ladder at γ = 1).
+std::vector<SurvivorPopulation> lone_survivor_populations(unsigned long n, const Rational& p);
+
 /// A dropout round as the labelled mixture over who survived (run/round.hpp says why that is the
 /// round, under either relation): client 1 dropped with probability `dropped` (the same law in
 /// both worlds: silent), else each of `parts` with its weight (the weights sum to 1 − dropped),
