@@ -275,7 +275,7 @@ class Mechanism {
                                                      const PldLimits& limits, std::string& why_not) const;
 };
 
-/// A room's round accountant as the front ends ask for it (`corbin account --mechanism`, Python's
+/// A room's round accountant as the front ends ask for it (`corbin account` for a room, Python's
 /// Accountant(mechanism=...)): `round`, or none with `why_not`; `dropout_refused` where the room
 /// refuses `s` but answers it without its dropout, so that the refusal names the dropout.
 struct RoomAccountant {
