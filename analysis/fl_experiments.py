@@ -16,7 +16,7 @@ two scales:
 
 Usage: /usr/bin/python3 analysis/fl_experiments.py [--scale reduced|full] [--out reports]
            [--corbin build/analysis/corbin] [--registry CORBIN] [--device cpu|cuda] [--jobs K]
-           [--deadline SECONDS] [--only EXP ...] [--seeds 0 42 ...]
+           [--deadline SECONDS] [--only EXP ...] [--names RUN ...] [--seeds 0 42 ...]
            [--runs-only | --report-only | --dry-run] [--shard i/N|none]   (EXP: 1 2 3 4 5 7 base niid)
 The mechanisms come from the registry: `corbin mechanisms --json` (of --registry, by default the
 --corbin executable: `corbin` or its helper corbin-fl) says which exist,
@@ -113,17 +113,18 @@ SEQUENTIAL_SEEDS, LOOKS = rule.SEQUENTIAL_SEEDS, rule.LOOKS  # the authors' five
 # look's n): the comparisons undecided at the first look (3 seeds, λ = 1) got the second batch.
 # To make a pending comparison's next look, raise both its runs to that look's n here (the
 # report's "Not run" lists them).
-RULE_SEEDS = {"exp1-augcorbin": 6, "exp1-ldp": 6,            # E1: AugCorBin-FL above LDP-FL
+RULE_SEEDS = {"exp1-augcorbin": 10, "exp1-ldp": 10,          # E1: AugCorBin-FL above LDP-FL
               "exp7-corbin-eps1": 6, "exp2-d3": 6,           # E2: d = 5 above d = 3
               "exp4-n50-corbin": 6, "exp4-n50-ldp": 6,       # E4 at n = 50, 200, 500
               "exp4-n200-corbin": 6, "exp4-n200-ldp": 6, "exp4-n500-corbin": 6, "exp4-n500-ldp": 6,
-              "exp2-d7": 6}                                  # E2: d = 7 not above d = 5
+              "exp2-d7": 6,                                  # E2: d = 7 not above d = 5
+              "exp1-corbin": 6, "exp7-corbin-eps3": 6, "exp7-ldp-eps3": 6}  # E5: the gap at 3 above at 5
 
 # The paper's global learning-rate grid, at Experiment 1's setting (ε_p = 5), for the mechanisms
 # its claim E1 is about; λ = 1 is Experiment 1's own runs. One seed (the first) per λ so far.
 LAMBDA_GRID = ("0.1", "0.3", "0.5", "0.7")
 LAMBDA_GRID_MECHANISMS = ("vanilla", "ldp", "corbin", "augcorbin")
-LAMBDA_GRID_SEEDS = (0,)
+LAMBDA_GRID_SEEDS = (0, 42, 100)
 
 # The claims each experiment tests (Section 5 and Appendix), and the numbers the authors report
 # (REFERENCES.md: their journal version's Table 1, MNIST, 50 clients, 100 rounds).
@@ -135,6 +136,7 @@ PAPER_FEDAVG = 98.43
 # built): which mechanisms exist, which `corbin fl` runs (federated) and which take a budget.
 REGISTRY = {}
 REGISTRY_SOURCE = "corbin"  # the executable it came from, for messages
+CORBIN = None  # the corbin executable (--corbin), for the host side of the GPU trial
 
 # How the reports name the mechanisms (a name missing here is shown as the registry spells it).
 LABELS = {"vanilla": "vanilla", "ldp": "LDP-FL", "corbin": "CorBin-FL", "augcorbin": "AugCorBin-FL",
@@ -343,6 +345,9 @@ def selected(args, runs):
     sc = SCALES[args.scale]
     every = [(exp, name, opts, seed, os.path.join(args.out, sc["dir"], "runs", "{}-s{}".format(name, seed)))
              for exp, name, opts in runs if not args.only or exp in args.only for seed in seeds_of(args, opts)]
+    if args.names:
+        # --names: those runs alone, in the order given (the device time goes to the first first).
+        every = sorted((run for run in every if run[1] in args.names), key=lambda run: args.names.index(run[1]))
     if args.shard is None:
         return every
     index, count = args.shard
@@ -433,6 +438,8 @@ def dry_run(args, runs):
 def run_all(args, runs):
     runs = [r for r in runs if not args.only or r[0] in args.only]
     todo = selected(args, runs)
+    if args.names:
+        runs = [r for r in runs if r[1] in args.names]
     started = time.time()
     lock = threading.Lock()
     durations, failures, skipped = [], [], []
@@ -488,6 +495,12 @@ def run_all(args, runs):
             durations.append(time.time() - t0)
             summary = json.load(open(summary_path))
             summary["command"] = settings_key(cmd)
+            # The data folder, when inside the repository, relative to it: a committed run names no
+            # machine's absolute path (its contents' SHA-256 identifies the data).
+            data = summary.get("settings", {}).get("data")
+            root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            if data and os.path.isabs(data) and os.path.commonpath([data, root]) == root:
+                summary["settings"]["data"] = os.path.relpath(data, root)
             write_atomically(summary_path, json.dumps(summary, indent=1))
             state["done"] += 1
             show()
@@ -1036,7 +1049,10 @@ def decisions_section(decided, out):
              "= 1/{inv}: A is above B when P(T ≥ t) ≤ 1/{inv}, below when P(T ≤ t) ≤ 1/{inv}; the first look that "
              "decides stops; otherwise the next batch of seeds, and after the last look the comparison is undecided, "
              "with the difference and its interval (the difference ± the t quantile at 1 − 1/{inv} times its standard "
-             "error: the rule decides exactly when this interval excludes 0). **Error rate:** with equal means and "
+             "error: the rule decides exactly when this interval excludes 0). A gap between two arms (E5's "
+             "CorBin-FL − LDP-FL at one ε_p) is taken seed by seed, over the seeds both have (the runs of one seed "
+             "share its data split and initial model), and is then one arm; a constant (E5's 1.5 points) is an arm "
+             "without spread (its variance term 0, the degrees of freedom the other arm's). **Error rate:** with equal means and "
              "accuracies normal over seeds, each direction is declared with probability at most {alpha} over the "
              "{k} looks (Bonferroni); a claim of several comparisons inherits their combined error. \"Not above\" "
              "and \"not below\" (the paper's \"no significant\" change, \"saturate\") hold when the rule ran to its "
@@ -1121,17 +1137,21 @@ def lambda_grid_section(named, fig_dir):
             b_name = "exp1-" + base if best[base] == "1" else "exp1-{}-l{}".format(base, best[base])
             a, b = side_of(named, ("run", a_name, None)), side_of(named, ("run", b_name, None))
             looks, order = rule.sequential_order(a, b)
-            items.append("{} at λ = {} against LDP-FL at λ = {}: {}".format(mech_label(mech), best[mech], best[base],
-                                                                         order))
+            at = (" (at n = {n}: {difference:+.2f} [{low:+.2f}, {high:+.2f}] points)".format(**looks[-1])
+                  if looks else "")
+            items.append("{} at λ = {} against LDP-FL at λ = {}: {}{}".format(mech_label(mech), best[mech], best[base],
+                                                                           order, at))
+            # The seeds the rule's next look needs (the first look's where none was made).
+            n = LOOKS[len(looks)] if order in ("pending", "missing") and len(looks) < len(LOOKS) else LOOKS[0]
             for name, side in ((a_name, a), (b_name, b)):
-                lacking = [seed for seed in SEQUENTIAL_SEEDS[:LOOKS[0]] if seed not in side["seeds"]]
+                lacking = [seed for seed in SEQUENTIAL_SEEDS[:n] if seed not in side["seeds"]]
                 if lacking and name not in [m for m, _ in missing]:
                     missing.append((name, lacking))
     if best:
         lines += ["**Experiment 1 at each mechanism's best λ** (" + ", ".join(
             "{} λ = {}".format(mech_label(m), lam) for m, lam in best.items()) + "): " + "; ".join(items) + "."]
         if missing:
-            lines[-1] += (" Missing for the rule's first look: " + "; ".join(
+            lines[-1] += (" Missing for the rule's next look: " + "; ".join(
                 "{} seeds {}".format(name, ", ".join(map(str, seeds))) for name, seeds in missing) + ".")
         gains = ["{} {:+.2f}".format(mech_label(m), 100 * (seed0(m, lam)["summary"]["best_validation_accuracy"] -
                                                               seed0(m, "1")["summary"]["best_validation_accuracy"]))
@@ -1160,8 +1180,8 @@ def report_full(results, out):
              "rounds, d = {bits}, γ = {gamma}, patience {patience}, seeds {seeds} (the first three everywhere, more "
              "where the decision rule below asked for them). λ = 1 (the plain FedAvg update, the value the paper fixes "
              "in its Exp. 5) except in the λ grid below, where the paper's search is run at Experiment 1's setting. "
-             "Runs: `corbin fl --device cuda`, all clients of a round trained at once, on one NVIDIA GPU: the first "
-             "three seeds on an H100, 8 runs side by side; the later seeds and the λ grid on an H200, 16 side by side."
+             "Runs: `corbin fl --device cuda`, all clients of a round trained at once, on one NVIDIA GPU, in batches "
+             "of runs side by side (Cost, below)."
              .format(**dict(sc, seeds=", ".join(str(x) for x in sorted(seeds, key=seed_rank)))), "",
              "**What is reported.** Test accuracy (%) of the model the paper's checkpoint keeps (the round with the best "
              "validation accuracy), as mean ± sd over seeds (n), then the per-seed values in seed order. † marks a run "
@@ -1319,7 +1339,17 @@ def report_full(results, out):
                   "|z| > 3 in {:.2%} (0.27 % expected); empirical/expected MSE: median {:.4f}.".format(
                       len(zs), sum(1 for r in results if any(x.get("mse_z") is not None for x in r["rows"])),
                       sum(zs) / len(zs), max(zs), sum(z > 2 for z in zs) / len(zs), sum(z > 3 for z in zs) / len(zs),
-                      statistics.median(ratio)), "", "![The live check](fl-full/live_check.png)", ""]
+                      statistics.median(ratio))]
+        zs_signed = [x["mse_z"] for x in checked]
+        skew = sample_skewness(zs_signed)
+        if skew > 0:
+            lines[-1] += (" The excess over the normal rates is on the right: z > 3 in {} rounds, z < −3 in {}. A sum of "
+                          "squared errors skews right (sample skewness of z: {:.2f}), and a gamma law of that skewness, "
+                          "standardised, puts {:.2%} above 3 and {:.3%} below −3.".format(
+                              sum(z > 3 for z in zs_signed), sum(z < -3 for z in zs_signed), skew,
+                              *standard_gamma_tails(skew, 3)))
+        lines += ["", "![The live check](fl-full/live_check.png)", ""]
+    lines += conform_section()
     # Cost: a run's device time is its wall time over the runs sharing the GPU.
     lines += cost_section(results)
     lines += not_run_section(named, decided, grid_missing, results, not_run)
@@ -1332,35 +1362,123 @@ def seed_rank(seed):
     return SEQUENTIAL_SEEDS.index(seed) if seed in SEQUENTIAL_SEEDS else len(SEQUENTIAL_SEEDS) + seed
 
 
-def later_batch(r):
-    """Whether a run belongs to the later batch (16 side by side on an H200): a seed past the
-    first three, or a λ other than 1."""
-    return r["seed"] not in SEQUENTIAL_SEEDS[:LOOKS[0]] or r["opts"]["lambda"] != "1"
+CONFORM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "fl-full", "conform-cuda")
+
+
+def conform_section():
+    """The round kernels `corbin fl` samples with on the GPU, on trial against the law they claim
+    (`corbin conform --sampler builtin:cuda`, made by .ci/cuda/conform on the GPU of a batch,
+    reports/fl-full/conform-cuda/GRID-MECHANISM.json), each compared here with the host backend's
+    trial of the same requests (`--sampler builtin:kernels`, run now): the same draws give the same
+    statistics."""
+    found = [(grid, mech) for grid in ("quick", "default") for mech in ("ldpq", "corbinq")
+             if os.path.exists(os.path.join(CONFORM_DIR, "{}-{}.json".format(grid, mech)))]
+    if not found:
+        return []
+    lines = ["## The GPU's round kernels on trial", "",
+             "`corbin conform --sampler builtin:cuda` on an H200, beside the batch of the rule's next looks (`.ci/cuda/conform`): the CUDA "
+             "kernels `corbin fl --device cuda` samples LDPQ and CorBinQ with, against the fixed-point law they "
+             "claim (docs/conform.md), each setting's outputs by exact tests, the whole run at the stated level (split over its tests) and power. Beside "
+             "it, the same requests to the kernels' host backend (`--sampler builtin:kernels`), run when this report "
+             "was written: equal statistics on every test mean the device drew what the host draws (the GPU test "
+             "`test_conform [cuda]` checks it output for output on two launches).", "",
+             "| grid | mechanism | tests | draws | rejected | verdict | level (power) | consistent with the exact law of "
+             "| the host backend's statistics |", "|---|---|---|---|---|---|---|---|---|"]
+    for grid, mech in found:
+        gpu = json.load(open(os.path.join(CONFORM_DIR, "{}-{}.json".format(grid, mech))))
+        host = host_conform(grid, mech, gpu["seed"])
+        same = ("not compared (no corbin here)" if host is None else
+                "equal on all {}".format(len(gpu["test_results"])) if host["test_results"] == gpu["test_results"] else
+                "DIFFERENT on {} of {}".format(sum(a != b for a, b in zip(host["test_results"], gpu["test_results"]))
+                                              + abs(len(host["test_results"]) - len(gpu["test_results"])),
+                                              len(gpu["test_results"])))
+        lines.append("| {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} |".format(
+            grid, mech, gpu["tests"], gpu["draws"], gpu["rejected"], gpu["verdict"], gpu["level"], gpu["power"],
+            ", ".join(gpu["consistent_with"]) or "none (fixed-point TV at exact inputs {:.4f})".format(
+                gpu["fixed_point_tv_max_at_exact_inputs_approx"]), same))
+    lines += ["", "On the default grid the kernels, like the host samplers, take float inputs: at c = 1000, r = 1/1000 "
+              "rounding the input moves q by up to 1.5 %, so their draws are rejected as draws of the exact law while "
+              "conforming to the fixed-point law they claim (docs/conform.md).", ""]
+    return lines
+
+
+def host_conform(grid, mech, seed):
+    """`corbin conform` of the host backend on the same request, or None where no corbin is here."""
+    if not CORBIN or not os.access(CORBIN, os.X_OK):
+        return None
+    proc = subprocess.run([CORBIN, "conform", "--grid", grid, "--mechanism", mech, "--seed", seed, "--json",
+                           "--sampler", "builtin:kernels"], capture_output=True, text=True)
+    return json.loads(proc.stdout) if proc.returncode in (0, 1) and proc.stdout.strip() else None
+
+
+def sample_skewness(xs):
+    mean = statistics.fmean(xs)
+    sd = statistics.pstdev(xs)
+    return sum((x - mean) ** 3 for x in xs) / len(xs) / sd ** 3
+
+
+def standard_gamma_tails(skew, t):
+    """P(Z > t) and P(Z < −t) for Z a gamma law of skewness `skew` > 0, standardised (shape
+    k = 4/skew², Z = (X − k)/√k): Simpson's rule on the density over each tail, 8 sd wide beyond
+    the point (the mass past it is below 1e-12 for the skewness seen here)."""
+    k = 4 / skew ** 2
+    sd = math.sqrt(k)
+
+    def density(x):
+        return math.exp((k - 1) * math.log(x) - x - math.lgamma(k)) if x > 0 else 0.0
+
+    def simpson(a, b, steps=4000):
+        h = (b - a) / steps
+        return h / 3 * sum((1 if i in (0, steps) else 4 if i % 2 else 2) * density(a + i * h) for i in range(steps + 1))
+
+    return simpson(k + t * sd, k + (t + 8) * sd), simpson(max(0.0, k - (t + 8) * sd), max(0.0, k - t * sd))
+
+
+def batches():
+    """The batches the full-scale runs were made in (reports/fl-full/batches.json): each its GPU, how
+    many runs shared it side by side, what it was for, its runs ("NAME-sSEED") and, where recorded,
+    the wall time of its runs."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reports", "fl-full", "batches.json")
+    return json.load(open(path)) if os.path.exists(path) else []
+
+
+def batch_of(r, listed):
+    """The batch a run was made in, or None where batches.json does not list it."""
+    run = "{}-s{}".format(r["name"], r["seed"])
+    return next((b for b in listed if run in b["runs"]), None)
 
 
 def device_minutes_per_run(results, clients):
-    """Device minutes one 100-round run of `clients` clients takes: its wall time over the runs
-    sharing the GPU (16 in the later batch, 8 before), the mean over the finished runs of that size
-    (the later batch's where it has some)."""
-    done = [r for r in results if not r.get("failure") and int(r["opts"].get("clients", 50)) == clients
-            and r["summary"].get("seconds")]
-    later = [r for r in done if later_batch(r)]
-    pool, sharing = (later, 16) if later else (done, 8)
+    """Device minutes one 100-round run of `clients` clients takes: its wall time over the runs that
+    shared the GPU in its batch, the mean over the finished runs of that size (the H200's where it
+    has some)."""
+    listed = batches()
+    done = [(r, batch_of(r, listed)) for r in results if not r.get("failure") and r["summary"].get("seconds")
+            and int(r["opts"].get("clients", 50)) == clients]
+    done = [(r, b) for r, b in done if b is not None]
+    pool = [(r, b) for r, b in done if b["gpu"] == "H200"] or done
     if not pool:
         return None
-    return statistics.mean(r["summary"]["seconds"] for r in pool) / sharing / 60
+    return statistics.mean(r["summary"]["seconds"] / b["side_by_side"] for r, b in pool) / 60
 
 
 def cost_section(results):
-    lines = ["## Cost", ""]
-    for label, group, sharing in (("the first three seeds (H100, 8 side by side)", False, 8),
-                                  ("the later seeds and the λ grid (H200, 16 side by side)", True, 16)):
-        rows = [x for r in results if later_batch(r) == group for x in r["rows"]]
-        if rows:
-            lines.append("- {}: {:.2f} s a round (training {:.2f}) over {} rounds, so about {:.2f} device-seconds a "
-                         "round per run.".format(label, statistics.mean(x["seconds"] for x in rows),
-                                                 statistics.mean(x["seconds_training"] for x in rows), len(rows),
-                                                 statistics.mean(x["seconds"] for x in rows) / sharing))
+    lines = ["## Cost", "", "The runs were made in batches, each on one GPU with its runs side by side:", ""]
+    listed = batches()
+    for b in listed:
+        rows = [x for r in results if batch_of(r, listed) is b for x in r["rows"]]
+        if not rows:
+            continue
+        wall = " Its runs took {} s of wall time.".format(b["wall_seconds"]) if b.get("wall_seconds") else ""
+        lines.append("- {} ({} runs, {} on an {}, {} side by side): {:.2f} s a round (training {:.2f}) over {} "
+                     "rounds, so about {:.2f} device-seconds a round per run.{}".format(
+                         b["note"], len(b["runs"]), "all" if len(b["runs"]) == b["side_by_side"] else "made",
+                         b["gpu"], b["side_by_side"], statistics.mean(x["seconds"] for x in rows),
+                         statistics.mean(x["seconds_training"] for x in rows), len(rows),
+                         statistics.mean(x["seconds"] for x in rows) / b["side_by_side"], wall))
+    unlisted = sorted("{}-s{}".format(r["name"], r["seed"]) for r in results if batch_of(r, listed) is None)
+    if unlisted:
+        lines.append("- in no batch of reports/fl-full/batches.json: " + ", ".join(unlisted))
     lines += ["", "One run alone takes about 0.33 s a round on an H100 (docs/benchmarks.md). GPU training is not "
               "bit-reproducible run to run (cuDNN's nondeterministic kernels): exp4-n50-corbin at seed 1234, made "
               "twice, kept 87.29 % (the run reported) and 87.48 % the second time; the seeds' spread, not a rerun, "
@@ -1409,12 +1527,14 @@ def not_run_section(named, decided, grid_missing, results, not_run):
                                               "—" if minutes is None else "{:.1f}".format(minutes)))
     lines += ["To take every pending comparison to its next look, to give each mechanism's best λ the rule's "
               "first three seeds, to run the λ grid's other seeds and the authors' baselines (base-*), these runs "
-              "are missing (device minutes: the later batch's mean wall time per 100-round run of that size over the "
-              "16 sharing one H200; 500-client runs from the first batch, 8 sharing an H100). About {:.0f} device "
+              "are missing (device minutes: the mean wall time of a 100-round run of that size on the H200 over the "
+              "runs sharing it in its batch). About {:.0f} device "
               "minutes in all, plus about 2 to start a machine and build. `.ci/cuda/runs` builds corbin-fl and makes "
               "the configured runs within a time limit (`analysis/fl_experiments.py --scale full --device cuda "
-              "--jobs 16`, skipping finished runs); a pending comparison's next look is configured by raising its "
-              "runs' count in `RULE_SEEDS` to that look's n, a λ grid seed in `LAMBDA_GRID_SEEDS`.".format(total), "",
+              "--jobs 16`, skipping finished runs; named runs in batches, the first batch's first: `.ci/cuda/runs "
+              "RUN ... --then RUN ...`); a pending comparison's next look is configured by raising its runs' count in "
+              "`RULE_SEEDS` to that look's n, a λ grid seed in `LAMBDA_GRID_SEEDS`; each batch made is recorded in "
+              "reports/fl-full/batches.json.".format(total), "",
               "| run | seeds | device minutes |", "|---|---|---|"] + rows + [""]
     return lines
 
@@ -1439,7 +1559,7 @@ def gap_section():
 
 
 def main():
-    global SCALE, REGISTRY_SOURCE
+    global SCALE, REGISTRY_SOURCE, CORBIN
     here = os.path.dirname(os.path.abspath(__file__))
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", choices=sorted(SCALES), default="reduced")
@@ -1453,6 +1573,8 @@ def main():
     p.add_argument("--registry", help="corbin executable whose `corbin mechanisms --json` lists the mechanisms "
                    "(default: --corbin; corbin and corbin-fl both list them)")
     p.add_argument("--only", nargs="*", help="experiments to run (1 2 3 4 5 7 base niid); default all")
+    p.add_argument("--names", nargs="+", help="runs to make, by name (e.g. exp1-ldp), in this order; default every "
+                   "run of the experiments --only keeps")
     p.add_argument("--seeds", nargs="*", type=int, help="default: the scale's")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--runs-only", action="store_true", help="run, and write no report")
@@ -1472,8 +1594,15 @@ def main():
     if not (args.report_only or args.dry_run) and not os.access(args.corbin, os.X_OK):
         sys.exit("fl experiments: --corbin {} is not an executable (build first: bash .ci/setup)".format(args.corbin))
     REGISTRY_SOURCE = args.registry or registry_executable(args.corbin)
+    CORBIN = args.corbin
     REGISTRY.update(load_registry(REGISTRY_SOURCE))
     runs = experiments_full() if args.scale == "full" else experiments()
+    if args.names:
+        if not (args.runs_only or args.dry_run):
+            bad_input("--names needs --runs-only or --dry-run (a report covers every run, not those named)")
+        unknown = [n for n in args.names if n not in {name for _, name, _ in runs}]
+        if unknown:
+            bad_input("--names has {}, which is no run of --scale {}".format(", ".join(unknown), args.scale))
     if args.dry_run:
         dry_run(args, runs)
         return
