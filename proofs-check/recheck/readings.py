@@ -10,10 +10,14 @@ from .report import InternalError, Malformed, short
 from .schema import boolean, obj, one_of, text, typed, verdict_text
 
 
+# readings.cpp to_string(Verdict7::holds_empirical): an experiment's claim the sequential rule decides.
+HOLDS_EMPIRICAL = "holds (under the experiments' sequential rule)"
+
+
 def decision_text(value, path):
     """The report's vocabulary (readings.hpp Decision::text)."""
-    fixed = ("holds (proved)", "holds (checked on a grid; proof open)", "holds (at the seeds' spread)", "fails",
-             "proof invalid", "undecided")
+    fixed = ("holds (proved)", "holds (checked on a grid; proof open)", HOLDS_EMPIRICAL, "fails", "proof invalid",
+             "undecided")
     if type(value) is not str or not (value in fixed or (value.startswith("holds only under ") and len(value) > 17)
                                       or (value.startswith("erratum (") and value.endswith(")"))):
         raise Malformed(path, f"a verdict ({', '.join(fixed)}, holds only under …, erratum (…)), not {short(value)}")
@@ -112,14 +116,14 @@ def recheck_provenance(report, cert):
 
 def old_to_reading(computed, empirical):
     if computed in ("holds", "holds with slack"):
-        return "holds (at the seeds' spread)" if empirical else "holds (checked on a grid; proof open)"
+        return HOLDS_EMPIRICAL if empirical else "holds (checked on a grid; proof open)"
     return "fails" if computed == "fails" else "undecided"
 
 
 def decide(readings):
     """readings.hpp decide(), written again."""
-    holds = ("holds (proved)", "holds (checked on a grid; proof open)", "holds (at the seeds' spread)")
-    rank = {"fails": 0, "undecided": 1, "holds (at the seeds' spread)": 2, "holds (checked on a grid; proof open)": 3}
+    holds = ("holds (proved)", "holds (checked on a grid; proof open)", HOLDS_EMPIRICAL)
+    rank = {"fails": 0, "undecided": 1, HOLDS_EMPIRICAL: 2, "holds (checked on a grid; proof open)": 3}
     printed = [r for r in readings if r["role"] in ("as printed", "empirical")]
     if not printed:
         return readings[0]["verdict"] if readings else "undecided"
