@@ -218,6 +218,8 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
   if (phase.m > kMaxCompositions / phase.rounds)
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
+  s.coordinates = phase.m;
+  phase.uses_per_round = fl::uses_per_round(s);
   const fl::RoomAccountant one = fl::room_accountant(room, s, phase.n, limits);
   if (one.dropout_refused)
     throw invalid_argument(a.sampling_rate.empty() ? "--dropout" : "--sampling-rate",
@@ -286,7 +288,7 @@ RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<B
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
-        ledger.step_rounds(one, phase.m, phase.rounds, phase.relation, phase.dropout > 0);
+        ledger.step_rounds(one, phase.uses_per_round, phase.rounds, phase.relation, phase.dropout > 0);
         if (asked) asked->push_back(phase);
         continue;
       }
@@ -556,7 +558,9 @@ void run_account(const AccountCli& cli) {
                 "under remove one, where the server sees the sum alone, the draw is given to it too): over the "
                 "populations themselves where there are at most " +
                 std::to_string(kMaxSurvivorPopulations) +
-                ", else over a ladder of fewer survivors whose law dominates theirs; no share of delta; " + lower;
+                ", else over a ladder of fewer survivors whose law dominates theirs, a round's coordinates sharing "
+                "the draw; except that under remove one a lone room's round of one coordinate is the worst case "
+                "over its clients' laws with dropout folded in (the sum alone, exact); no share of delta; " + lower;
     out["dropout"] = d;
   }
   out["cells"] = o.cells;

@@ -57,6 +57,12 @@ CASES = [  # (N, E, P, DELTA)
     (2000, 2.0, 0.1, 1e-3),
     (1000, 3.0, 0.1, 1e-5),  # below the accountant's method switch: consistency row
 ]
+ROOM_CASES = [  # (N, E, P, DELTA): --mechanism ldp, one coordinate, one round
+    (6, 3.0, 0.5, 0.01),
+    (20, 3.0, 0.5, 0.001),
+    (50, 3.0, 0.9, 1e-5),
+    (200, 3.0, 0.99, 1e-5),
+]
 
 
 def step_law(q, p):
@@ -299,6 +305,28 @@ def main():
             violations.append('%s: eps_lower %.12g > max over configurations %.12g' % (tag, lower, mx))
         if not (upper >= mx * (1 - 1e-9) - 1e-12):
             violations.append('%s: eps_upper %.12g < max over configurations %.12g' % (tag, upper, mx))
+    # The lone room `ldp` (the same LDPQ clients, its own builder): at one coordinate and one round
+    # its upper end is the worst case of the sum alone over every configuration, both ends.
+    for (n, E, p, delta) in ROOM_CASES:
+        cmd = [cli, 'account', '--mechanism', 'ldp', '--n', str(n), '--exp-eps', repr(E), '--dropout', repr(p),
+               '--delta', repr(delta), '--neighbours', 'remove', '--json']
+        tag = 'ldp N=%d E=%g P=%g DELTA=%g' % (n, E, p, delta)
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            violations.append('%s: CLI exit %d: %s' % (tag, out.returncode, out.stderr.strip()))
+            continue
+        js = json.loads(out.stdout)
+        lower, upper = parse_eps(js['eps_lower']), parse_eps(js['eps_upper'])
+        mx, (bx, bj), _ = Round(n, E, p).scan(delta)
+        mx = max(mx, Round(n, E, p).eps_exact(bx, bj, delta))
+        print('ldp %5d %3g %4g %7g | %14.10f %14.10f | max_exact %14.10f at (%+d,%d)' % (
+            n, E, p, delta, lower, upper, mx, bx, bj))
+        if not (upper >= mx * (1 - 1e-9) - 1e-12):
+            violations.append('%s: eps_upper %.12g < max over configurations %.12g' % (tag, upper, mx))
+        if not (upper <= mx * (1 + 1e-6) + 1e-9):
+            violations.append('%s: eps_upper %.12g is not the max over configurations %.12g' % (tag, upper, mx))
+        if not (lower <= mx * (1 + 1e-9) + 1e-12):
+            violations.append('%s: eps_lower %.12g > max over configurations %.12g' % (tag, lower, mx))
     for v in violations:
         print('VIOLATION: ' + v)
     print('OK' if not violations else '%d violation(s)' % len(violations))

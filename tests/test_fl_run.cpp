@@ -297,19 +297,24 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   const auto pbm = rounds(out);
   REQUIRE(pbm.size() == 2);
   // The room's round at the run's setting: e^ε = 3, dropout 1/4, four clients (the run's --delta
-  // is also the Gaussian's calibration δ).
-  const auto room_round = [](const char* name) {
+  // is also the Gaussian's calibration δ); one coordinate's, and the whole round's m coordinates,
+  // which share the draw.
+  const auto room_round = [](const char* name, std::uint64_t coordinates) {
     corbin::fl::CoordinateSetting s;
     s.budget = corbin::Budget::make(corbin::Budget::Kind::exp_eps, corbin::Rational(3));
     s.dropout = corbin::Rational(1, 4);
     s.delta = corbin::Rational(1, 100000);
+    s.coordinates = coordinates;
     std::string why;
     return corbin::fl::Registry::global().find(name).round_accountant(s, 4, corbin::PldLimits{}, why);
   };
   {
-    const std::optional<corbin::Accountant> round = room_round("pbm1");
+    const std::optional<corbin::Accountant> round = room_round("pbm1", 1), whole = room_round("pbm1", m);
     REQUIRE(round);
-    corbin::RunAccountant expected(*round, m, corbin::Rational(1, 100000));
+    REQUIRE(whole);
+    corbin::RunAccountant expected(*round, *whole, m, corbin::Rational(1, 100000));
+    // Drawn anew per coordinate the model's ε would be smaller: the draw is shared.
+    CHECK(expected.after(1).model > corbin::RunAccountant(*round, m, corbin::Rational(1, 100000)).after(1).model);
     for (std::size_t r = 0; r < pbm.size(); ++r) {
       const corbin::RunAccountant::Bounds b = expected.after(r + 1);
       CHECK(pbm[r]["eps_upper_model"].get<double>() == b.model);
@@ -321,10 +326,11 @@ TEST_CASE("corbin fl logs the certified ε_upper per round and stops at --target
   {
     const auto noisy = rounds(out);
     REQUIRE(noisy.size() == 1);
-    const std::optional<corbin::Accountant> round = room_round("gaussian");
+    const std::optional<corbin::Accountant> round = room_round("gaussian", 1), whole = room_round("gaussian", m);
     REQUIRE(round);
+    REQUIRE(whole);
     CHECK(noisy[0]["eps_upper_model"].get<double>() ==
-          corbin::RunAccountant(*round, m, corbin::Rational(1, 100000)).after(1).model);
+          corbin::RunAccountant(*round, *whole, m, corbin::Rational(1, 100000)).after(1).model);
   }
   REQUIRE(fresh(common + "--mechanism cq --dropout 1/4 --rounds 1").status == 0);
   {

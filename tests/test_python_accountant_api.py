@@ -180,4 +180,10 @@ assert len(gauss.stderr.splitlines()) == 1, gauss.stderr
 both = subprocess.run([CLI, "account", "--n", "20", "--gamma", "1", "--exp-eps", "3", "--dropout", "1/2",
                        "--sampling-rate", "1/2", "--delta", "1e-3"], capture_output=True, text=True)
 assert both.returncode == 2 and "--sampling-rate" in both.stderr and len(both.stderr.splitlines()) == 1, both.stderr
+# A room's dropout round of m coordinates shares the draw, in Python as in the CLI: the same
+# doubles, and its upper end at least the 3.1973 Theorem 3's path attains with the same clients.
+shared = corbin.Accountant(3, mechanism="ldp", m=3, exp_eps=3, dropout="1/2", rounds=1)
+by_cli = cli("--mechanism", "ldp", "--n", "3", "--m", "3", "--exp-eps", "3", "--dropout", "1/2", "--delta", "1/100")
+assert shared.epsilon("1/100") == (by_cli["eps_lower_approx"], by_cli["eps_upper_approx"]), by_cli
+assert shared.epsilon("1/100")[1] >= 3.1973, shared.epsilon("1/100")
 print("ok")

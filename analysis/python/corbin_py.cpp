@@ -564,12 +564,13 @@ PyLedger room_ledger(const std::string& name, const py::handle& n, const py::han
   PldLimits limits;
   limits.max_cells = to_count(cells, "cells", 1ul << 16);
   if (limits.max_cells < 16) throw corbin::invalid_argument("cells", std::to_string(limits.max_cells), "at least 16");
+  s.coordinates = coordinates;
   const fl::RoomAccountant one = fl::room_accountant(room, s, clients, limits);
   if (one.dropout_refused) throw corbin::invalid_argument("dropout", to_string(dropout), "0 for " + which + ": " + one.why_not);
   if (!one.round)
     throw corbin::invalid_argument("mechanism", quote(name), "a mechanism with a certified accountant: " + one.why_not);
   PyLedger out{RunLedger(limits), std::nullopt};
-  out.ledger.step_rounds(*one.round, coordinates, count, s.relation, dropout > 0);
+  out.ledger.step_rounds(*one.round, fl::uses_per_round(s), count, s.relation, dropout > 0);
   return out;
 }
 

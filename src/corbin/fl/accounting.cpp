@@ -36,7 +36,15 @@ RunAccounting account_run(const MechanismConfig& mech, std::size_t n, std::uint6
     }
     check_rounds();
     out.why_not.clear();
-    out.accountant.emplace(*round, coordinates, mech.delta);
+    if (mech.dropout > 0 && coordinates > 1) {
+      // The m coordinates share the draw: the model's bound is of the whole round.
+      s.coordinates = coordinates;
+      const std::optional<Accountant> whole = mech.mechanism->round_accountant(s, n, PldLimits{}, why_not);
+      if (!whole) throw invalid_argument("m", std::to_string(coordinates), "a round its room accounts: " + why_not);
+      out.accountant.emplace(*round, *whole, coordinates, mech.delta);
+    } else {
+      out.accountant.emplace(*round, coordinates, mech.delta);
+    }
     return out;
   }
   check_rounds();

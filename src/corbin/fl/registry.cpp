@@ -151,6 +151,8 @@ std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rationa
   return interval_from(law_mse(*l, w));
 }
 
+std::uint64_t uses_per_round(const CoordinateSetting& s) { return s.dropout > 0 ? 1 : s.coordinates; }
+
 std::vector<Rational> range_ends(const CoordinateSetting& s) {
   return {Rational(s.center - s.radius), Rational(s.center + s.radius)};
 }
@@ -352,7 +354,7 @@ std::optional<Accountant> Mechanism::round_accountant(const CoordinateSetting& s
     }
     laws.push_back({std::move(*atoms), input_words(s, w)});
   }
-  return lone_clients_round(laws, n, s.center, s.relation, s.dropout, limits);
+  return lone_clients_round(laws, n, s.center, s.relation, s.dropout, s.coordinates, limits);
 }
 
 RoomAccountant room_accountant(const Mechanism& room, const CoordinateSetting& s, std::size_t n,

@@ -156,7 +156,15 @@ struct CoordinateSetting {
   /// rooms' builder takes the mixture over who survived (lone_clients.hpp: lone_clients_round),
   /// the others refuse one above 0.
   Rational dropout{0};
+  /// The coordinates m of a round (round_accountant only). With dropout they share every
+  /// client's draw (who drops out drops out of all of them), so the accountant is of one whole
+  /// round: the mixture over who survived of the m coordinates composed (uses_per_round).
+  std::uint64_t coordinates = 1;
 };
+
+/// How many uses of round_accountant's answer make one round: 1 with dropout (the answer is the
+/// whole round, its coordinates sharing the draw), else the m coordinates, each a use.
+std::uint64_t uses_per_round(const CoordinateSetting& s);
 
 /// The parameters of a CoordinateSetting beyond c and r, each read by some rooms' questions and
 /// not by others (Mechanism::reads).

@@ -91,7 +91,7 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
     if (s.dropout > 0)
       return noise_dropout_accountant(
           [&](unsigned long survivors) { return laplace_sum_plds(b, sensitivity, survivors, limits); }, n, s.dropout,
-          "Laplace(b)", limits);
+          s.coordinates, "Laplace(b)", limits);
     return laplace_sum_accountant(b, sensitivity, n, limits);
   }
   PrecisionScope scope(std::max(working_precision_bits(), 256u));
@@ -99,7 +99,7 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
   if (s.dropout > 0)
     return noise_dropout_accountant(
         [&](unsigned long survivors) { return gaussian_sum_plds(sigma, sensitivity, survivors, limits); }, n,
-        s.dropout, "N(0, sigma^2)", limits);
+        s.dropout, s.coordinates, "N(0, sigma^2)", limits);
   return gaussian_sum_accountant(sigma, sensitivity, n, limits);
 }
 

@@ -103,7 +103,7 @@ std::optional<Accountant> PbmMechanism::round_accountant(const CoordinateSetting
                              "), the rest at p(c + " + r + "))";
     vertices.push_back(std::move(v));
   }
-  return lone_clients_round(vertices, n, s.center, s.relation, s.dropout, limits);
+  return lone_clients_round(vertices, n, s.center, s.relation, s.dropout, s.coordinates, limits);
 }
 
 std::optional<Interval> PbmMechanism::mse(const CoordinateSetting& s, const Rational& w) const {

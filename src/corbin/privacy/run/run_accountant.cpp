@@ -32,6 +32,15 @@ RunAccountant::RunAccountant(const Accountant& round, std::uint64_t coordinates,
   coordinate_ = round;
 }
 
+RunAccountant::RunAccountant(const Accountant& coordinate, const Accountant& whole_round, std::uint64_t coordinates,
+                             const Rational& delta)
+    : RunAccountant(coordinate, coordinates, delta) {
+  if (whole_round.compositions() != coordinates)
+    throw invalid_argument("round", std::to_string(whole_round.compositions()),
+                           std::to_string(coordinates) + " uses (the round's coordinates)");
+  whole_ = whole_round;
+}
+
 RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {
   if (rounds < 1 || rounds > kMaxCompositions / m_)
     throw invalid_argument("rounds", std::to_string(rounds),
@@ -45,8 +54,9 @@ RunAccountant::Bounds RunAccountant::after(std::uint64_t rounds) {
   // As run_ledger.cpp composes a phase (phase_of).
   if (!coordinate_infinite_) out.coordinate = coordinate_->coordinates(1, rounds).epsilon_upper(delta);
   if (!model_infinite_)
-    out.model = round_ ? phase_of(*round_, m_, rounds).epsilon_upper(delta)  // Theorem 3's
-                       : coordinate_->coordinates(m_, rounds).epsilon_upper(delta);
+    out.model = round_   ? phase_of(*round_, m_, rounds).epsilon_upper(delta)  // Theorem 3's
+                : whole_ ? whole_->coordinates(1, rounds).epsilon_upper(delta)   // a room's, with dropout
+                         : coordinate_->coordinates(m_, rounds).epsilon_upper(delta);
   coordinate_infinite_ = std::isinf(out.coordinate);
   model_infinite_ = std::isinf(out.model);
   return out;

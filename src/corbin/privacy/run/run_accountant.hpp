@@ -23,6 +23,10 @@ class RunAccountant {
   /// Any other mechanism's round, one coordinate (Mechanism::round_accountant): its one role,
   /// composed over the m coordinates and the rounds.
   RunAccountant(const Accountant& round, std::uint64_t coordinates, const Rational& delta);
+  /// Any other mechanism's dropout round (Mechanism::round_accountant with dropout): one
+  /// coordinate's round, and the whole round of m coordinates, which share the draw (m uses).
+  RunAccountant(const Accountant& coordinate, const Accountant& whole_round, std::uint64_t coordinates,
+                const Rational& delta);
 
   struct Bounds {
     double coordinate;  ///< ε_upper(δ) of one coordinate after the rounds (k = R)
@@ -40,6 +44,7 @@ class RunAccountant {
   Rational delta_;
   std::optional<Accountant> coordinate_;  ///< one coordinate of a round
   std::optional<RoundAccountants> round_;  ///< Theorem 3's round (phase_of); none: a lone room's
+  std::optional<Accountant> whole_;        ///< a room's dropout round, its m coordinates together
   bool drawn_ = false;
   bool coordinate_infinite_ = false, model_infinite_ = false;  ///< at last_ rounds (kept after)
   std::uint64_t last_ = 0;

@@ -204,18 +204,23 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
   return out;
 }
 
+std::vector<ExtremeLaw> sent_laws(const std::vector<ExtremeLaw>& extremes, const Rational& dropout) {
+  std::vector<ExtremeLaw> out = extremes;
+  if (dropout > 0)
+    for (ExtremeLaw& e : out) {
+      for (Atom<Rational>& a : e.atoms) a.prob *= 1 - dropout;
+      e.atoms.push_back({Rational(0), dropout});  // nothing sent: 0 added to the sum
+    }
+  return out;
+}
+
 std::optional<std::vector<WindowPmf>> lattice_laws(const std::vector<ExtremeLaw>& extremes, unsigned long n,
                                                    const Rational& dropout) {
   const Rational step = lattice_step(extremes, Rational(0));
   if (step == 0) return std::nullopt;
   PrecisionScope scope(std::max(working_precision_bits(), 128u));
   std::vector<WindowPmf> out;
-  for (const ExtremeLaw& e : extremes) {
-    ExtremeLaw sent = e;
-    if (dropout > 0) {
-      for (Atom<Rational>& a : sent.atoms) a.prob *= 1 - dropout;
-      sent.atoms.push_back({Rational(0), dropout});  // nothing sent: 0 added to the sum
-    }
+  for (const ExtremeLaw& sent : sent_laws(extremes, dropout)) {
     for (const Atom<Rational>& a : sent.atoms)
       if (abs(Rational(a.value / step)) * Rational(BigInt(n)) > Rational(kMaxLoneLattice)) return std::nullopt;
     out.push_back(on_lattice(sent, Rational(0), step));
@@ -224,24 +229,49 @@ std::optional<std::vector<WindowPmf>> lattice_laws(const std::vector<ExtremeLaw>
 }
 
 Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
-                              Neighbour relation, const Rational& dropout, const PldLimits& limits) {
+                              Neighbour relation, const Rational& dropout, std::uint64_t m, const PldLimits& limits) {
   if (dropout < 0 || dropout >= 1) throw invalid_argument("dropout", to_string(dropout), "in [0, 1)");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  if (m < 1) throw invalid_argument("m", "0", "at least 1");
   const bool both_orders = relation == Neighbour::replace_one;
   if (dropout == 0) return Accountant::from_family(lone_clients_family(extremes, n, center, relation), both_orders, limits);
-  Accountant out = mixed_over_survivors(
-      dropout, lone_survivor_populations(n, dropout),
-      [&](const SurvivorPopulation& s) {
-        return Accountant::from_family(lone_clients_family(extremes, s.counts.ldpq, center, relation), both_orders,
-                                       limits)
+  std::optional<Accountant> summed;
+  if (relation == Neighbour::remove_one && m == 1) {
+    // The server sees the sum alone: each client's law with its dropout folded in is again affine
+    // in its input between the extremes, so Lemma 1's reduction holds as without dropout and the
+    // family is the round's exact worst case over the adversary's choices. Not for m >= 2: the
+    // coordinates share the draw, which no one coordinate's law holds. Past the family's limits
+    // (n, the lattice) and for m >= 2, the labelled mixture below, whose upper end is infinite
+    // under remove one.
+    try {
+      summed = Accountant::from_family(lone_clients_family(sent_laws(extremes, dropout), n, center, relation), false,
+                                       limits);
+    } catch (const invalid_argument&) {
+    }
+  }
+  // The round's m coordinates share the draw: each population's m coordinates composed, then the
+  // labelled mixture, the whole round one use.
+  const auto population = [&](const SurvivorPopulation& s) {
+    const Accountant one =
+        Accountant::from_family(lone_clients_family(extremes, s.counts.ldpq, center, relation), both_orders, limits)
             .bounding();
-      },
-      1, limits);
+    return m == 1 ? one : one.coordinates(m);
+  };
+  Accountant out =
+      summed ? *summed : mixed_over_survivors(dropout, lone_survivor_populations(n, dropout), population, m, limits);
+  // Below: one coordinate of each round as run (for m >= 2 the others dropped: a post-processing
+  // of the round's release, so still a lower bound the mechanism attains).
   const std::vector<AttainedLaws> as_run = lone_dropout_mixtures(extremes, n, relation, dropout, limits);
   if (as_run.empty()) return out;
   std::vector<AttainedPlds> lowers;
   for (const AttainedLaws& l : as_run) lowers.push_back(attained_plds(l, limits));
-  return out.with_attained_plds(lowers).with_adaptive_lower(as_run);
+  if (m == 1) return out.with_attained_plds(lowers).with_adaptive_lower(as_run);
+  // Not the adaptive search: it would take the round's m uses as m draws, and m independent draws
+  // can release more than the shared one (an output only client 1's survival allows shows with
+  // probability 1 − p^m over m draws, 1 − p over one).
+  for (AttainedPlds& l : lowers)
+    l.words.dropout += "; one coordinate of the round's " + std::to_string(m) + " (the rest dropped)";
+  return out.with_attained_plds(lowers);
 }
 
 }  // namespace corbin

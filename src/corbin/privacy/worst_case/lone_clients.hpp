@@ -69,12 +69,19 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
                                               const Rational& center,
                                               Neighbour relation = Neighbour::replace_one);
 
-/// One coordinate of one round of n >= 2 lone clients over the extremes' laws: without dropout
-/// (p = 0) the family's worst case (Accountant::from_family, both orders under replace one); with
-/// dropout p in (0, 1) the mixture over who survived above and the round as run below (see
-/// above). Raises what lone_clients_family raises, and invalid_argument(dropout) outside [0, 1).
+/// One round of n >= 2 lone clients over the extremes' laws. Without dropout (p = 0) one
+/// coordinate of it: the family's worst case (Accountant::from_family, both orders under replace
+/// one). With dropout p in (0, 1) the whole round of m >= 1 coordinates, which share the draw:
+/// above, the mixture over who survived of each population's m coordinates composed (under
+/// remove one at m = 1, the family of the laws with dropout folded in, exact); below, the round
+/// as run, of one coordinate where m >= 2 (see above). Raises what lone_clients_family raises,
+/// invalid_argument(dropout) outside [0, 1) and invalid_argument(m) for 0.
 Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
-                              Neighbour relation, const Rational& dropout, const PldLimits& limits);
+                              Neighbour relation, const Rational& dropout, std::uint64_t m, const PldLimits& limits);
+
+/// The extremes' laws as a client sends them with dropout p >= 0: each atom's mass times 1 − p,
+/// and the value 0 (nothing sent, nothing added to the sum) with mass p.
+std::vector<ExtremeLaw> sent_laws(const std::vector<ExtremeLaw>& extremes, const Rational& dropout);
 
 /// The extremes' laws as windows on one lattice of the output values themselves (index v/h, h
 /// the largest step dividing every value, so that sums of different numbers of outputs share

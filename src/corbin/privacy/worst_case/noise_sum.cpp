@@ -31,9 +31,11 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
 }
 
 Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned long)>& plds, unsigned long n,
-                                    const Rational& p, const std::string& noise, const PldLimits& limits) {
+                                    const Rational& p, std::uint64_t m, const std::string& noise,
+                                    const PldLimits& limits) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  if (m < 1) throw invalid_argument("m", "0", "at least 1");
   std::map<unsigned long, ContinuousPlds> built;  // by the number of survivors, client 1 among them
   const auto of = [&](unsigned long survivors) -> const ContinuousPlds& {
     auto it = built.find(survivors);
@@ -47,9 +49,11 @@ Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned 
       p, parts,
       [&](const SurvivorPopulation& s) {
         const ContinuousPlds& x = of(s.counts.ldpq);
-        return shift_pair_accountant(x.upper, x.lower, s.counts.ldpq, noise, limits).upper_only();
+        // The round's m coordinates given the draw: independent, each the same shift.
+        const Accountant one = shift_pair_accountant(x.upper, x.lower, s.counts.ldpq, noise, limits).upper_only();
+        return m == 1 ? one : one.coordinates(m);
       },
-      1, limits);
+      m, limits);
   // Below: the same populations, or rungs at or above the others' survivors (more noise).
   std::vector<std::pair<Rational, unsigned long>> rungs;  // weight, survivors with client 1
   if (exact) {
@@ -63,7 +67,8 @@ Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned 
   Rational mass = p;
   for (const auto& [weight, survivors] : rungs) {
     if (weight == 0) continue;
-    lower = mixture(of(survivors).lower, lower, weight / (mass + weight), limits);
+    const LowerPld& one = of(survivors).lower;
+    lower = mixture(m == 1 ? one : power(one, m, limits), lower, weight / (mass + weight), limits);
     mass += weight;
   }
   ConfigurationWords words = shift_words(n, noise);

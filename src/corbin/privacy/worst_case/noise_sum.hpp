@@ -25,10 +25,13 @@ namespace corbin {
 Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, unsigned long n,
                                  const std::string& noise, const PldLimits& limits);
 
-/// One dropout round of n >= 2 clients with dropout p in (0, 1) (see above), `plds(c)` the shift
-/// pair's PLDs for c clients' noise. Raises invalid_argument(dropout) outside (0, 1), and what
-/// plds raises.
+/// One dropout round of n >= 2 clients with dropout p in (0, 1) (see above) and m >= 1
+/// coordinates sharing the draw (who drops out drops out of all of them): the labelled mixture
+/// over who survived of the m coordinates composed, both ends, the whole round one use.
+/// `plds(c)` is the shift pair's PLDs for c clients' noise. Raises invalid_argument(dropout)
+/// outside (0, 1), invalid_argument(m) for 0, and what plds raises.
 Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned long)>& plds, unsigned long n,
-                                    const Rational& p, const std::string& noise, const PldLimits& limits);
+                                    const Rational& p, std::uint64_t m, const std::string& noise,
+                                    const PldLimits& limits);
 
 }  // namespace corbin
