@@ -83,6 +83,76 @@ void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>
   }
 }
 
+/// Binomial(count, k)·a^k·b^(count − k), exact.
+Rational binomial_weight(unsigned long count, unsigned long k, const Rational& a, const Rational& b) {
+  Rational c(1), power(1);
+  for (unsigned long i = 0; i < k; ++i) c = c * Rational(BigInt(count - i)) / Rational(BigInt(i + 1));
+  for (unsigned long i = 0; i < k; ++i) power *= a;
+  for (unsigned long i = k; i < count; ++i) power *= b;
+  return c * power;
+}
+
+/// Under replace one, a dropout round of m >= 2 coordinates as run with the inputs fixed before
+/// the draw: client 1 at extreme x against y in every coordinate, every other client at extreme e.
+/// The server sees who survived; given client 1 and k others survived, the coordinates' sums are
+/// independent and the survivors interchangeable. So the labelled mixture over (client 1's
+/// survival, k), with exact binomial weights, of each label's pair composed m times is the release
+/// coarsened to that label: a lower bound the mechanism attains. Client 1 at the first and last
+/// attained extremes (both orders), the others at client 1's first input (with e^ε = 3, n = 10,
+/// m = 100, dropout 1/10 the best of the four with the others at either end; half the work).
+std::vector<AttainedPlds> shared_draw_lowers(const std::vector<ExtremeLaw>& extremes, unsigned long n,
+                                             const Rational& center, const Rational& dropout, std::uint64_t m,
+                                             const PldLimits& limits) {
+  std::vector<std::size_t> ends;
+  for (std::size_t e = 0; e < extremes.size(); ++e)
+    if (extremes[e].attained) ends.push_back(e);
+  if (ends.size() < 2) return {};
+  ends = {ends.front(), ends.back()};
+  const Rational step = lattice_step(extremes, center);
+  std::vector<WindowPmf> laws;
+  for (const ExtremeLaw& e : extremes) laws.push_back(on_lattice(e, center, step));
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  std::vector<AttainedPlds> out;
+  for (std::size_t x : ends)
+    for (std::size_t y : ends) {
+      if (x == y) continue;
+      {
+        const std::size_t e = x;
+        AttainedPlds whole{lower_pld(point, point, false, limits), lower_pld(point, point, false, limits), {}};
+        Rational mass = dropout;  // client 1 dropped: silent in both worlds
+        WindowPmf others = point_mass();
+        for (unsigned long k = 0; k < n; ++k, others = convolve(others, laws[e])) {
+          const Rational weight = (1 - dropout) * binomial_weight(n - 1, k, 1 - dropout, dropout);
+          // A label this rare is left silent (its outputs replaced by one symbol: a post-processing
+          // of the release, so the bound stays attained), sparing its m-fold composition.
+          if (weight < Rational(1, 1000000000000000)) {
+            whole.forward = mixture(lower_pld(point, point, false, limits), whole.forward, weight / (mass + weight),
+                                    limits);
+            whole.backward = mixture(lower_pld(point, point, false, limits), whole.backward,
+                                     weight / (mass + weight), limits);
+            mass += weight;
+            continue;
+          }
+          AttainedLaws label;
+          append_aligned(convolve(others, laws[x]), convolve(others, laws[y]), label.laws);
+          const AttainedPlds one = attained_plds(label, limits);
+          const Rational w = weight / (mass + weight);
+          whole.forward = mixture(power(one.forward, m, limits), whole.forward, w, limits);
+          whole.backward = mixture(power(one.backward, m, limits), whole.backward, w, limits);
+          mass += weight;
+        }
+        whole.words.client_1 = "client 1 alone at " + extremes[x].input;
+        whole.words.replaced_by = "client 1 at " + extremes[y].input;
+        whole.words.others_ldpq = "the other " + std::to_string(n - 1) + " clients all at " + extremes[e].input;
+        whole.words.others_pairs = "no pairs";
+        whole.words.dropout = dropout_said(dropout, Neighbour::replace_one) + "; the round's " + std::to_string(m) +
+                              " coordinates sharing the draw, every input fixed before it";
+        out.push_back(std::move(whole));
+      }
+    }
+  return out;
+}
+
 }  // namespace
 
 std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& extremes, unsigned long n,
@@ -260,7 +330,8 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   Accountant out =
       summed ? *summed : mixed_over_survivors(dropout, lone_survivor_populations(n, dropout), population, m, limits);
   // Below: one coordinate of each round as run (for m >= 2 the others dropped: a post-processing
-  // of the round's release, so still a lower bound the mechanism attains).
+  // of the round's release, so still a lower bound the mechanism attains), and for m >= 2 under
+  // replace one the whole round with the inputs fixed before the draw.
   const std::vector<AttainedLaws> as_run = lone_dropout_mixtures(extremes, n, relation, dropout, limits);
   if (as_run.empty()) return out;
   std::vector<AttainedPlds> lowers;
@@ -271,6 +342,11 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   // probability 1 − p^m over m draws, 1 − p over one).
   for (AttainedPlds& l : lowers)
     l.words.dropout += "; one coordinate of the round's " + std::to_string(m) + " (the rest dropped)";
+  // The whole round as run where the draw is seen and its populations are few.
+  if (relation == Neighbour::replace_one && n <= kMaxSurvivorPopulations) {
+    const std::vector<AttainedPlds> whole = shared_draw_lowers(extremes, n, center, dropout, m, limits);
+    lowers.insert(lowers.end(), whole.begin(), whole.end());
+  }
   return out.with_attained_plds(lowers);
 }
 
