@@ -51,9 +51,6 @@ struct AccountPhase {
   std::optional<Budget> budget = Budget{Budget::Kind::exp_eps, Rational(3)};  ///< none: a room that takes none
   Neighbour relation = Neighbour::replace_one;
   Rational dropout{0};  ///< a room's rounds' dropout (a kind's is its own)
-  /// A room's accountant's uses per round: m, or 1 where it is the whole round (dropout: its
-  /// coordinates share the draw; fl::uses_per_round).
-  std::uint64_t uses_per_round = 1;
 };
 
 struct AccountOutcome {

@@ -219,7 +219,6 @@ std::pair<Accountant, AccountPhase> room_of(const AccountArgs& a, const PldLimit
     throw invalid_argument("--rounds", a.rounds,
                            "such that m·T <= " + std::to_string(kMaxCompositions) + " (m = " + std::to_string(phase.m) + ")");
   s.coordinates = phase.m;
-  phase.uses_per_round = fl::uses_per_round(s);
   const fl::RoomAccountant one = fl::room_accountant(room, s, phase.n, limits);
   if (one.dropout_refused)
     throw invalid_argument(a.sampling_rate.empty() ? "--dropout" : "--sampling-rate",
@@ -288,7 +287,8 @@ RunLedger ledger_of(const std::vector<AccountArgs>& kinds, const std::optional<B
       if (!theorem3(kinds[i])) {
         if (budget) throw invalid_argument("--target-eps", "given", "for Theorem 3's mechanism only (augcorbin, corbin)");
         const auto [one, phase] = room_of(kinds[i], limits);
-        ledger.step_rounds(one, phase.uses_per_round, phase.rounds, phase.relation, phase.dropout > 0);
+        ledger.step_rounds(one, fl::uses_per_round(phase.dropout, phase.m), phase.rounds, phase.relation,
+                           phase.dropout > 0);
         if (asked) asked->push_back(phase);
         continue;
       }

@@ -151,7 +151,7 @@ std::optional<Interval> Mechanism::mse(const CoordinateSetting& s, const Rationa
   return interval_from(law_mse(*l, w));
 }
 
-std::uint64_t uses_per_round(const CoordinateSetting& s) { return s.dropout > 0 ? 1 : s.coordinates; }
+std::uint64_t uses_per_round(const Rational& dropout, std::uint64_t m) { return dropout > 0 ? 1 : m; }
 
 std::vector<Rational> range_ends(const CoordinateSetting& s) {
   return {Rational(s.center - s.radius), Rational(s.center + s.radius)};

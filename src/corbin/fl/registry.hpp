@@ -162,9 +162,12 @@ struct CoordinateSetting {
   std::uint64_t coordinates = 1;
 };
 
-/// How many uses of round_accountant's answer make one round: 1 with dropout (the answer is the
-/// whole round, its coordinates sharing the draw), else the m coordinates, each a use.
-std::uint64_t uses_per_round(const CoordinateSetting& s);
+/// How many uses of round_accountant's answer make one round of m coordinates: 1 with dropout
+/// (the answer is the whole round, its coordinates sharing the draw), else m, each a use.
+std::uint64_t uses_per_round(const Rational& dropout, std::uint64_t m);
+inline std::uint64_t uses_per_round(const CoordinateSetting& s) {
+  return uses_per_round(s.dropout, s.coordinates);
+}
 
 /// The parameters of a CoordinateSetting beyond c and r, each read by some rooms' questions and
 /// not by others (Mechanism::reads).

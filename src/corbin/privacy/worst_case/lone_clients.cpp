@@ -83,23 +83,15 @@ void placements(std::size_t kinds, std::size_t clients, std::vector<std::size_t>
   }
 }
 
-/// Binomial(count, k)·a^k·b^(count − k), exact.
-Rational binomial_weight(unsigned long count, unsigned long k, const Rational& a, const Rational& b) {
-  Rational c(1), power(1);
-  for (unsigned long i = 0; i < k; ++i) c = c * Rational(BigInt(count - i)) / Rational(BigInt(i + 1));
-  for (unsigned long i = 0; i < k; ++i) power *= a;
-  for (unsigned long i = k; i < count; ++i) power *= b;
-  return c * power;
-}
-
 /// Under replace one, a dropout round of m >= 2 coordinates as run with the inputs fixed before
-/// the draw: client 1 at extreme x against y in every coordinate, every other client at extreme e.
+/// the draw: client 1 at extreme x against y in every coordinate, every other client at x too.
 /// The server sees who survived; given client 1 and k others survived, the coordinates' sums are
 /// independent and the survivors interchangeable. So the labelled mixture over (client 1's
-/// survival, k), with exact binomial weights, of each label's pair composed m times is the release
-/// coarsened to that label: a lower bound the mechanism attains. Client 1 at the first and last
-/// attained extremes (both orders), the others at client 1's first input (with e^ε = 3, n = 10,
-/// m = 100, dropout 1/10 the best of the four with the others at either end; half the work).
+/// survival, k), with the populations' exact weights (n <= kMaxSurvivorPopulations), of each
+/// label's pair composed m times is the release coarsened to that label: a lower bound the
+/// mechanism attains. Client 1 at the first and last attained extremes, both orders (with e^ε = 3,
+/// n = 10, m = 100, dropout 1/10 the others at client 1's first input were the best of the four
+/// placements at either end; half the work).
 std::vector<AttainedPlds> shared_draw_lowers(const std::vector<ExtremeLaw>& extremes, unsigned long n,
                                              const Rational& center, const Rational& dropout, std::uint64_t m,
                                              const PldLimits& limits) {
@@ -111,44 +103,42 @@ std::vector<AttainedPlds> shared_draw_lowers(const std::vector<ExtremeLaw>& extr
   const Rational step = lattice_step(extremes, center);
   std::vector<WindowPmf> laws;
   for (const ExtremeLaw& e : extremes) laws.push_back(on_lattice(e, center, step));
+  const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, dropout);
   const WindowPmf point = few_point_pmf({Interval(1)});
+  const LowerPld silent = lower_pld(point, point, false, limits);
   std::vector<AttainedPlds> out;
   for (std::size_t x : ends)
     for (std::size_t y : ends) {
       if (x == y) continue;
-      {
-        const std::size_t e = x;
-        AttainedPlds whole{lower_pld(point, point, false, limits), lower_pld(point, point, false, limits), {}};
-        Rational mass = dropout;  // client 1 dropped: silent in both worlds
-        WindowPmf others = point_mass();
-        for (unsigned long k = 0; k < n; ++k, others = convolve(others, laws[e])) {
-          const Rational weight = (1 - dropout) * binomial_weight(n - 1, k, 1 - dropout, dropout);
-          // A label this rare is left silent (its outputs replaced by one symbol: a post-processing
-          // of the release, so the bound stays attained), sparing its m-fold composition.
-          if (weight < Rational(1, 1000000000000000)) {
-            whole.forward = mixture(lower_pld(point, point, false, limits), whole.forward, weight / (mass + weight),
-                                    limits);
-            whole.backward = mixture(lower_pld(point, point, false, limits), whole.backward,
-                                     weight / (mass + weight), limits);
-            mass += weight;
-            continue;
-          }
-          AttainedLaws label;
-          append_aligned(convolve(others, laws[x]), convolve(others, laws[y]), label.laws);
-          const AttainedPlds one = attained_plds(label, limits);
-          const Rational w = weight / (mass + weight);
-          whole.forward = mixture(power(one.forward, m, limits), whole.forward, w, limits);
-          whole.backward = mixture(power(one.backward, m, limits), whole.backward, w, limits);
-          mass += weight;
+      // The others' sums at x, by how many of them survived.
+      std::vector<WindowPmf> others{point_mass()};
+      for (unsigned long k = 1; k < n; ++k) others.push_back(convolve(others.back(), laws[x]));
+      AttainedPlds whole{silent, silent, {}};
+      Rational mass = dropout;  // client 1 dropped: silent in both worlds
+      for (const SurvivorPopulation& part : parts) {
+        const Rational w = part.weight / (mass + part.weight);
+        mass += part.weight;
+        // A label this rare is left silent (its outputs replaced by one symbol: a post-processing
+        // of the release, so the bound stays attained), sparing its m-fold composition.
+        if (part.weight < Rational(1, 1000000000000000)) {
+          whole.forward = mixture(silent, whole.forward, w, limits);
+          whole.backward = mixture(silent, whole.backward, w, limits);
+          continue;
         }
-        whole.words.client_1 = "client 1 alone at " + extremes[x].input;
-        whole.words.replaced_by = "client 1 at " + extremes[y].input;
-        whole.words.others_ldpq = "the other " + std::to_string(n - 1) + " clients all at " + extremes[e].input;
-        whole.words.others_pairs = "no pairs";
-        whole.words.dropout = dropout_said(dropout, Neighbour::replace_one) + "; the round's " + std::to_string(m) +
-                              " coordinates sharing the draw, every input fixed before it";
-        out.push_back(std::move(whole));
+        const WindowPmf& rest = others[part.counts.ldpq - 1];
+        AttainedLaws label;
+        append_aligned(convolve(rest, laws[x]), convolve(rest, laws[y]), label.laws);
+        const AttainedPlds one = attained_plds(label, limits);
+        whole.forward = mixture(power(one.forward, m, limits), whole.forward, w, limits);
+        whole.backward = mixture(power(one.backward, m, limits), whole.backward, w, limits);
       }
+      whole.words.client_1 = "client 1 alone at " + extremes[x].input;
+      whole.words.replaced_by = "client 1 at " + extremes[y].input;
+      whole.words.others_ldpq = "the other " + std::to_string(n - 1) + " clients all at " + extremes[x].input;
+      whole.words.others_pairs = "no pairs";
+      whole.words.dropout = dropout_said(dropout, Neighbour::replace_one) + "; the round's " + std::to_string(m) +
+                            " coordinates sharing the draw, every input fixed before it";
+      out.push_back(std::move(whole));
     }
   return out;
 }
