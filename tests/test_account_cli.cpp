@@ -289,7 +289,7 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "pbm1", "--dropout", "1"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
-      {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove"}, "--mechanism"},
+      {{"--mechanism", "laplace", "--neighbours", "remove"}, "--mechanism"},
       {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},
       {{"--mechanism", "ldp", "--calibration-delta", "1e-5"}, "--calibration-delta"},
       {{"--gamma", "1", "--calibration-delta", "1e-5"}, "--calibration-delta"},
@@ -373,6 +373,34 @@ TEST_CASE("under remove one a lone room's dropout round of one coordinate is exa
   const Json two = run_json({"--mechanism", "ldp", "--n", "6", "--m", "2", "--exp-eps", "3", "--dropout", "1/2",
                              "--delta", "1/100", "--neighbours", "remove"});
   CHECK(two["eps_upper"] == "infinite");
+}
+
+TEST_CASE("corbin account --mechanism gaussian --neighbours remove: the pair of n and n - 1 noises", "[cli][unit]") {
+  // Without dropout both ends are the one pair's PLDs (gaussian_pld.hpp), client 1 at the extreme
+  // farther from 0: a centre of 2 (|c + r| = 3) is less private than a centre of 0 (1).
+  const std::vector<std::string> base = {"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10",
+                                         "--eps", "1", "--rounds", "10", "--delta", "1e-5", "--neighbours", "remove"};
+  const Json at0 = run_json(base);
+  std::vector<std::string> shifted = base;
+  shifted.insert(shifted.end(), {"--center", "2"});
+  const Json at2 = run_json(shifted);
+  CHECK(at0["eps_lower_approx"].get<double>() <= at0["eps_upper_approx"].get<double>());
+  CHECK(at0["relative_width"].get<double>() < 0.01);
+  CHECK(at0["eps_upper_approx"].get<double>() < at2["eps_lower_approx"].get<double>());
+  const Json& by = at0["worst_case"]["lower_bound_attained_by"][0];
+  CHECK(by["client_1"] == "client 1 at c + r");
+  CHECK(by["neighbour"] == "client 1 removed");
+  // With dropout: the sole survivor's disjoint pair puts (1 − p)·p^(n − 1) at ∞ above; the
+  // lower end is the sum alone, through bins, finite and below the upper end.
+  const Json few = run_json({"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "3", "--eps", "1",
+                             "--dropout", "1/2", "--delta", "1/100", "--neighbours", "remove"});
+  CHECK(few["eps_upper"] == "infinite");
+  CHECK(few["eps_lower_approx"].get<double>() > 0.5);
+  const Json many = run_json({"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "8", "--eps", "1",
+                              "--dropout", "1/10", "--delta", "1e-5", "--neighbours", "remove"});
+  REQUIRE(many["eps_upper"] != "infinite");
+  CHECK(many["eps_lower_approx"].get<double>() > 0.5 * many["eps_upper_approx"].get<double>());
+  CHECK(many["eps_lower_approx"].get<double>() <= many["eps_upper_approx"].get<double>());
 }
 
 TEST_CASE("corbin account says why ε is infinite and gives the LDPQ role's beside it", "[cli][unit]") {

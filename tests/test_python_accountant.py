@@ -150,7 +150,10 @@ for args, kwargs in [(["--mechanism", "ldp", "--n", "10", "--exp-eps", "3", "--r
                      (["--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10", "--exp-eps", "3",
                        "--rounds", "10"], dict(mechanism="gaussian", calibration_delta="1e-5", exp_eps=3, rounds=10)),
                      (["--mechanism", "laplace", "--n", "10", "--eps", "1", "--rounds", "10"],
-                      dict(mechanism="laplace", eps=1, rounds=10))]:
+                      dict(mechanism="laplace", eps=1, rounds=10)),
+                     (["--mechanism", "gaussian", "--calibration-delta", "1e-5", "--n", "10", "--eps", "1",
+                       "--rounds", "10", "--neighbours", "remove"],
+                      dict(mechanism="gaussian", calibration_delta="1e-5", eps=1, rounds=10, neighbours="remove"))]:
     room = corbin.Accountant(10, **kwargs)
     lo, hi = room.epsilon("1e-5")
     out = json.loads(subprocess.run([cli, "account", *args, "--delta", "1e-5", "--json"], check=True,

@@ -74,10 +74,20 @@ double laplace_b(const Rational& eps, const Rational& sensitivity) {
 std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetting& s, std::size_t n,
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
-  if (s.relation != Neighbour::replace_one) {
-    why_not = "used under replace one (removing client 1 removes its noise too: the sum's laws are not a shift "
-              "of each other, and no builder is written for them)";
-    return std::nullopt;
+  if (s.relation == Neighbour::remove_one) {
+    if (!gaussian_) {
+      why_not = "used under replace one (removing client 1 removes its noise too: the sums of n and n - 1 "
+                "clients' Laplace noise are not a shift of each other, and no builder is written for them)";
+      return std::nullopt;
+    }
+    PrecisionScope scope(std::max(working_precision_bits(), 256u));
+    const Real sigma = agm_sigma(calibration_eps(s.budget), s.delta, 2 * s.radius);
+    if (s.dropout > 0)
+      return gaussian_remove_dropout_accountant(sigma, s.center, s.radius, n, s.dropout, s.coordinates, limits);
+    // The input farther from 0 is the worst (gaussian_pld.hpp).
+    const bool above = s.center >= 0;
+    return gaussian_remove_accountant(sigma, above ? Rational(s.center + s.radius) : Rational(s.radius - s.center), n,
+                                      above ? "c + r" : "c - r", limits);
   }
   const Rational sensitivity = 2 * s.radius;
   if (!gaussian_) {

@@ -39,8 +39,9 @@ class NoiseMechanism : public Mechanism {
   /// (Gaussian) or ε-DP (Laplace) at sensitivity 2r.
   std::optional<PldpSummary> pldp(const CoordinateSetting&) const override { return std::nullopt; }
   /// The Gaussian's round in closed form (privacy/worst_case/gaussian_pld.hpp), σ as the room calibrates
-  /// it; the Laplace's from the exact law of the sum of n Laplace laws (privacy/worst_case/laplace_sum.hpp),
-  /// b as the sampler uses it, for n <= kMaxLaplaceSumClients (none beyond, saying why).
+  /// it, under either relation; the Laplace's from the exact law of the sum of n Laplace laws
+  /// (privacy/worst_case/laplace_sum.hpp), b as the sampler uses it, for n <= kMaxLaplaceSumClients,
+  /// under replace one (none otherwise, saying why).
   std::optional<Accountant> round_accountant(const CoordinateSetting& s, std::size_t n, const PldLimits& limits,
                                              std::string& why_not) const override;
   /// The noise's scale for a layer (σ or b), rounded up.

@@ -30,6 +30,17 @@ Rational grid_point(int scale, std::int64_t k) {
   return step * k;
 }
 
+double LossSpan::step() const { return std::ldexp(1.0, scale); }
+
+LossSpan loss_span(double lo, double hi, double min_span, std::size_t max_cells) {
+  const double span = std::max(hi - lo, min_span);
+  LossSpan out{};
+  out.scale = static_cast<int>(std::ceil(std::log2(span / static_cast<double>(max_cells - 2))));
+  out.offset = static_cast<std::int64_t>(std::floor(lo / out.step()));
+  out.top = static_cast<std::int64_t>(std::ceil(hi / out.step()));
+  return out;
+}
+
 Interval mass_between(const Tail& a, const Tail& b) {
   if (a.upper) return Interval(a.value - b.value);   // both in the upper tail
   if (!b.upper) return Interval(b.value - a.value);  // both in the lower part

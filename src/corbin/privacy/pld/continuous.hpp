@@ -12,6 +12,7 @@
 //   its losses (the lowest cell for a piece below the grid), its P-mass rounded down and its
 //   Q-mass up.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,16 @@ namespace corbin {
 
 /// The grid point k·2^scale, exactly.
 Rational grid_point(int scale, std::int64_t k);
+
+/// A grid of losses: points k·2^scale, offset <= k <= top.
+struct LossSpan {
+  int scale;
+  std::int64_t offset, top;
+  double step() const;
+};
+/// About max_cells (>= 16) points from at or below lo to at or above hi, the step a power of 2
+/// from a span of at least min_span.
+LossSpan loss_span(double lo, double hi, double min_span, std::size_t max_cells);
 
 /// A distribution function at a point, kept as a small number: the upper tail P(X > x) at or
 /// above the law's centre, the lower tail P(X <= x) below it, so that the mass between two

@@ -15,6 +15,8 @@
 // cell's outputs merged (a post-processing), its P-mass rounded down and its Q-mass up, the mass
 // below the grid dropped.
 
+#include <string>
+
 #include "corbin/privacy/pld/continuous.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 
@@ -29,5 +31,58 @@ GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, u
 /// invalid_argument naming sigma, sensitivity or n.
 Accountant gaussian_sum_accountant(const Real& sigma, const Rational& sensitivity, unsigned long n,
                                    const PldLimits& limits = {});
+
+// Remove one. With client 1 the sum is S + x + N(0, nσ²), without it S + N(0, (n − 1)σ²): the
+// others' inputs S move both alike, so in units of σ the pair is P = N(a, n) against
+// Q = N(0, n − 1), a = |x|/σ (Q is even, so the sign of x is a mirror image). Its loss is a convex
+// quadratic in the output y,
+//     L(y) = ln p(y)/q(y) = L_min + (y − y*)²/(2n(n − 1)),  y* = −a(n − 1),
+//     L_min = −a²/2 − ln(n/(n − 1))/2,
+// so the outputs of loss in (ℓ1, ℓ2] are the two intervals ρ(ℓ1) < |y − y*| <= ρ(ℓ2),
+// ρ(ℓ) = √(2n(n − 1)(ℓ − L_min)): unbounded above (P's tails), bounded below; the other order is
+// −L under Q. The farthest input from 0, |x| = |c| + r, is the worst, in both orders and at
+// every e^ε: d/da H_γ(P||Q) = ∫_A ∂_a p = −∫_A ∂_y p over A = {p > γq}, the outside of an
+// interval [u, v] (L convex), which is p(v) − p(u) = γ(q(v) − q(u)) >= 0 since u + v = 2y* <= 0
+// makes |u| >= |v| and q falls with |y|; likewise H_γ(Q||P) over the interval (u, v) itself
+// gives q(v) − q(u) >= 0. So the pair at |c| + r dominates every input, and both ends are its
+// PLDs: exact, attained at client 1 on the extreme farther from 0 (and removed).
+
+/// The pessimistic and optimistic PLDs of one use, with client 1 against without (`forward`) and
+/// the other way round (`backward`).
+struct GaussianRemovePlds {
+  ContinuousPlds forward, backward;
+};
+/// σ > 0, shift = |x| > 0, n >= 2 clients with client 1. Raises invalid_argument naming sigma,
+/// shift, n or max_cells.
+GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift, unsigned long n,
+                                        const PldLimits& limits = {});
+
+/// One coordinate, one round, client 1 at `input` (the extreme farther from 0, in words such as
+/// "c + r") with |input| = shift.
+Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, unsigned long n,
+                                      const std::string& input, const PldLimits& limits = {});
+
+// Remove one with dropout (each client, client 1 included, drops with probability p and sends
+// nothing; the release is the survivors' sum, 0 if none survived). Above: the adversary who also
+// knows who survived (a release the sum is computed from, so only less private), client 1's own
+// coin drawn in both worlds: client 1 dropped is one law in both (silent); client 1 surviving
+// with k others is the pair above at k + 1 clients, or, with no other survivor, its noisy input
+// against 0 (disjoint: +∞). The labelled mixture over the survivors (survivors.hpp: the
+// populations up to kMaxSurvivorPopulations clients, past that the ladder's, fewer survivors
+// being worse: the pair at k + 1 is the pair at k with the same N(0, σ²) added to both).
+// Below: the sum alone, as run, with client 1 at the extreme farther from 0 and every other
+// client at one input v (c − r, c + r, or 0 where it is in range), the sum seen through bins of
+// its value (a post-processing: one coordinate of a round's m, the round's lower end): the two
+// mixtures of normal laws over the number of survivors, each bin's masses enclosed, the atom at
+// 0 apart. The binomial's terms under 10^−30 are left out of both laws, their mass added to the
+// enclosures' upper ends (so a lower end still bounds the exact binned pair's). Each of the
+// three is kept; the accountant's lower end is the best of them.
+
+/// One dropout round, m >= 1 coordinates sharing the draw, the whole round one use: n >= 2
+/// clients, p in (0, 1), radius r > 0, centre c, σ > 0. Raises invalid_argument naming dropout,
+/// n, m or sigma.
+Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational& center, const Rational& radius,
+                                              unsigned long n, const Rational& p, std::uint64_t m,
+                                              const PldLimits& limits = {});
 
 }  // namespace corbin

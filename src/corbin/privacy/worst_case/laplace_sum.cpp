@@ -202,12 +202,10 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
   while (pair.law().approx_log_tail(t_star) > log_tail) t_star *= 2;
   const double from = e0 - t_star, to = e0 + t_star;
   const double lo = std::max(-e0, pair.approx_loss(from)), hi = std::min(e0, pair.approx_loss(to));
-  const double span = std::max(hi - lo, e0 * 1e-12);
-  const int grid_scale =
-      static_cast<int>(std::ceil(std::log2(span / static_cast<double>(limits.max_cells - 2))));
-  const double h = std::ldexp(1.0, grid_scale);
-  const auto offset = static_cast<std::int64_t>(std::floor(lo / h));
-  const auto top = static_cast<std::int64_t>(std::ceil(hi / h));
+  const LossSpan grid = loss_span(lo, hi, e0 * 1e-12, limits.max_cells);
+  const int grid_scale = grid.scale;
+  const double h = grid.step();
+  const std::int64_t offset = grid.offset, top = grid.top;
 
   // The edges, two about each crossing: the lower one's loss certified at most the grid point,
   // the upper one's at least; the sliver between them has its own loss range.
