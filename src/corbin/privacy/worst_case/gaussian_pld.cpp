@@ -317,12 +317,18 @@ Tail normal_tail(const Component& c, const std::optional<Rational>& y, bool plus
 }
 
 /// The binned release of the sum alone (the header), both orders' optimistic PLDs.
+/// `summed` coordinates added together (1: one coordinate): each client's inputs all at its one
+/// value, their sum is one coordinate's release with the inputs and the shift times `summed` and
+/// the noise's variance too, a post-processing of the round's m coordinates.
 std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rational& x1, const Rational& v,
-                                               unsigned long n, const Rational& p, const std::string& v_words,
-                                               const std::string& x1_words, const PldLimits& limits) {
+                                               unsigned long n, const Rational& p, std::uint64_t summed,
+                                               const std::string& v_words, const std::string& x1_words,
+                                               const PldLimits& limits) {
   const Interval one(interval_from(Rational(1)));
   const Interval pi(interval_from(p)), survive(interval_from(Rational(1 - p)));
-  const Interval a1(interval_from(x1) / sigma), av(interval_from(v) / sigma);
+  // In units of the summed noise's σ√summed: the inputs times summed, over it.
+  const Interval root(sqrt(interval_from(Rational(BigInt(summed)))));
+  const Interval a1(interval_from(x1) * root / sigma), av(interval_from(v) * root / sigma);
   // b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), by the ratio of successive terms; those kept.
   std::vector<std::pair<unsigned long, Interval>> terms;
   Interval left_out(interval_from(Rational(0)));
@@ -410,7 +416,9 @@ std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rat
   w.inputs = x1_words + " | removed";
   w.others_ldpq = "the other " + std::to_string(n - 1) + " clients at " + v_words;
   w.others_pairs = "N(0, sigma^2) noise on each survivor's input; the sum seen through " + std::to_string(bins) +
-                   " bins of its value";
+                   " bins of its value" +
+                   (summed == 1 ? std::string(" (one coordinate)")
+                                : ", added over the round's " + std::to_string(summed) + " coordinates");
   w.dropout = dropout_said(p, Neighbour::remove_one);
   return AttainedPlds{plds(true), plds(false), w};
 }
@@ -461,11 +469,17 @@ Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational&
   std::vector<std::pair<Rational, std::string>> others{{Rational(center - radius), "c - r"},
                                                        {Rational(center + radius), "c + r"}};
   if (center - radius < 0 && center + radius > 0) others.emplace_back(Rational(0), "0");
-  std::vector<std::optional<AttainedPlds>> found(others.size());
-  const unsigned workers = thread_count(others.size(), 0);
+  // With m >= 2 coordinates, one coordinate, and all m added (every input the same in each).
+  std::vector<std::uint64_t> sums{1};
+  if (m > 1) sums.push_back(m);
+  const std::size_t tries = others.size() * sums.size();
+  std::vector<std::optional<AttainedPlds>> found(tries);
+  const unsigned workers = thread_count(tries, 0);
   run_on_threads(workers, [&](unsigned t) {
-    for (std::size_t i = t; i < others.size(); i += workers)
-      found[i] = binned_remove_lower(s, x1, others[i].first, n, p, others[i].second, x1_words, limits);
+    for (std::size_t i = t; i < tries; i += workers) {
+      const auto& [v, words] = others[i % others.size()];
+      found[i] = binned_remove_lower(s, x1, v, n, p, sums[i / others.size()], words, x1_words, limits);
+    }
   });
   std::vector<AttainedPlds> lowers;
   for (const auto& lower : found)

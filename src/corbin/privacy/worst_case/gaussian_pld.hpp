@@ -72,11 +72,13 @@ Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, 
 // being worse: the pair at k + 1 is the pair at k with the same N(0, σ²) added to both).
 // Below: the sum alone, as run, with client 1 at the extreme farther from 0 and every other
 // client at one input v (c − r, c + r, or 0 where it is in range), the sum seen through bins of
-// its value (a post-processing: one coordinate of a round's m, the round's lower end): the two
+// its value (a post-processing: one coordinate of a round's m, or, every input the same in each,
+// the sum of the m coordinates, which is one coordinate's release at inputs m·x and noise
+// m·σ² a client: the round's lower end is the better of the two): the two
 // mixtures of normal laws over the number of survivors, each bin's masses enclosed, the atom at
 // 0 apart. The binomial's terms under 10^−30 are left out of both laws, their mass added to the
-// enclosures' upper ends (so a lower end still bounds the exact binned pair's). Each of the
-// three is kept; the accountant's lower end is the best of them.
+// enclosures' upper ends (so a lower end still bounds the exact binned pair's). Each is
+// kept; the accountant's lower end is the best of them.
 
 /// One dropout round, m >= 1 coordinates sharing the draw, the whole round one use: n >= 2
 /// clients, p in (0, 1), radius r > 0, centre c, σ > 0. Raises invalid_argument naming dropout,
