@@ -27,6 +27,18 @@ constexpr int kSpread = 20;
 /// A mass's lower end (a rounding of an enclosure may reach below 0).
 double mass_down(const Real& x) { return std::max(0.0, to_double_down(x)); }
 
+/// Φ(z) for z <= 0. Far out (z < −10, Φ < 10^−23) by the Mills ratio's bounds
+/// φ(z)|z|/(z² + 1) <= Φ(z) <= φ(z)/|z|, one exponential, within 1 % of each other: MPFR's erfc
+/// there works at about z²/(2 ln 2) more bits, and most edges have a tail that far out.
+Interval far_cdf(const Interval& z) {
+  if (!(upper_of(z) < -10)) return normal_cdf(z);
+  const Interval x(-z);  // >= 10
+  const Interval two_pi(interval_from(Rational(2)) * Interval(acos(interval_from(Rational(-1)))));
+  const Interval density(exp(Interval(-(x * x) / 2)) / sqrt(two_pi));
+  const Interval below(density * x / Interval(x * x + 1)), above(density / x);
+  return interval_hull(lower_of(below), upper_of(above));
+}
+
 /// N(mean, μ²)'s distribution at every grid point y_k, k in [first, last], as tails (Φ((y −
 /// mean)/μ) up to 1/2, Φ(−(y − mean)/μ) beyond: continuous.hpp's Tail). One erfc a point.
 class GridNormal {
@@ -36,7 +48,7 @@ class GridNormal {
     for (std::int64_t k = first; k <= last; ++k) {
       const Interval z(Interval(interval_from(grid_point(scale, k)) - mean) / mu);
       const bool upper = lower_of(z) > 0;
-      tail_.push_back({upper, upper ? normal_cdf(Interval(-z)) : normal_cdf(z)});
+      tail_.push_back({upper, far_cdf(upper ? Interval(-z) : z)});
     }
   }
   /// P(y_a < X <= y_b), a < b, enclosed.
@@ -124,25 +136,12 @@ namespace {
 /// values near 1), its losses a quadratic; four tails an edge at 128 bits took seconds.
 constexpr unsigned kRemoveBits = 64;
 
-/// Φ(z) for z <= 0. Far out (z < −10, Φ < 10^−23) by the Mills ratio's bounds
-/// φ(z)|z|/(z² + 1) <= Φ(z) <= φ(z)/|z|, one exponential, within 1 % of each other: MPFR's erfc
-/// there works at about z²/(2 ln 2) more bits, and most edges have a tail that far out.
-Interval far_cdf(const Interval& z) {
-  if (!(upper_of(z) < -10)) return normal_cdf(z);
-  const Interval x(-z);  // >= 10
-  const Interval two_pi(interval_from(Rational(2)) * Interval(acos(interval_from(Rational(-1)))));
-  const Interval density(exp(Interval(-(x * x) / 2)) / sqrt(two_pi));
-  const Interval below(density * x / Interval(x * x + 1)), above(density / x);
-  return interval_hull(lower_of(below), upper_of(above));
-}
-
 /// The remove-one pair in units of σ (the header): the loss as a function of ρ = |y − y*|, and
 /// both laws' tails at y* ± ρ.
 class RemovePair {
  public:
   RemovePair(const Interval& a, unsigned long n)
-      : n_(n),
-        curvature_(interval_from(Rational(BigInt(1), BigInt(2) * BigInt(n) * BigInt(n - 1)))),
+      : curvature_(interval_from(Rational(BigInt(1), BigInt(2) * BigInt(n) * BigInt(n - 1)))),
         centre_(Interval(-a * interval_from(Rational(BigInt(n - 1))))),
         mean_p_(a),
         sd_p_(sqrt(interval_from(Rational(BigInt(n))))),
@@ -180,7 +179,6 @@ class RemovePair {
 
  private:
   static double nearest_double(const Interval& x) { return midpoint_of(x).convert_to<double>(); }
-  unsigned long n_;
   Interval curvature_, centre_, mean_p_, sd_p_, sd_q_, l_min_;
   double l_min_double_ = 0, curvature_double_ = 0;
 };
