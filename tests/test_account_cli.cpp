@@ -290,6 +290,8 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "pbm1", "--dropout", "1"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
       {{"--mechanism", "laplace", "--neighbours", "remove"}, "--mechanism"},
+      {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove", "--center", "10000000"},
+       "--mechanism"},
       {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},
       {{"--mechanism", "ldp", "--calibration-delta", "1e-5"}, "--calibration-delta"},
       {{"--gamma", "1", "--calibration-delta", "1e-5"}, "--calibration-delta"},

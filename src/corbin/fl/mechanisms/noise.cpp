@@ -81,7 +81,15 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
       return std::nullopt;
     }
     PrecisionScope scope(std::max(working_precision_bits(), 256u));
-    const Real sigma = agm_sigma(calibration_eps(s.budget), s.delta, 2 * s.radius);
+    // The σ the sampler uses (rounded up to a double), so that the lower end is the mechanism's
+    // as run.
+    const Real sigma(agm_sigma_double(calibration_eps(s.budget), s.delta, 2 * s.radius));
+    const Rational far = abs(s.center) + s.radius;
+    if (to_double(far) > kMaxRemoveShift * sigma.convert_to<double>() * (1 - 1e-9)) {
+      why_not = "used under remove one with |c| + r at most " + std::to_string(static_cast<int>(kMaxRemoveShift)) +
+                " times the noise's sigma (client 1's input is then seen whole: eps above 5e5)";
+      return std::nullopt;
+    }
     if (s.dropout > 0)
       return gaussian_remove_dropout_accountant(sigma, s.center, s.radius, n, s.dropout, s.coordinates, limits);
     // The input farther from 0 is the worst (gaussian_pld.hpp).

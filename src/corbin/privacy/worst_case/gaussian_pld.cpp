@@ -20,8 +20,10 @@
 namespace corbin {
 namespace {
 
-/// Losses beyond this many standard deviations of the mean go to +∞ (pessimistic) or are
-/// dropped (optimistic): Φ(−20) < 10^−88, below what a trim keeps (PldLimits::tail).
+/// The grids span this many standard deviations (of the shift pair's loss, of the remove pair's
+/// outputs); beyond, the mass goes to +∞ (pessimistic) or is dropped, or for the remove pair
+/// merged into the end cells (optimistic): Φ(−20) < 10^−88, below what a trim keeps
+/// (PldLimits::tail).
 constexpr int kSpread = 20;
 
 /// A mass's lower end (a rounding of an enclosure may reach below 0).
@@ -40,7 +42,8 @@ Interval far_cdf(const Interval& z) {
 }
 
 /// N(mean, μ²)'s distribution at every grid point y_k, k in [first, last], as tails (Φ((y −
-/// mean)/μ) up to 1/2, Φ(−(y − mean)/μ) beyond: continuous.hpp's Tail). One erfc a point.
+/// mean)/μ) up to 1/2, Φ(−(y − mean)/μ) beyond: continuous.hpp's Tail). One erfc a point, or
+/// far out the Mills ratio's bounds (far_cdf).
 class GridNormal {
  public:
   GridNormal(std::int64_t first, std::int64_t last, int scale, const Interval& mean, const Interval& mu)
@@ -258,13 +261,15 @@ GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2 (client 1 and another)");
   PrecisionScope scope(kRemoveBits);
   const Interval a(interval_from(shift) / interval_hull(sigma, sigma));
-  if (!(upper_of(a) < 1e6)) throw invalid_argument("shift", to_string(shift), "at most 10^6 σ");
+  if (!(upper_of(a) <= kMaxRemoveShift))
+    throw invalid_argument("shift", to_string(shift), "at most " + std::to_string(kMaxRemoveShift) + " σ");
   const RemovePair pair(a, n);
   GaussianRemovePlds out;
-  run_on_threads(thread_count(2, 0), [&](unsigned t) {
+  const unsigned threads = thread_count(2, limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
     // Each order's edges on a thread of its own, or both on this one.
     if (t == 0) out.forward = remove_plds(pair, true, limits);
-    if (t == 1 || thread_count(2, 0) == 1) out.backward = remove_plds(pair, false, limits);
+    if (t == 1 || threads == 1) out.backward = remove_plds(pair, false, limits);
   });
   return out;
 }
@@ -322,7 +327,6 @@ std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rat
                                                unsigned long n, const Rational& p, std::uint64_t summed,
                                                const std::string& v_words, const std::string& x1_words,
                                                const PldLimits& limits) {
-  const Interval one(interval_from(Rational(1)));
   const Interval pi(interval_from(p)), survive(interval_from(Rational(1 - p)));
   // In units of the summed noise's σ√summed: the inputs times summed, over it.
   const Interval root(sqrt(interval_from(Rational(BigInt(summed)))));
@@ -338,6 +342,7 @@ std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rat
       left_out = Interval(left_out + b);
     else
       terms.emplace_back(k, b);
+    if (2 * terms.size() * std::min<std::size_t>(1024, limits.max_cells) > kMaxBinnedTails) return std::nullopt;
   }
   // With client 1 (k others surviving): N(x1 + kv, k + 1); without client 1, or client 1
   // dropped: N(kv, k), k >= 1; k = 0 the atom at 0.
@@ -398,11 +403,16 @@ std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rat
       const Interval& c = forward ? mq : mp;
       const Real a_lo = std::max(Real(0), Real(lower_of(a))), c_lo = std::max(Real(0), Real(lower_of(c)));
       if (!(upper_of(a) > 0)) continue;
-      const Real l_lo = a_lo > 0 ? Real(log(a_lo) - log(Real(upper_of(c)))) : Real(-infinity);
-      const Real l_hi = c_lo > 0 ? Real(log(Real(upper_of(a))) - log(c_lo)) : infinity;
+      // The bin's loss enclosed (only its lower end places it: the optimistic PLD alone is kept).
+      const Real l_lo = a_lo > 0 ? lower_of(Interval(log(interval_hull(a_lo, a_lo)) - log(Interval(upper_of(c)))))
+                                 : Real(-infinity);
+      const Real l_hi = c_lo > 0 ? upper_of(Interval(log(Interval(upper_of(a))) - log(interval_hull(c_lo, c_lo))))
+                                 : infinity;
       pieces.push_back({l_lo, l_hi, a, c});
-      if (isfinite(l_lo) && a_lo > 1e-300) low = std::min(low, l_lo.convert_to<double>());
-      if (isfinite(l_lo) && a_lo > 1e-300) high = std::max(high, l_lo.convert_to<double>());
+      if (isfinite(l_lo) && a_lo > 1e-300) {
+        low = std::min(low, l_lo.convert_to<double>());
+        high = std::max(high, l_lo.convert_to<double>());
+      }
     }
     if (!(low <= high)) low = high = 0;
     const LossSpan grid = loss_span(low, high, 1e-12, limits.max_cells);
@@ -442,7 +452,7 @@ Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational&
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   std::vector<GaussianRemovePlds> plds(sizes.size());
-  const unsigned threads = thread_count(sizes.size(), 0);
+  const unsigned threads = thread_count(sizes.size(), limits.threads);
   {
     PrecisionScope scope(kRemoveBits);  // held by the threads (gaussian_remove_plds's own)
     run_on_threads(threads, [&](unsigned t) {
@@ -472,7 +482,7 @@ Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational&
   if (m > 1) sums.push_back(m);
   const std::size_t tries = others.size() * sums.size();
   std::vector<std::optional<AttainedPlds>> found(tries);
-  const unsigned workers = thread_count(tries, 0);
+  const unsigned workers = thread_count(tries, limits.threads);
   run_on_threads(workers, [&](unsigned t) {
     for (std::size_t i = t; i < tries; i += workers) {
       const auto& [v, words] = others[i % others.size()];
