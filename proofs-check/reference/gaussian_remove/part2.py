@@ -7,24 +7,11 @@
 # via Poisson series (mpmath). Root by scipy double precision, then certified bracket by mpmath at
 # eps*(1 -+ 1e-9).
 import sys, json, itertools, os
-import numpy as np
-from scipy import stats, optimize
+from scipy import optimize
 from ref import *
-from ref import _quad
 from cli import corbin, num, options
 args=options('part2','Part 2: no dropout, T=2,3 rounds (noncentral chi-square product at the farther extreme).')
 mp.mp.dps=30
-def HT_float(x,k,sig,eps,o,T):
-    x=float(x); sig=float(sig)
-    s1sq=(k+1)*sig**2; s0sq=k*sig**2
-    a=(1/s0sq-1/s1sq)/2; b=x/s1sq; h=b/(2*a); C=-b*b/(4*a)-x*x/(2*s1sq)+0.5*np.log(s0sq/s1sq)
-    lP=T*(x+h)**2/s1sq; lQ=T*h**2/s0sq
-    if o=='fwd':
-        thr=(eps-T*C)/a
-        return stats.ncx2.sf(thr/s1sq,T,lP)-np.exp(eps)*stats.ncx2.sf(thr/s0sq,T,lQ)
-    thr=(-eps-T*C)/a
-    if thr<=0: return 0.0
-    return stats.ncx2.cdf(thr/s0sq,T,lQ)-np.exp(eps)*stats.ncx2.cdf(thr/s1sq,T,lP)
 def eps_root(x,k,sig,d,o,T):
     f=lambda e: HT_float(x,k,sig,e,o,T)-d
     if f(0.0)<=0: return 0.0, None

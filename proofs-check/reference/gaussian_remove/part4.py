@@ -3,24 +3,11 @@
 # product N(x*,(k+1)s^2)^2 vs N(0,k s^2)^2 (exact via noncentral chi2 with 2 dof), k=0 label disjoint (H=1).
 # x* (farther extreme) in both coordinates is worst per label by the dominance verified in part 1.
 import sys, json, itertools, math, os
-import numpy as np
-from scipy import stats, optimize
+from scipy import optimize
 from ref import *
 from cli import corbin, num, options
 args=options('part4','Part 4: dropout, m=2 (shared draw of who drops), T=1 (truth B: labelled mixture).')
 mp.mp.dps=30
-def HT_float(x,k,sig,eps,o,T):
-    if k==0: return 1.0
-    x=float(x); sig=float(sig)
-    s1sq=(k+1)*sig**2; s0sq=k*sig**2
-    a=(1/s0sq-1/s1sq)/2; b=x/s1sq; h=b/(2*a); C=-b*b/(4*a)-x*x/(2*s1sq)+0.5*np.log(s0sq/s1sq)
-    lP=T*(x+h)**2/s1sq; lQ=T*h**2/s0sq
-    if o=='fwd':
-        thr=(eps-T*C)/a
-        return stats.ncx2.sf(thr/s1sq,T,lP)-np.exp(eps)*stats.ncx2.sf(thr/s0sq,T,lQ)
-    thr=(-eps-T*C)/a
-    if thr<=0: return 0.0
-    return stats.ncx2.cdf(thr/s0sq,T,lQ)-np.exp(eps)*stats.ncx2.cdf(thr/s1sq,T,lP)
 def mixB(x,n,sig,p,eps,o,T,f):
     return sum((1-p)*math.comb(n-1,k)*(1-p)**k*p**(n-1-k)*f(x,k,sig,eps,o,T) for k in range(n))
 CASES=list(itertools.product(['0.1','0.5'],[3,4],['0','0.5'],['1e-1','1e-2','1e-3']))

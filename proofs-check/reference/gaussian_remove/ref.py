@@ -7,6 +7,8 @@ Pair for a group of k+1 survivors incl. client 1 vs the same k others:
 H(order, eps) = sup_A P(A) - e^eps Q(A)   ('fwd')   or  Q(A) - e^eps P(A)  ('rev').
 """
 import mpmath as mp
+import numpy as _np
+from scipy import stats as _stats
 
 mp.mp.dps = 40
 
@@ -132,3 +134,18 @@ def eps_of_delta(Hfun, delta, hi=mp.mpf(60), iters=70):
         else:
             hi = mid
     return (lo + hi) / 2
+
+# The same T-fold hockey stick in double precision (scipy's ncx2), for locating roots and for
+# the labelled mixtures; k = 0 (client 1 alone against nothing) is disjoint: H = 1.
+def HT_float(x,k,sig,eps,o,T):
+    if k==0: return 1.0
+    x=float(x); sig=float(sig)
+    s1sq=(k+1)*sig**2; s0sq=k*sig**2
+    a=(1/s0sq-1/s1sq)/2; b=x/s1sq; h=b/(2*a); C=-b*b/(4*a)-x*x/(2*s1sq)+0.5*_np.log(s0sq/s1sq)
+    lP=T*(x+h)**2/s1sq; lQ=T*h**2/s0sq
+    if o=='fwd':
+        thr=(eps-T*C)/a
+        return _stats.ncx2.sf(thr/s1sq,T,lP)-_np.exp(eps)*_stats.ncx2.sf(thr/s0sq,T,lQ)
+    thr=(-eps-T*C)/a
+    if thr<=0: return 0.0
+    return _stats.ncx2.cdf(thr/s0sq,T,lQ)-_np.exp(eps)*_stats.ncx2.cdf(thr/s1sq,T,lP)
