@@ -41,6 +41,13 @@ Interval far_cdf(const Interval& z) {
   return interval_hull(lower_of(below), upper_of(above));
 }
 
+/// The standard normal's distribution at z as a Tail (continuous.hpp): Φ(−z) above 0, Φ(z)
+/// at or below it.
+Tail standard_tail(const Interval& z) {
+  const bool upper = lower_of(z) > 0;
+  return Tail{upper, far_cdf(upper ? Interval(-z) : z)};
+}
+
 /// N(mean, μ²)'s distribution at every grid point y_k, k in [first, last], as tails (Φ((y −
 /// mean)/μ) up to 1/2, Φ(−(y − mean)/μ) beyond: continuous.hpp's Tail). One erfc a point, or
 /// far out the Mills ratio's bounds (far_cdf).
@@ -49,9 +56,7 @@ class GridNormal {
   GridNormal(std::int64_t first, std::int64_t last, int scale, const Interval& mean, const Interval& mu)
       : first_(first) {
     for (std::int64_t k = first; k <= last; ++k) {
-      const Interval z(Interval(interval_from(grid_point(scale, k)) - mean) / mu);
-      const bool upper = lower_of(z) > 0;
-      tail_.push_back({upper, far_cdf(upper ? Interval(-z) : z)});
+      tail_.push_back(standard_tail(Interval(Interval(interval_from(grid_point(scale, k)) - mean) / mu)));
     }
   }
   /// P(y_a < X <= y_b), a < b, enclosed.
@@ -168,9 +173,7 @@ class RemovePair {
   Tail tail(const std::optional<Rational>& rho, int side, bool p) const {
     if (!rho) return Tail{side > 0, interval_from(Rational(0))};
     const Interval y(centre_ + interval_from(side > 0 ? *rho : Rational(-*rho)));
-    const Interval z(Interval(y - (p ? mean_p_ : interval_from(Rational(0)))) / (p ? sd_p_ : sd_q_));
-    const bool upper = lower_of(z) > 0;
-    return Tail{upper, far_cdf(upper ? Interval(-z) : z)};
+    return standard_tail(Interval(Interval(y - (p ? mean_p_ : interval_from(Rational(0)))) / (p ? sd_p_ : sd_q_)));
   }
   /// Where P's (p) or Q's mass lies: ρ within kSpread standard deviations of its centre.
   std::pair<double, double> rho_range(bool p) const {
@@ -314,9 +317,7 @@ struct Component {
 
 Tail normal_tail(const Component& c, const std::optional<Rational>& y, bool plus_infinity) {
   if (!y) return Tail{plus_infinity, interval_from(Rational(0))};
-  const Interval z(Interval(interval_from(*y) - c.mean) / c.sd);
-  const bool upper = lower_of(z) > 0;
-  return Tail{upper, far_cdf(upper ? Interval(-z) : z)};
+  return standard_tail(Interval(Interval(interval_from(*y) - c.mean) / c.sd));
 }
 
 /// The binned release of the sum alone (the header), both orders' optimistic PLDs.
