@@ -289,7 +289,7 @@ TEST_CASE("corbin account --mechanism refuses what its room does not read, and a
       {{"--mechanism", "pbm1", "--gamma", "1/2"}, "--gamma"},
       {{"--mechanism", "pbm1", "--dropout", "1"}, "--dropout"},
       {{"--mechanism", "rqm3", "--role", "ldpq"}, "--role"},
-      {{"--mechanism", "laplace", "--neighbours", "remove"}, "--mechanism"},
+      {{"--mechanism", "laplace", "--neighbours", "remove", "--center", "10000000"}, "--mechanism"},
       {{"--mechanism", "gaussian", "--calibration-delta", "1e-5", "--neighbours", "remove", "--center", "10000000"},
        "--mechanism"},
       {{"--mechanism", "rqm3", "--bits", "3"}, "--bits"},

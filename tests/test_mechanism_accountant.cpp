@@ -67,15 +67,22 @@ namespace {
 /// written out ((1 + y)/4 and (3 + 3y + y²)/16 times e^−y for y >= 0), at the threshold where the
 /// loss crosses ε, found by bisection: δ = P(S > x) − e^ε Q(S > x) there, and the same
 /// expression at any other x is smaller, so a bisection's error only lowers it.
+/// The density of the sum of n <= 3 Laplace(1) laws, e^(−|y|)·Σ_j c_j |y|^j (its coefficients
+/// written out: 1/2; (1 + |y|)/4; (3 + 3|y| + y²)/16).
+std::vector<double> laplace_coefficients(int n) {
+  return n == 1 ? std::vector<double>{0.5} : n == 2 ? std::vector<double>{0.25, 0.25}
+                                                    : std::vector<double>{3 / 16.0, 3 / 16.0, 1 / 16.0};
+}
+double laplace_density(int n, double y) {
+  y = std::fabs(y);
+  double v = 0, power = 1;
+  for (double cj : laplace_coefficients(n)) v += cj * power, power *= y;
+  return v * std::exp(-y);
+}
+
 double laplace_delta(int n, double e0, double eps) {
-  const std::vector<double> c = n == 1 ? std::vector<double>{0.5} : n == 2 ? std::vector<double>{0.25, 0.25}
-                                                                 : std::vector<double>{3 / 16.0, 3 / 16.0, 1 / 16.0};
-  const auto density = [&](double y) {
-    y = std::fabs(y);
-    double v = 0, power = 1;
-    for (double cj : c) v += cj * power, power *= y;
-    return v * std::exp(-y);
-  };
+  const std::vector<double> c = laplace_coefficients(n);
+  const auto density = [&](double y) { return laplace_density(n, y); };
   // P(Y > t) = Σ_j c_j ∫_t^∞ y^j e^−y dy = Σ_j c_j j! e^−t Σ_(i<=j) t^i/i! for t >= 0.
   const auto above = [&](double t) {
     const double s = std::fabs(t);
@@ -492,10 +499,10 @@ TEST_CASE("a lone room under remove one: LDP-FL's is Theorem 3's remove-one acco
   off.relation = Neighbour::remove_one;
   const std::optional<Accountant> remove = ldp.round_accountant(off, 60, PldLimits{}, why);
   CHECK(replace->epsilon(Rational(1, 100000)).upper < remove->epsilon(Rational(1, 100000)).lower);
-  // The noise rooms and CorBin-FL's own say why they have no such builder.
+  // CorBin-FL's own rooms say why they have no such builder.
   fl::CoordinateSetting s = setting(Rational(3));
   s.relation = Neighbour::remove_one;
-  for (const char* name : {"laplace", "corbin", "augcorbin"}) {
+  for (const char* name : {"corbin", "augcorbin"}) {
     INFO(name);
     CHECK_FALSE(fl::Registry::global().find(name).round_accountant(s, 5, PldLimits{}, why));
     CHECK(why.find("replace one") != std::string::npos);
@@ -615,6 +622,34 @@ double normal_density(double y, double mean, double variance) {
   return std::exp(-(y - mean) * (y - mean) / (2 * variance)) / std::sqrt(2 * M_PI * variance);
 }
 
+/// Two clients under remove one, dropout 1/2, client 1 at a, `g(k, y)` the density of k clients'
+/// noise, integrated over [−L, L] in steps of h. Above, exactly: client 1 alone survived (1/4:
+/// disjoint, δ 1 in either order) or with the other (1/4: g(2, · − a) against g(1, ·)); client 1
+/// dropped (1/2) silent. Below: the sum alone, the other client at each of `others` (the truth
+/// of the best): with client 1 (1/4) g(2, · − a − v) + (1/4) g(1, · − a) + (1/4) g(1, · − v) +
+/// (1/4)·atom at 0, without (1/2) g(1, · − v) + (1/2)·atom; the atoms' ratio is p = 1/2 (their
+/// part of δ: (1/4 − γ/2)_+ one way, (1/2 − γ/4)_+ the other).
+struct TwoClientTruths {
+  double labelled, as_run;
+};
+template <class G>
+TwoClientTruths two_clients_dropout_half(const G& g, double a, const std::vector<double>& others, double gamma,
+                                         double half_width, double h) {
+  const auto p = [&](double y) { return g(2, y - a); };
+  const auto q = [&](double y) { return g(1, y); };
+  TwoClientTruths out{0.25 + 0.25 * std::max(hockey_stick(p, q, gamma, half_width, h),
+                                             hockey_stick(q, p, gamma, half_width, h)),
+                      0};
+  for (double v : others) {
+    const auto with = [&](double y) { return 0.25 * (g(2, y - a - v) + g(1, y - a) + g(1, y - v)); };
+    const auto without = [&](double y) { return 0.5 * g(1, y - v); };
+    const double forward = hockey_stick(with, without, gamma, half_width, h) + std::max(0.0, 0.25 - gamma * 0.5);
+    const double backward = hockey_stick(without, with, gamma, half_width, h) + std::max(0.0, 0.5 - gamma * 0.25);
+    out.as_run = std::max({out.as_run, forward, backward});
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("the Gaussian under remove one with dropout: the labelled mixture above, the sum alone below",
@@ -635,32 +670,90 @@ TEST_CASE("the Gaussian under remove one with dropout: the labelled mixture abov
   for (const Rational& eps : {Rational(1, 4), Rational(1), Rational(3)}) {
     INFO("ε = " << eps);
     const double gamma = std::exp(to_double(eps));
-    // Above, exactly: client 1 alone survived (1/4: disjoint, δ 1 in either order) or with the
-    // other (1/4: N(a, 2) against N(0, 1)); client 1 dropped (1/2) silent.
     const TwoSided d = room->delta(eps);
-    const auto pair = [&](bool forward) {
-      const auto f = [&](double y) { return forward ? normal_density(y, a, 2) : normal_density(y, 0, 1); };
-      const auto g = [&](double y) { return forward ? normal_density(y, 0, 1) : normal_density(y, a, 2); };
-      return hockey_stick(f, g, gamma, 40, 1e-3);
-    };
-    const double labelled = 0.25 + 0.25 * std::max(pair(true), pair(false));
+    // In units of σ, the other client at −1, 0, 1 (times a): the builder's three.
+    const TwoClientTruths t = two_clients_dropout_half(
+        [](int k, double y) { return normal_density(y, 0, k); }, a, {-a, 0.0, a}, gamma, 40, 1e-3);
+    const double labelled = t.labelled, best = t.as_run;
     CHECK(d.upper >= labelled * (1 - 1e-6));
     CHECK(d.upper <= labelled * (1 + 1e-3));
-    // Below: the sum alone, the other client at v, client 1 at r = 1: with client 1
-    // (1/4) N(1 + v, 2) + (1/4) N(1, 1) + (1/4) N(v, 1) + (1/4)·atom at 0, without (1/2) N(v, 1)
-    // + (1/2)·atom; the atoms' ratio is p = 1/2 (their part of δ: (1/4 − γ/2)_+ one way,
-    // (1/2 − γ/4)_+ the other). The truth of the best input v of the three the builder tries.
-    double best = 0;
-    for (double v : {-1.0, 0.0, 1.0}) {
-      const double va = v * a;
-      const auto with = [&](double y) {
-        return 0.25 * (normal_density(y, a + va, 2) + normal_density(y, a, 1) + normal_density(y, va, 1));
-      };
-      const auto without = [&](double y) { return 0.5 * normal_density(y, va, 1); };
-      const double forward = hockey_stick(with, without, gamma, 40, 1e-3) + std::max(0.0, 0.25 - gamma * 0.5);
-      const double backward = hockey_stick(without, with, gamma, 40, 1e-3) + std::max(0.0, 0.5 - gamma * 0.25);
-      best = std::max({best, forward, backward});
+    CHECK(d.lower <= best * (1 + 1e-6));
+    CHECK(d.lower >= best * 0.98);
+    CHECK(d.lower <= d.upper);
+  }
+}
+
+TEST_CASE("the Laplace under remove one: n clients' noise about client 1's input against n - 1 clients', the far extreme the worst",
+          "[mechanism_accountant][unit]") {
+  // In units of b: P = g_n(y − a) against Q = g_(n−1)(y), integrated in double (steps of 10^−4:
+  // the trapezoid's error about 10^−8 of δ here).
+  const auto truth = [](int n, double a, double gamma) {
+    const auto p = [&](double y) { return laplace_density(n, y - a); };
+    const auto q = [&](double y) { return laplace_density(n - 1, y); };
+    return std::max(hockey_stick(p, q, gamma, 60, 1e-4), hockey_stick(q, p, gamma, 60, 1e-4));
+  };
+  for (int n : {2, 3})
+    for (const Rational& a : {Rational(1, 2), Rational(2)}) {
+      const Accountant one = laplace_remove_accountant(Rational(1), a, static_cast<unsigned long>(n), "c + r");
+      for (const Rational& eps : {Rational(1, 10), Rational(1, 2), Rational(1)}) {
+        INFO("n = " << n << ", a = " << a << ", ε = " << eps);
+        const double exact = truth(n, to_double(a), std::exp(to_double(eps)));
+        const TwoSided d = one.delta(eps);
+        CHECK(d.lower <= exact * (1 + 1e-6));
+        CHECK(exact <= d.upper * (1 + 1e-6));
+        // The grid's second-order error: steps of about 3·10^−3 over losses up to ln|y| far out
+        // (2·10^−5 relative at n = 3, a = 1/2, ε = 1/10, the widest here).
+        CHECK(d.upper - d.lower <= 5e-5 * exact);
+      }
     }
+  // The room: c = −2, r = 1, ε = 1 (b = 2): client 1 at c − r, a = 3/2, and the nearer extreme
+  // (a = 1/2) is less private by the integral too.
+  fl::CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::eps, Rational(1));
+  s.center = Rational(-2);
+  s.relation = Neighbour::remove_one;
+  std::string why;
+  const fl::Mechanism& laplace = fl::Registry::global().find("laplace");
+  const std::optional<Accountant> room = laplace.round_accountant(s, 3, PldLimits{}, why);
+  REQUIRE(room);
+  for (const Rational& eps : {Rational(1, 2), Rational(2)}) {
+    const double gamma = std::exp(to_double(eps)), far = truth(3, 1.5, gamma), near = truth(3, 0.5, gamma);
+    CHECK(near < far);
+    const TwoSided d = room->delta(eps);
+    CHECK(d.lower <= far * (1 + 1e-6));
+    CHECK(far <= d.upper * (1 + 1e-6));
+  }
+  const std::optional<AttainedBy> by = room->attaining_delta(Rational(1, 2));
+  REQUIRE(by);
+  CHECK(by->parts.at(0).client_1 == "client 1 at c - r");
+  CHECK_FALSE(laplace.round_accountant(s, kMaxLaplaceSumClients + 1, PldLimits{}, why));
+  CHECK(why.find("remove one with at most 1000 clients") != std::string::npos);
+  CHECK(parameter_of([] { laplace_remove_plds(Rational(1), Rational(1), 1); }) == "n");
+  CHECK(parameter_of([] { laplace_remove_plds(Rational(1), Rational(0), 2); }) == "shift");
+  CHECK(parameter_of([] { laplace_remove_plds(Rational(0), Rational(1), 2); }) == "scale");
+}
+
+TEST_CASE("the Laplace under remove one with dropout: the labelled mixture above, the sum alone below",
+          "[mechanism_accountant][unit]") {
+  // Two clients, dropout 1/2, c = 0, r = 1, ε = 1: b = 2, client 1 at r = 1, a = 1/2 in units of b.
+  fl::CoordinateSetting s;
+  s.budget = Budget::make(Budget::Kind::eps, Rational(1));
+  s.relation = Neighbour::remove_one;
+  s.dropout = Rational(1, 2);
+  std::string why;
+  const std::optional<Accountant> room = fl::Registry::global().find("laplace").round_accountant(s, 2, PldLimits{}, why);
+  REQUIRE(room);
+  const double a = 0.5;
+  for (const Rational& eps : {Rational(1, 4), Rational(1), Rational(3)}) {
+    INFO("ε = " << eps);
+    const double gamma = std::exp(to_double(eps));
+    const TwoSided d = room->delta(eps);
+    // In units of b, the other client at −1/2, 0, 1/2: the builder's three.
+    const TwoClientTruths t = two_clients_dropout_half([](int k, double y) { return laplace_density(k, y); }, a,
+                                                       {-0.5, 0.0, 0.5}, gamma, 60, 1e-4);
+    const double labelled = t.labelled, best = t.as_run;
+    CHECK(d.upper >= labelled * (1 - 1e-6));
+    CHECK(d.upper <= labelled * (1 + 1e-4));
     CHECK(d.lower <= best * (1 + 1e-6));
     CHECK(d.lower >= best * 0.98);
     CHECK(d.lower <= d.upper);

@@ -75,16 +75,29 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
   if (s.relation == Neighbour::remove_one) {
+    // Client 1 at the input farther from 0 is the worst, for either noise (laplace_sum.hpp).
+    const Rational far = abs(s.center) + s.radius;
+    const std::string far_words = s.center >= 0 ? "c + r" : "c - r";
     if (!gaussian_) {
-      why_not = "used under replace one (removing client 1 removes its noise too: the sums of n and n - 1 "
-                "clients' Laplace noise are not a shift of each other, and no builder is written for them)";
-      return std::nullopt;
+      if (n > kMaxLaplaceSumClients) {
+        why_not = "used under remove one with at most " + std::to_string(kMaxLaplaceSumClients) +
+                  " clients (the law of the sum of their Laplace noise is computed that far)";
+        return std::nullopt;
+      }
+      // The b the sampler uses, so that the lower end is the mechanism's as run.
+      const Rational b = to_rational(laplace_b(calibration_eps(s.budget), 2 * s.radius));
+      if (far > Rational(static_cast<long>(kMaxLaplaceRemoveShift)) * b) {
+        why_not = "used under remove one with |c| + r at most 10^6 times the noise's scale b";
+        return std::nullopt;
+      }
+      if (s.dropout > 0)
+        return laplace_remove_dropout_accountant(b, s.center, s.radius, n, s.dropout, s.coordinates, limits);
+      return laplace_remove_accountant(b, far, n, far_words, limits);
     }
     PrecisionScope scope(std::max(working_precision_bits(), 256u));
     // The σ the sampler uses (rounded up to a double), so that the lower end is the mechanism's
     // as run.
     const Real sigma(agm_sigma_double(calibration_eps(s.budget), s.delta, 2 * s.radius));
-    const Rational far = abs(s.center) + s.radius;
     if (to_double(far) > kMaxRemoveShift * sigma.convert_to<double>() * (1 - 1e-9)) {
       why_not = "used under remove one with |c| + r at most " + std::to_string(static_cast<int>(kMaxRemoveShift)) +
                 " times the noise's sigma (client 1's input is then seen whole: eps above 5e5)";
@@ -92,10 +105,7 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
     }
     if (s.dropout > 0)
       return gaussian_remove_dropout_accountant(sigma, s.center, s.radius, n, s.dropout, s.coordinates, limits);
-    // The input farther from 0 is the worst (gaussian_pld.hpp).
-    const bool above = s.center >= 0;
-    return gaussian_remove_accountant(sigma, above ? Rational(s.center + s.radius) : Rational(s.radius - s.center), n,
-                                      above ? "c + r" : "c - r", limits);
+    return gaussian_remove_accountant(sigma, far, n, far_words, limits);
   }
   const Rational sensitivity = 2 * s.radius;
   if (!gaussian_) {

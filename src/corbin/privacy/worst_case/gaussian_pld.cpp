@@ -267,233 +267,32 @@ GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift
   if (!(upper_of(a) <= kMaxRemoveShift))
     throw invalid_argument("shift", to_string(shift), "at most " + std::to_string(kMaxRemoveShift) + " σ");
   const RemovePair pair(a, n);
-  GaussianRemovePlds out;
-  const unsigned threads = thread_count(2, limits.threads);
-  run_on_threads(threads, [&](unsigned t) {
-    // Each order's edges on a thread of its own, or both on this one.
-    if (t == 0) out.forward = remove_plds(pair, true, limits);
-    if (t == 1 || threads == 1) out.backward = remove_plds(pair, false, limits);
-  });
-  return out;
+  return both_orders([&](bool forward) { return remove_plds(pair, forward, limits); }, limits);
 }
-
-namespace {
-
-Accountant remove_accountant(const GaussianRemovePlds& plds, unsigned long n, const std::string& input,
-                             const PldLimits& limits) {
-  AttainedBy by;
-  ConfigurationWords w;
-  w.client_1 = "client 1 at " + input;
-  w.replaced_by = "client 1 removed";
-  w.inputs = input + " | removed";
-  w.others_ldpq = "the other " + std::to_string(n - 1) + " clients anywhere (both sums move alike)";
-  w.others_pairs = "N(0, sigma^2) noise on each client's input; the release is their sum";
-  by.parts.push_back(w);
-  by.repeats.push_back(1);
-  by.reversed.push_back(false);
-  return Accountant::from_plds(plds.forward.upper, plds.backward.upper, plds.forward.lower, plds.backward.lower,
-                               by, limits);
-}
-
-}  // namespace
 
 Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, unsigned long n,
                                       const std::string& input, const PldLimits& limits) {
-  return remove_accountant(gaussian_remove_plds(sigma, shift, n, limits), n, input, limits);
+  return remove_pair_accountant(gaussian_remove_plds(sigma, shift, n, limits), n, input, "N(0, sigma^2)", limits);
 }
-
-namespace {
-
-/// Binomial terms left out of the binned lower end (their mass added to the enclosures).
-constexpr double kNegligibleTerm = 1e-30;
-/// The binned lower end is computed where its normal laws times its bins are at most this (each
-/// a tail at 64 bits); past it the round has its upper end alone.
-constexpr std::size_t kMaxBinnedTails = std::size_t(1) << 20;
-
-/// A normal law in units of σ with its weight in a mixture.
-struct Component {
-  Interval weight, mean, sd;
-};
-
-Tail normal_tail(const Component& c, const std::optional<Rational>& y, bool plus_infinity) {
-  if (!y) return Tail{plus_infinity, interval_from(Rational(0))};
-  return standard_tail(Interval(Interval(interval_from(*y) - c.mean) / c.sd));
-}
-
-/// The binned release of the sum alone (the header), both orders' optimistic PLDs.
-/// `summed` coordinates added together (1: one coordinate): each client's inputs all at its one
-/// value, their sum is one coordinate's release with the inputs and the shift times `summed` and
-/// the noise's variance too, a post-processing of the round's m coordinates.
-std::optional<AttainedPlds> binned_remove_lower(const Interval& sigma, const Rational& x1, const Rational& v,
-                                               unsigned long n, const Rational& p, std::uint64_t summed,
-                                               const std::string& v_words, const std::string& x1_words,
-                                               const PldLimits& limits) {
-  const Interval pi(interval_from(p)), survive(interval_from(Rational(1 - p)));
-  // In units of the summed noise's σ√summed: the inputs times summed, over it.
-  const Interval root(sqrt(interval_from(Rational(BigInt(summed)))));
-  const Interval a1(interval_from(x1) * root / sigma), av(interval_from(v) * root / sigma);
-  // b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), by the ratio of successive terms; those kept.
-  std::vector<std::pair<unsigned long, Interval>> terms;
-  Interval left_out(interval_from(Rational(0)));
-  Interval b(pow(pi, static_cast<long>(n - 1)));
-  const Interval ratio(survive / pi);
-  for (unsigned long k = 0; k < n; ++k) {
-    if (k > 0) b = Interval(b * ratio * interval_from(Rational(BigInt(n - k), BigInt(k))));
-    if (upper_of(b) < kNegligibleTerm)
-      left_out = Interval(left_out + b);
-    else
-      terms.emplace_back(k, b);
-    if (2 * terms.size() * std::min<std::size_t>(1024, limits.max_cells) > kMaxBinnedTails) return std::nullopt;
-  }
-  // With client 1 (k others surviving): N(x1 + kv, k + 1); without client 1, or client 1
-  // dropped: N(kv, k), k >= 1; k = 0 the atom at 0.
-  std::vector<Component> with, without;
-  Interval atom_without(interval_from(Rational(0)));
-  for (const auto& [k, weight] : terms) {
-    const Interval kk(interval_from(Rational(BigInt(k))));
-    with.push_back({weight, Interval(a1 + kk * av), sqrt(Interval(kk + 1))});
-    if (k == 0)
-      atom_without = weight;
-    else
-      without.push_back({weight, Interval(kk * av), sqrt(kk)});
-  }
-  const std::size_t bins = std::min<std::size_t>(1024, limits.max_cells);
-  if ((with.size() + without.size()) * bins > kMaxBinnedTails) return std::nullopt;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (const auto* list : {&with, &without})
-    for (const Component& c : *list) {
-      const double mean = midpoint_of(c.mean).convert_to<double>(), sd = midpoint_of(c.sd).convert_to<double>();
-      lo = std::min(lo, mean - 12 * sd);
-      hi = std::max(hi, mean + 12 * sd);
-    }
-  // The bins' edges, ∞ at both ends.
-  std::vector<std::optional<Rational>> edges{std::nullopt};
-  for (std::size_t i = 0; i <= bins; ++i)
-    edges.emplace_back(to_rational(lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(bins)));
-  edges.emplace_back(std::nullopt);
-  const auto tails = [&](const std::vector<Component>& list, std::size_t e) {
-    std::vector<Tail> out;
-    for (const Component& c : list) out.push_back(normal_tail(c, edges[e], e + 1 == edges.size()));
-    return out;
-  };
-  // Each bin's masses in the world with client 1 (P) and without (Q): P = (1 − p)·Σ b_k N(x1 +
-  // kv, k + 1) + p·(Σ_(k>=1) b_k N(kv, k) + b_0·atom), Q = Σ_(k>=1) b_k N(kv, k) + b_0·atom.
-  const Interval slack(interval_hull(Real(0), upper_of(left_out)));  // the terms left out
-  std::vector<std::pair<Interval, Interval>> masses;                 // P, Q
-  std::vector<Tail> with_before = tails(with, 0), without_before = tails(without, 0);
-  for (std::size_t e = 1; e < edges.size(); ++e) {
-    const std::vector<Tail> with_now = tails(with, e), without_now = tails(without, e);
-    Interval m_with(interval_from(Rational(0))), m_without(interval_from(Rational(0)));
-    for (std::size_t i = 0; i < with.size(); ++i)
-      m_with = Interval(m_with + with[i].weight * mass_between(with_before[i], with_now[i]));
-    for (std::size_t i = 0; i < without.size(); ++i)
-      m_without = Interval(m_without + without[i].weight * mass_between(without_before[i], without_now[i]));
-    masses.emplace_back(Interval(survive * m_with + pi * m_without + slack), Interval(m_without + slack));
-    with_before = with_now;
-    without_before = without_now;
-  }
-  // The atom at 0: p·b_0 against b_0, exactly in ratio p.
-  masses.emplace_back(Interval(pi * atom_without + slack), Interval(atom_without + slack));
-
-  const auto plds = [&](bool forward) {
-    std::vector<LossPiece> pieces;
-    double low = std::numeric_limits<double>::infinity(), high = -low;
-    const Real infinity(std::numeric_limits<double>::infinity());
-    for (const auto& [mp, mq] : masses) {
-      const Interval& a = forward ? mp : mq;
-      const Interval& c = forward ? mq : mp;
-      const Real a_lo = std::max(Real(0), Real(lower_of(a))), c_lo = std::max(Real(0), Real(lower_of(c)));
-      if (!(upper_of(a) > 0)) continue;
-      // The bin's loss enclosed (only its lower end places it: the optimistic PLD alone is kept).
-      const Real l_lo = a_lo > 0 ? lower_of(Interval(log(interval_hull(a_lo, a_lo)) - log(Interval(upper_of(c)))))
-                                 : Real(-infinity);
-      const Real l_hi = c_lo > 0 ? upper_of(Interval(log(Interval(upper_of(a))) - log(interval_hull(c_lo, c_lo))))
-                                 : infinity;
-      pieces.push_back({l_lo, l_hi, a, c});
-      if (isfinite(l_lo) && a_lo > 1e-300) {
-        low = std::min(low, l_lo.convert_to<double>());
-        high = std::max(high, l_lo.convert_to<double>());
-      }
-    }
-    if (!(low <= high)) low = high = 0;
-    const LossSpan grid = loss_span(low, high, 1e-12, limits.max_cells);
-    return continuous_plds(pieces, grid.scale, grid.offset, grid.top).lower;
-  };
-  ConfigurationWords w;
-  w.client_1 = "client 1 at " + x1_words;
-  w.replaced_by = "client 1 removed";
-  w.inputs = x1_words + " | removed";
-  w.others_ldpq = "the other " + std::to_string(n - 1) + " clients at " + v_words;
-  w.others_pairs = "N(0, sigma^2) noise on each survivor's input; the sum seen through " + std::to_string(bins) +
-                   " bins of its value" +
-                   (summed == 1 ? std::string(" (one coordinate)")
-                                : ", added over the round's " + std::to_string(summed) + " coordinates");
-  w.dropout = dropout_said(p, Neighbour::remove_one);
-  return AttainedPlds{plds(true), plds(false), w};
-}
-
-}  // namespace
 
 Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational& center, const Rational& radius,
                                               unsigned long n, const Rational& p, std::uint64_t m,
                                               const PldLimits& limits) {
-  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
-  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
-  if (m < 1) throw invalid_argument("m", "0", "at least 1");
-  if (radius <= 0) throw invalid_argument("radius", to_string(radius), "positive");
-  const bool above = center >= 0;
-  const Rational x1 = above ? Rational(center + radius) : Rational(center - radius);
-  const std::string x1_words = above ? "c + r" : "c - r";
-  // Above: the labelled mixture over who survived (the header), each population's PLDs built on
-  // threads of their own.
-  const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, p);
-  std::vector<unsigned long> sizes;  // the survivors, client 1 among them
-  for (const SurvivorPopulation& s : parts)
-    if (s.counts.ldpq >= 2) sizes.push_back(s.counts.ldpq);
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  std::vector<GaussianRemovePlds> plds(sizes.size());
-  const unsigned threads = thread_count(sizes.size(), limits.threads);
-  {
-    PrecisionScope scope(kRemoveBits);  // held by the threads (gaussian_remove_plds's own)
-    run_on_threads(threads, [&](unsigned t) {
-      for (std::size_t i = t; i < sizes.size(); i += threads)
-        plds[i] = gaussian_remove_plds(sigma, abs(x1), sizes[i], limits);
-    });
-  }
-  std::map<unsigned long, Accountant> built;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const Accountant one = remove_accountant(plds[i], sizes[i], x1_words, limits).upper_only();
-    built.emplace(sizes[i], m == 1 ? one : one.coordinates(m));
-  }
-  // Client 1 the only survivor: its noisy input against nothing released (0).
-  const Accountant alone =
-      Accountant::from_laws({Rational(1), Rational(0)}, {Rational(0), Rational(1)}, limits).upper_only();
-  built.emplace(1, m == 1 ? alone : alone.coordinates(m));
-  const Accountant upper = mixed_over_survivors(
-      p, parts, [&](const SurvivorPopulation& s) { return built.at(s.counts.ldpq); }, m, limits);
-  // Below: the sum alone, through bins, the others at each input in turn.
-  PrecisionScope scope(kRemoveBits);
+  PrecisionScope scope(kRemoveBits);  // held by the threads (gaussian_remove_plds's own)
   const Interval s(interval_hull(sigma, sigma));
-  std::vector<std::pair<Rational, std::string>> others{{Rational(center - radius), "c - r"},
-                                                       {Rational(center + radius), "c + r"}};
-  if (center - radius < 0 && center + radius > 0) others.emplace_back(Rational(0), "0");
-  // With m >= 2 coordinates, one coordinate, and all m added (every input the same in each).
-  std::vector<std::uint64_t> sums{1};
-  if (m > 1) sums.push_back(m);
-  const std::size_t tries = others.size() * sums.size();
-  std::vector<std::optional<AttainedPlds>> found(tries);
-  const unsigned workers = thread_count(tries, limits.threads);
-  run_on_threads(workers, [&](unsigned t) {
-    for (std::size_t i = t; i < tries; i += workers) {
-      const auto& [v, words] = others[i % others.size()];
-      found[i] = binned_remove_lower(s, x1, v, n, p, sums[i / others.size()], words, x1_words, limits);
-    }
-  });
-  std::vector<AttainedPlds> lowers;
-  for (const auto& lower : found)
-    if (lower) lowers.push_back(*lower);
-  return lowers.empty() ? upper : upper.with_attained_plds(lowers);
+  // k clients' noise in units of σ (or of σ√m, the m coordinates added): N(0, k).
+  const NoiseLaw normal{
+      [](unsigned long k, const Interval& z) {
+        return standard_tail(Interval(z / sqrt(interval_from(Rational(BigInt(k))))));
+      },
+      [](unsigned long k) { return 12 * std::sqrt(static_cast<double>(k)); }, [](unsigned long) { return 1.0; }};
+  // One coordinate; with m >= 2, also all m added (every input the same in each: one
+  // coordinate's release at inputs m·x and noise m·σ² a client).
+  std::vector<BinnedView> views{{Interval(interval_from(Rational(1)) / s), 1, normal}};
+  if (m > 1) views.push_back({Interval(sqrt(interval_from(Rational(BigInt(m)))) / s), m, normal});
+  return noise_remove_dropout_accountant(
+      [&](unsigned long k) { return gaussian_remove_plds(sigma, abs(center) + radius, k, limits); }, views, center,
+      radius, n, p, m, "N(0, sigma^2)", limits);
 }
 
 }  // namespace corbin

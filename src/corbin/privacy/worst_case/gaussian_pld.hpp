@@ -19,6 +19,7 @@
 
 #include "corbin/privacy/pld/continuous.hpp"
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/noise_sum.hpp"
 
 namespace corbin {
 
@@ -49,9 +50,7 @@ Accountant gaussian_sum_accountant(const Real& sigma, const Rational& sensitivit
 
 /// The pessimistic and optimistic PLDs of one use, with client 1 against without (`forward`) and
 /// the other way round (`backward`).
-struct GaussianRemovePlds {
-  ContinuousPlds forward, backward;
-};
+using GaussianRemovePlds = RemovePlds;
 /// The largest shift, in units of σ, the pair is built for: its losses reach about shift²/2, and
 /// past about 10^8 nats e^(±loss) leaves MPFR's exponent range (an ε of 5·10^5 at the limit).
 constexpr double kMaxRemoveShift = 1000;

@@ -24,8 +24,12 @@
 // Laplace variate and rounds the output to a float, as the Gaussian baseline's accountant also
 // leaves aside.
 
+#include <cstdint>
+#include <string>
+
 #include "corbin/privacy/pld/continuous.hpp"
 #include "corbin/privacy/run/accountant.hpp"
+#include "corbin/privacy/worst_case/noise_sum.hpp"
 
 namespace corbin {
 
@@ -38,6 +42,46 @@ using LaplacePlds = ContinuousPlds;
 /// invalid_argument naming scale, sensitivity, n or max_cells.
 LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity, unsigned long n,
                              const PldLimits& limits = {});
+
+// Remove one. With client 1 the sum is S + x + (n clients' noise), without it S + (n − 1
+// clients'): in units of b the pair is P = g_n(· − a) against Q = g_(n−1), a = |x|/b (Q is even:
+// the sign of x is a mirror image), and n = 1 leaves nothing against client 1's noisy input
+// (disjoint). The input farthest from 0, |x| = |c| + r, is the worst, in both orders and at every
+// e^ε, for any noise whose densities are even and fall away from 0 (g_n, g_(n−1) here; the
+// normal's too): with h(t) = −g_n'(t) >= 0 for t > 0,
+//     d/da H_γ(P||Q) = ∫_A −∂_y g_n(y − a) dy = ∫_0^∞ h(t) (1_A(a + t) − 1_A(a − t)) dt,
+// A = {ℓ > ln γ}, and ℓ(a + t) − ℓ(a − t) = ln g_(n−1)(a − t) − ln g_(n−1)(a + t) >= 0 for
+// a, t >= 0 (|a − t| <= a + t), so a − t in A puts a + t in A and the derivative is >= 0;
+// H_γ(Q||P) likewise over {ℓ < −ln γ}, where a + t in it puts a − t in it. So the pair at
+// |c| + r dominates every input: both ends are its PLDs, attained there (client 1 removed).
+//
+// The loss ℓ(y) = ln g_n(y − a) − ln g_(n−1)(y) is no longer monotone (it rises like ln|y| at
+// both ends): the outputs are cut at its crossings of each grid point found in double, and every
+// piece's losses are enclosed whatever its shape, from the losses at its ends and its slope's
+// range there: ℓ' = ψ_(n−1)(y) − ψ_n(y − a), ψ_k = −(ln g_k)' rising (log-concave), so on [u, v]
+// ℓ' lies in [ψ_(n−1)(u) − ψ_n(v − a), ψ_(n−1)(v) − ψ_n(u − a)]: of one sign, the piece's losses
+// lie between its ends'; else within the mean value's bounds from either end. Beyond both laws'
+// outputs (their tails under the trim) only ℓ >= −a − ln 2 is used: ln g_(n−1) is 1-Lipschitz
+// (|ψ| <= 1), so g_n(y − a) = E g_(n−1)(y − a − Z) >= g_(n−1)(y)·E e^(−a − |Z|) = g_(n−1)(y)·e^(−a)/2.
+
+/// The largest a = shift/b the remove pair is built for.
+constexpr double kMaxLaplaceRemoveShift = 1e6;
+/// b > 0, shift = |x| in (0, kMaxLaplaceRemoveShift·b], 2 <= n <= kMaxLaplaceSumClients. Raises
+/// invalid_argument naming scale, shift, n or max_cells.
+RemovePlds laplace_remove_plds(const Rational& scale, const Rational& shift, unsigned long n,
+                               const PldLimits& limits = {});
+/// One coordinate, one round, client 1 at `input` (the extreme farther from 0, in words such as
+/// "c + r") with |input| = shift.
+Accountant laplace_remove_accountant(const Rational& scale, const Rational& shift, unsigned long n,
+                                     const std::string& input, const PldLimits& limits = {});
+
+/// Remove one with dropout: noise_sum.hpp's mixture over who survived above, the sum alone
+/// through bins of one coordinate below (while its work stays under the cap: n·p(1 − p) small).
+/// b > 0, n in [2, kMaxLaplaceSumClients]; raises what noise_remove_dropout_accountant and
+/// laplace_remove_plds raise.
+Accountant laplace_remove_dropout_accountant(const Rational& scale, const Rational& center, const Rational& radius,
+                                             unsigned long n, const Rational& p, std::uint64_t m,
+                                             const PldLimits& limits = {});
 
 /// One coordinate, one round.
 Accountant laplace_sum_accountant(const Rational& scale, const Rational& sensitivity, unsigned long n,

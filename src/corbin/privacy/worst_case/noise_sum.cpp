@@ -1,8 +1,15 @@
 #include "corbin/privacy/worst_case/noise_sum.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
@@ -28,6 +35,32 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
   by.repeats.push_back(1);
   by.reversed.push_back(false);
   return Accountant::from_plds(upper, upper, lower, lower, by, limits);
+}
+
+RemovePlds both_orders(const std::function<ContinuousPlds(bool forward)>& order, const PldLimits& limits) {
+  RemovePlds out;
+  const unsigned threads = thread_count(2, limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
+    if (t == 0) out.forward = order(true);
+    if (t == 1 || threads == 1) out.backward = order(false);
+  });
+  return out;
+}
+
+Accountant remove_pair_accountant(const RemovePlds& plds, unsigned long n, const std::string& input,
+                                  const std::string& noise, const PldLimits& limits) {
+  AttainedBy by;
+  ConfigurationWords w;
+  w.client_1 = "client 1 at " + input;
+  w.replaced_by = "client 1 removed";
+  w.inputs = input + " | removed";
+  w.others_ldpq = "the other " + std::to_string(n - 1) + " clients anywhere (both sums move alike)";
+  w.others_pairs = noise + " noise on each client's input; the release is their sum";
+  by.parts.push_back(w);
+  by.repeats.push_back(1);
+  by.reversed.push_back(false);
+  return Accountant::from_plds(plds.forward.upper, plds.backward.upper, plds.forward.lower, plds.backward.lower,
+                               by, limits);
 }
 
 Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned long)>& plds, unsigned long n,
@@ -75,6 +108,191 @@ Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned 
   words.dropout = dropout_said(p, Neighbour::replace_one) +
                   (exact ? "" : "; bounded below by a ladder of survivor counts at or above the true ones");
   return upper.with_attained_plds({AttainedPlds{lower, lower, words}});
+}
+
+namespace {
+
+/// Binomial terms left out of the binned lower end (their mass added to the enclosures).
+constexpr double kNegligibleTerm = 1e-30;
+/// The binned lower end is computed where its laws' tails (in NoiseLaw::cost's units) times its
+/// bins are at most this; past it the round has its upper end alone.
+constexpr double kMaxBinnedWork = double(std::size_t(1) << 20);
+
+/// One law of the sum given who survived: `clients` clients' noise about `mean`, with its weight.
+struct Component {
+  Interval weight, mean;
+  unsigned long clients;
+};
+
+/// The binned release of the sum alone (the header), both orders' optimistic PLDs, seen as
+/// `view` says (one coordinate, or the round's coordinates added).
+std::optional<AttainedPlds> binned_remove_lower(const BinnedView& view, const Rational& x1, const Rational& v,
+                                               unsigned long n, const Rational& p, const std::string& v_words,
+                                               const std::string& x1_words, const std::string& noise,
+                                               const PldLimits& limits) {
+  const NoiseLaw& law = view.law;
+  const Interval pi(interval_from(p)), survive(interval_from(Rational(1 - p)));
+  const Interval a1(interval_from(x1) * view.scale), av(interval_from(v) * view.scale);
+  const std::size_t bins = std::min<std::size_t>(1024, limits.max_cells);
+  // b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), by the ratio of successive terms; those kept.
+  std::vector<std::pair<unsigned long, Interval>> terms;
+  Interval left_out(interval_from(Rational(0)));
+  Interval b(pow(pi, static_cast<long>(n - 1)));
+  const Interval ratio(survive / pi);
+  double work = 0;
+  for (unsigned long k = 0; k < n; ++k) {
+    if (k > 0) b = Interval(b * ratio * interval_from(Rational(BigInt(n - k), BigInt(k))));
+    if (upper_of(b) < kNegligibleTerm) {
+      left_out = Interval(left_out + b);
+      continue;
+    }
+    terms.emplace_back(k, b);
+    work += (law.cost(k + 1) + (k > 0 ? law.cost(k) : 0)) * static_cast<double>(bins);
+    if (work > kMaxBinnedWork) return std::nullopt;
+  }
+  // With client 1 (k others surviving): k + 1 clients' noise about x1 + kv; without client 1,
+  // or client 1 dropped: k clients' about kv, k >= 1; k = 0 the atom at 0.
+  std::vector<Component> with, without;
+  Interval atom_without(interval_from(Rational(0)));
+  for (const auto& [k, weight] : terms) {
+    const Interval kk(interval_from(Rational(BigInt(k))));
+    with.push_back({weight, Interval(a1 + kk * av), k + 1});
+    if (k == 0)
+      atom_without = weight;
+    else
+      without.push_back({weight, Interval(kk * av), k});
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const auto* list : {&with, &without})
+    for (const Component& c : *list) {
+      const double mean = midpoint_of(c.mean).convert_to<double>(), reach = law.reach(c.clients);
+      lo = std::min(lo, mean - reach);
+      hi = std::max(hi, mean + reach);
+    }
+  // The bins' edges, ∞ at both ends.
+  std::vector<std::optional<Rational>> edges{std::nullopt};
+  for (std::size_t i = 0; i <= bins; ++i)
+    edges.emplace_back(to_rational(lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(bins)));
+  edges.emplace_back(std::nullopt);
+  const auto tails = [&](const std::vector<Component>& list, std::size_t e) {
+    std::vector<Tail> out;
+    for (const Component& c : list)
+      out.push_back(edges[e] ? law.tail(c.clients, Interval(interval_from(*edges[e]) - c.mean))
+                             : Tail{e + 1 == edges.size(), interval_from(Rational(0))});
+    return out;
+  };
+  // Each bin's masses in the world with client 1 (P) and without (Q): P = (1 − p)·Σ b_k
+  // (x1 + kv + k + 1 clients' noise) + p·(Σ_(k>=1) b_k (kv + k clients' noise) + b_0·atom),
+  // Q = Σ_(k>=1) b_k (kv + k clients' noise) + b_0·atom.
+  const Interval slack(interval_hull(Real(0), upper_of(left_out)));  // the terms left out
+  std::vector<std::pair<Interval, Interval>> masses;                 // P, Q
+  std::vector<Tail> with_before = tails(with, 0), without_before = tails(without, 0);
+  for (std::size_t e = 1; e < edges.size(); ++e) {
+    const std::vector<Tail> with_now = tails(with, e), without_now = tails(without, e);
+    Interval m_with(interval_from(Rational(0))), m_without(interval_from(Rational(0)));
+    for (std::size_t i = 0; i < with.size(); ++i)
+      m_with = Interval(m_with + with[i].weight * mass_between(with_before[i], with_now[i]));
+    for (std::size_t i = 0; i < without.size(); ++i)
+      m_without = Interval(m_without + without[i].weight * mass_between(without_before[i], without_now[i]));
+    masses.emplace_back(Interval(survive * m_with + pi * m_without + slack), Interval(m_without + slack));
+    with_before = with_now;
+    without_before = without_now;
+  }
+  // The atom at 0: p·b_0 against b_0, exactly in ratio p.
+  masses.emplace_back(Interval(pi * atom_without + slack), Interval(atom_without + slack));
+
+  const auto plds = [&](bool forward) {
+    std::vector<LossPiece> pieces;
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    const Real infinity(std::numeric_limits<double>::infinity());
+    for (const auto& [mp, mq] : masses) {
+      const Interval& a = forward ? mp : mq;
+      const Interval& c = forward ? mq : mp;
+      const Real a_lo = std::max(Real(0), Real(lower_of(a))), c_lo = std::max(Real(0), Real(lower_of(c)));
+      if (!(upper_of(a) > 0)) continue;
+      // The bin's loss enclosed (only its lower end places it: the optimistic PLD alone is kept).
+      const Real l_lo = a_lo > 0 ? lower_of(Interval(log(interval_hull(a_lo, a_lo)) - log(Interval(upper_of(c)))))
+                                 : Real(-infinity);
+      const Real l_hi = c_lo > 0 ? upper_of(Interval(log(Interval(upper_of(a))) - log(interval_hull(c_lo, c_lo))))
+                                 : infinity;
+      pieces.push_back({l_lo, l_hi, a, c});
+      if (isfinite(l_lo) && a_lo > 1e-300) {
+        low = std::min(low, l_lo.convert_to<double>());
+        high = std::max(high, l_lo.convert_to<double>());
+      }
+    }
+    if (!(low <= high)) low = high = 0;
+    const LossSpan grid = loss_span(low, high, 1e-12, limits.max_cells);
+    return continuous_plds(pieces, grid.scale, grid.offset, grid.top).lower;
+  };
+  ConfigurationWords w;
+  w.client_1 = "client 1 at " + x1_words;
+  w.replaced_by = "client 1 removed";
+  w.inputs = x1_words + " | removed";
+  w.others_ldpq = "the other " + std::to_string(n - 1) + " clients at " + v_words;
+  w.others_pairs = noise + " noise on each survivor's input; the sum seen through " + std::to_string(bins) +
+                   " bins of its value" +
+                   (view.summed == 1 ? std::string(" (one coordinate)")
+                                     : ", added over the round's " + std::to_string(view.summed) + " coordinates");
+  w.dropout = dropout_said(p, Neighbour::remove_one);
+  return AttainedPlds{plds(true), plds(false), w};
+}
+
+}  // namespace
+
+Accountant noise_remove_dropout_accountant(const std::function<RemovePlds(unsigned long)>& plds,
+                                           const std::vector<BinnedView>& views, const Rational& center,
+                                           const Rational& radius, unsigned long n, const Rational& p,
+                                           std::uint64_t m, const std::string& noise, const PldLimits& limits) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  if (m < 1) throw invalid_argument("m", "0", "at least 1");
+  if (radius <= 0) throw invalid_argument("radius", to_string(radius), "positive");
+  // Client 1 at the extreme farther from 0 (the worst: gaussian_pld.hpp, laplace_sum.hpp).
+  const bool above = center >= 0;
+  const Rational x1 = above ? Rational(center + radius) : Rational(center - radius);
+  const std::string x1_words = above ? "c + r" : "c - r";
+  // Above: the labelled mixture over who survived (the header), each population's PLDs built on
+  // threads of their own.
+  const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, p);
+  std::vector<unsigned long> sizes;  // the survivors, client 1 among them
+  for (const SurvivorPopulation& s : parts)
+    if (s.counts.ldpq >= 2) sizes.push_back(s.counts.ldpq);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  std::vector<RemovePlds> built_plds(sizes.size());
+  const unsigned threads = thread_count(sizes.size(), limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
+    for (std::size_t i = t; i < sizes.size(); i += threads) built_plds[i] = plds(sizes[i]);
+  });
+  std::map<unsigned long, Accountant> built;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const Accountant one = remove_pair_accountant(built_plds[i], sizes[i], x1_words, noise, limits).upper_only();
+    built.emplace(sizes[i], m == 1 ? one : one.coordinates(m));
+  }
+  // Client 1 the only survivor: its noisy input against nothing released (0).
+  const Accountant alone =
+      Accountant::from_laws({Rational(1), Rational(0)}, {Rational(0), Rational(1)}, limits).upper_only();
+  built.emplace(1, m == 1 ? alone : alone.coordinates(m));
+  const Accountant upper = mixed_over_survivors(
+      p, parts, [&](const SurvivorPopulation& s) { return built.at(s.counts.ldpq); }, m, limits);
+  // Below: the sum alone, through bins, the others at each input in turn, in each view.
+  std::vector<std::pair<Rational, std::string>> others{{Rational(center - radius), "c - r"},
+                                                       {Rational(center + radius), "c + r"}};
+  if (center - radius < 0 && center + radius > 0) others.emplace_back(Rational(0), "0");
+  const std::size_t tries = others.size() * views.size();
+  std::vector<std::optional<AttainedPlds>> found(tries);
+  const unsigned workers = thread_count(tries, limits.threads);
+  run_on_threads(workers, [&](unsigned t) {
+    for (std::size_t i = t; i < tries; i += workers) {
+      const auto& [v, words] = others[i % others.size()];
+      found[i] = binned_remove_lower(views[i / others.size()], x1, v, n, p, words, x1_words, noise, limits);
+    }
+  });
+  std::vector<AttainedPlds> lowers;
+  for (const auto& lower : found)
+    if (lower) lowers.push_back(*lower);
+  return lowers.empty() ? upper : upper.with_attained_plds(lowers);
 }
 
 }  // namespace corbin

@@ -13,8 +13,10 @@
 // populations themselves up to kMaxSurvivorPopulations clients, else the ladder's (fewer survivors:
 // less noise, survivors.hpp); below, the same populations, else the ladder of ceilings' (more).
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "corbin/privacy/pld/continuous.hpp"
 #include "corbin/privacy/run/accountant.hpp"
@@ -24,6 +26,58 @@ namespace corbin {
 /// `noise` names each client's noise in the attaining configuration's words ("N(0, sigma^2)").
 Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, unsigned long n,
                                  const std::string& noise, const PldLimits& limits);
+
+/// Remove one: the pair of n clients' noise about client 1's input against n − 1 clients' noise,
+/// with client 1 against without (`forward`) and the other way round (`backward`), each order's
+/// pessimistic and optimistic PLDs (gaussian_pld, laplace_sum: not mirror images).
+struct RemovePlds {
+  ContinuousPlds forward, backward;
+};
+/// Both orders' PLDs, `order(forward)` each, on a thread of its own (or both on this one).
+RemovePlds both_orders(const std::function<ContinuousPlds(bool forward)>& order, const PldLimits& limits);
+/// One use of the remove pair of n >= 2 clients, attained with client 1 at `input` (in words)
+/// and removed.
+Accountant remove_pair_accountant(const RemovePlds& plds, unsigned long n, const std::string& input,
+                                  const std::string& noise, const PldLimits& limits);
+
+/// The sum of k >= 1 clients' noise, centred, in the unit a binned lower end works in.
+struct NoiseLaw {
+  /// Its tail at z (continuous.hpp's Tail: P(X > z) at or above 0, P(X <= z) below).
+  std::function<Tail(unsigned long k, const Interval& z)> tail;
+  /// How far from its centre its mass reaches (beyond, under about 10^−30), in the same unit.
+  std::function<double(unsigned long k)> reach;
+  /// What one tail of it costs, in normal tails (the binned lower end's work is capped).
+  std::function<double(unsigned long k)> cost;
+};
+/// One post-processing of a round's release the binned lower end looks through: an input times
+/// `scale` is in the unit of `law`, and `summed` coordinates are added (1: one coordinate).
+struct BinnedView {
+  Interval scale;
+  std::uint64_t summed;
+  NoiseLaw law;
+};
+
+/// Remove one with dropout (each client, client 1 included, drops with probability p and sends
+/// nothing; the release is the survivors' sum, 0 if none survived), client 1 at the extreme
+/// farther from 0 (the worst, for either noise: laplace_sum.hpp). Above: the adversary who also
+/// knows who survived (a release the sum is computed from, so only less private), client 1's own
+/// coin drawn in both worlds: client 1 dropped is one law in both (silent); client 1 surviving
+/// with k others is the remove pair at k + 1 clients (`plds(k + 1)`, called on worker threads,
+/// the caller's precision held), or, with no other survivor, its noisy input against 0
+/// (disjoint: +∞). The labelled mixture over the survivors (survivors.hpp: the populations up to
+/// kMaxSurvivorPopulations clients, past that the ladder's, fewer survivors being worse: the pair
+/// at k + 1 is the pair at k with the same noise added to both). Below: the sum alone, as run,
+/// with every other client at one input v (c − r, c + r, or 0 where it is in range), seen
+/// through 1 024 bins of its value in each of `views`: the two mixtures over the number of
+/// survivors, each bin's masses enclosed, the atom at 0 apart. The binomial's terms under
+/// 10^−30 are left out of both laws, their mass added to the enclosures' upper ends (so a lower
+/// end still bounds the exact binned pair's); a view whose work would pass its cap is skipped.
+/// The accountant's lower end is the best of them. Raises invalid_argument naming dropout, n, m
+/// or radius, or what plds raises.
+Accountant noise_remove_dropout_accountant(const std::function<RemovePlds(unsigned long)>& plds,
+                                           const std::vector<BinnedView>& views, const Rational& center,
+                                           const Rational& radius, unsigned long n, const Rational& p,
+                                           std::uint64_t m, const std::string& noise, const PldLimits& limits);
 
 /// One dropout round of n >= 2 clients with dropout p in (0, 1) (see above) and m >= 1
 /// coordinates sharing the draw (who drops out drops out of all of them): the labelled mixture
