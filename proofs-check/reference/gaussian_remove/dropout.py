@@ -1,4 +1,4 @@
-"""As-run (sum alone) and labelled truths for the gaussian room with dropout, remove-one.
+"""As-run (sum alone), others-told and labelled truths for the gaussian room with dropout, remove-one.
 Float64 with exact Gaussian-CDF integration between numerically located crossing points."""
 import numpy as np, itertools, math
 from scipy import special, optimize
@@ -67,3 +67,38 @@ class Pair:
             hi*=2
             if hi>1e3: return math.inf
         return optimize.brentq(f,0.0,hi,xtol=1e-13,rtol=1e-13)
+
+
+class ToldPair(Pair):
+    """k other survivors told, client 1's own coin not (k >= 1): P = (1-p) N(x1, (k+1) sig^2) +
+    p N(0, k sig^2) against Q = N(0, k sig^2) (the others' inputs a known shift)."""
+    def __init__(self,x1,k,sig,p,step_frac=1/40):
+        sk=math.sqrt(k)*sig; s1=math.sqrt(k+1)*sig
+        self.P=(np.array([1-p,p]),np.array([x1,0.0]),np.array([s1,sk]))
+        self.Q=(np.array([1.0]),np.array([0.0]),np.array([sk]))
+        self.aP=self.aQ=0.0
+        lo=min(x1,0.0)-45*s1; hi=max(x1,0.0)+45*s1
+        self.grid=np.arange(lo,hi,sig*step_frac)
+        self.lp=_logpdf(self.grid,self.P); self.lq=_logpdf(self.grid,self.Q)
+
+def told_delta(x1,n,sig,p,eps,order):
+    """delta(eps) told who of the others survived, not whether client 1 did: the mixture over k of
+    the pairs above; k = 0: client 1's noisy input (1-p) or 0 (p) against 0 (fwd: (1-p) +
+    (p - e^eps)_+, rev: (1 - e^eps p)_+)."""
+    tot=0.0
+    for k in range(n):
+        b=comb(n-1,k)*(1-p)**k*p**(n-1-k)
+        if k==0:
+            tot+=b*((1-p)+max(0.0,p-math.exp(eps)) if order=='fwd' else max(0.0,1-math.exp(eps)*p))
+        else:
+            tot+=b*ToldPair(x1,k,sig,p).H(eps,order)
+    return tot
+
+def told_eps(x1,n,sig,p,delta,order):
+    f=lambda e: told_delta(x1,n,sig,p,e,order)-delta
+    if f(0.0)<=0: return 0.0
+    hi=1.0
+    while f(hi)>0:
+        hi*=2
+        if hi>1e3: return math.inf
+    return optimize.brentq(f,0.0,hi,xtol=1e-12,rtol=1e-12)

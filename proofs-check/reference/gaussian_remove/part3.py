@@ -1,11 +1,12 @@
 # RERUN: /usr/bin/python3 part3.py [EPS_P_LIST] [--quick] [--out DIR]   (EPS_P_LIST comma-separated, default 1;
 #        writes DIR/part3_<list>.json, DIR/part3_<list>.out)
-# Part 3: dropout, m=1, T=1. Truth (B) = labelled mixture (mpmath closed form per label);
+# Part 3: dropout, m=1, T=1. Truth (B) = labelled mixture (mpmath closed form per label); truth (B')
+# = the others' survival told, client 1's own coin not (float64, dropout.told_eps): B' <= B, B' >= A;
 # truth (A) = as-run sum alone, computed (float64, exact CDF integration between crossings) at the CLI's
 # named configuration and over a search of configurations.
 import sys, json, itertools, re, math, os
 from ref import *
-from dropout import Pair
+from dropout import Pair, told_eps
 from cli import corbin, num, options
 args=options(lambda a: 'part3_%s'%'_'.join(a.eps_p.split(',')),'Part 3: dropout, m=1, T=1 (truth B: labelled mixture; truth A: the sum alone as run).',
              extra=lambda ap: ap.add_argument('eps_p',nargs='?',default='1',help='comma-separated eps_p values (default 1)'))
@@ -65,6 +66,8 @@ for ep,ps,n,cs in itertools.product(EPSP,PS,NS,CS):
         for o in ['fwd','rev']:
             perB[o]=eps_of_delta(lambda e: truthB(xstar,n,sig,ps,e,o),mp.mpf(ds),hi=mp.mpf(20),iters=80)
         tB=max(perB.values())
+        # B': the others' survival told (the one-coordinate upper end's model)
+        tBp=max(told_eps(xstar,n,sigf,p,d,o) for o in ['fwd','rev'])
         # other extreme for B too
         xo=c-r if xstar==c+r else c+r
         tB_other=max(eps_of_delta(lambda e: truthB(xo,n,sig,ps,e,o),mp.mpf(ds),hi=mp.mpf(20),iters=60) for o in ['fwd','rev'])
@@ -78,7 +81,7 @@ for ep,ps,n,cs in itertools.product(EPSP,PS,NS,CS):
         lo,up=num(out.get('eps_lower')),num(out.get('eps_upper'))
         att=out.get('worst_case',{}).get('lower_bound_attained_by')
         row=dict(eps_p=ep,p=ps,n=n,c=cs,delta=ds,atom=atom,truthB=(mp.nstr(tB,12) if tB!=mp.inf else 'inf'),
-                 truthB_fwd=mp.nstr(perB['fwd'],10),truthB_rev=mp.nstr(perB['rev'],10),truthB_other_extreme=mp.nstr(tB_other,10),
+                 truthB_fwd=mp.nstr(perB['fwd'],10),truthB_rev=mp.nstr(perB['rev'],10),truthB_other_extreme=mp.nstr(tB_other,10),truthBp=tBp,
                  lower=str(out.get('eps_lower')),upper=str(out.get('eps_upper')),best_asrun=best[0],best_cfg=[best[1][0],list(best[1][1]),best[1][2]],
                  named=json.dumps(att),cmd=out['_cmd'],err=out.get('_error'),stderr=out.get('_stderr'))
         try:
@@ -91,14 +94,16 @@ for ep,ps,n,cs in itertools.product(EPSP,PS,NS,CS):
         v=[]
         if up is None or lo is None: v.append('no output')
         else:
-            if tB!=mp.inf and up<tB*(1-mp.mpf('1e-9')): v.append('upper<truthB')
-            if tB==mp.inf and up!=mp.inf: v.append('upper finite but truthB inf')
+            # the upper end bounds B' (float64 with roots to 1e-12: a relative tolerance of 1e-7)
+            if tBp!=math.inf and up<mp.mpf(tBp)*(1-mp.mpf('1e-7')): v.append("upper<truthB'")
+            if tBp==math.inf and up!=mp.inf: v.append("upper finite but truthB' inf")
             if up < mp.mpf(best[0])*(1-mp.mpf('1e-9')): v.append('upper<best as-run')
             if eA is not None:
                 if lo>mp.mpf(eA[ordn])*(1+mp.mpf('1e-9')): v.append('lower>truthA(named cfg, named order)')
                 if lo>mp.mpf(max(eA.values()))*(1+mp.mpf('1e-9')): v.append('lower>truthA(named cfg, both orders)')
             if lo>mp.mpf(best[0])*(1+mp.mpf('1e-9')): v.append('lower>best as-run found (maybe search too small)')
             if tB!=mp.inf and up!=mp.inf and tB>0: row["up_over_truthB"]=float(up/tB)
+            if tBp!=math.inf and up!=mp.inf and tBp>0: row["up_over_truthBp"]=float(up/mp.mpf(tBp))
             if best[0]>0: row['lo_over_bestA']=float(lo/best[0])
             if eA is not None and eA[ordn]>0: row['lo_over_truthA_named']=float(lo/eA[ordn])
         row['violations']=v

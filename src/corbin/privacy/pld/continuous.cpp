@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "corbin/number/directed.hpp"
+#include "corbin/number/error.hpp"
 
 namespace corbin {
 namespace {
@@ -101,6 +103,49 @@ ContinuousPlds continuous_plds(const std::vector<LossPiece>& pieces, int scale, 
     lower.p[i] = std::max(0.0, lower.p[i]);
     lower.t[i] = directed::add_up(lower.t[i], to_double_up(upper_of(Interval(piece.q * e_plus[i]))));
   }
+  return out;
+}
+
+ContinuousPlds continuous_plds(const PiecesOnGrid& cut) {
+  return continuous_plds(cut.pieces, cut.grid.scale, cut.grid.offset, cut.grid.top);
+}
+
+PiecesOnGrid mixed_with_second(const PiecesOnGrid& cut, const Rational& w, bool forward, std::size_t max_cells) {
+  if (w <= 0 || w > 1) throw invalid_argument("w", to_string(w), "in (0, 1]");
+  const Interval wi(interval_from(w)), rest(interval_from(Rational(1 - w)));
+  const Real infinity(std::numeric_limits<double>::infinity());
+  // ℓ ↦ ln(w·e^ℓ + 1 − w) at a loss's end, forward; the backward order's λ = −ℓ maps to −f(−λ).
+  const auto f = [&](const Real& loss, bool up) -> Real {
+    const bool inf = isinf(loss);
+    const Real l = forward ? loss : Real(-loss);
+    Real v;
+    if (inf && l > 0)
+      v = infinity;
+    else if (inf)
+      v = w == 1 ? Real(-infinity) : ((up == forward) ? upper_of(log(rest)) : lower_of(log(rest)));
+    else {
+      const Interval x(log(Interval(wi * exp(interval_hull(l, l)) + rest)));
+      // Backward the image is negated: its lower end from the upper end of f.
+      v = (up == forward) ? upper_of(x) : lower_of(x);
+    }
+    return forward ? v : Real(-v);
+  };
+  PiecesOnGrid out;
+  out.pieces.reserve(cut.pieces.size());
+  for (const LossPiece& piece : cut.pieces) {
+    // Forward the first law is the mixture; backward the second.
+    const Interval& p_mass = forward ? piece.p : piece.q;
+    const Interval& q_mass = forward ? piece.q : piece.p;
+    const Interval mixed(wi * p_mass + rest * q_mass);
+    if (forward)
+      out.pieces.push_back({f(piece.lo, false), f(piece.hi, true), mixed, q_mass});
+    else
+      out.pieces.push_back({f(piece.lo, false), f(piece.hi, true), q_mass, mixed});
+  }
+  const double h = cut.grid.step();
+  const double lo = f(Real(static_cast<double>(cut.grid.offset) * h), false).convert_to<double>();
+  const double hi = f(Real(static_cast<double>(cut.grid.top) * h), true).convert_to<double>();
+  out.grid = loss_span(std::isfinite(lo) ? lo : hi - 1, hi, 1e-12, max_cells);
   return out;
 }
 

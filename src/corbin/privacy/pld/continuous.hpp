@@ -68,4 +68,19 @@ struct ContinuousPlds {
 ContinuousPlds continuous_plds(const std::vector<LossPiece>& pieces, int scale, std::int64_t offset,
                                std::int64_t top);
 
+/// A pair's outputs cut into pieces, and the grid its PLDs are made on.
+struct PiecesOnGrid {
+  std::vector<LossPiece> pieces;
+  LossSpan grid;
+};
+ContinuousPlds continuous_plds(const PiecesOnGrid& cut);
+
+/// The pair (w·P + (1 − w)·Q, Q) from the pieces of (P, Q) (`forward`: losses ln p/q, masses P
+/// then Q), or the pair (Q, w·P + (1 − w)·Q) from those of (Q, P): the same partition, each
+/// piece's loss mapped by ℓ ↦ ln(w·e^ℓ + 1 − w) (or λ ↦ −ln(w·e^(−λ) + 1 − w)), which rises, so
+/// its ends' images enclose the piece's losses; on a new grid of about max_cells points over the
+/// image of the old one. w in (0, 1]: client 1 present with probability w in the world with it
+/// (a dropout round given the others' survival: noise_sum.hpp).
+PiecesOnGrid mixed_with_second(const PiecesOnGrid& cut, const Rational& w, bool forward, std::size_t max_cells);
+
 }  // namespace corbin

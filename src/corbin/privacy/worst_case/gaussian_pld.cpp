@@ -198,7 +198,7 @@ struct RhoEdge {
 };
 
 /// The PLDs of P against Q (forward) or Q against P, whose loss is −L under Q.
-ContinuousPlds remove_plds(const RemovePair& pair, bool forward, const PldLimits& limits) {
+PiecesOnGrid remove_pieces(const RemovePair& pair, bool forward, const PldLimits& limits) {
   const double sign = forward ? 1.0 : -1.0;
   const auto [rho_lo, rho_hi] = pair.rho_range(forward);
   const double l0 = sign * pair.approx_loss(rho_lo), l1 = sign * pair.approx_loss(rho_hi);
@@ -252,13 +252,13 @@ ContinuousPlds remove_plds(const RemovePair& pair, bool forward, const PldLimits
     else
       pieces.push_back({Real(-l_hi), Real(-l_lo), q, p});
   }
-  return continuous_plds(pieces, scale, offset, top);
+  return {std::move(pieces), grid};
 }
 
 }  // namespace
 
-GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift, unsigned long n,
-                                        const PldLimits& limits) {
+RemovePieces gaussian_remove_pieces(const Real& sigma, const Rational& shift, unsigned long n,
+                                    const PldLimits& limits) {
   check_noise(sigma, limits);
   if (shift <= 0) throw invalid_argument("shift", to_string(shift), "positive");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2 (client 1 and another)");
@@ -267,7 +267,12 @@ GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift
   if (!(upper_of(a) <= kMaxRemoveShift))
     throw invalid_argument("shift", to_string(shift), "at most " + std::to_string(kMaxRemoveShift) + " σ");
   const RemovePair pair(a, n);
-  return both_orders([&](bool forward) { return remove_plds(pair, forward, limits); }, limits);
+  return both_orders([&](bool forward) { return remove_pieces(pair, forward, limits); }, limits);
+}
+
+GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift, unsigned long n,
+                                        const PldLimits& limits) {
+  return remove_plds(gaussian_remove_pieces(sigma, shift, n, limits));
 }
 
 Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, unsigned long n,
@@ -291,7 +296,7 @@ Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational&
   std::vector<BinnedView> views{{Interval(interval_from(Rational(1)) / s), 1, normal}};
   if (m > 1) views.push_back({Interval(sqrt(interval_from(Rational(BigInt(m)))) / s), m, normal});
   return noise_remove_dropout_accountant(
-      [&](unsigned long k) { return gaussian_remove_plds(sigma, abs(center) + radius, k, limits); }, views, center,
+      [&](unsigned long k) { return gaussian_remove_pieces(sigma, abs(center) + radius, k, limits); }, views, center,
       radius, n, p, m, "N(0, sigma^2)", limits);
 }
 

@@ -58,29 +58,20 @@ constexpr double kMaxRemoveShift = 1000;
 /// invalid_argument naming sigma, shift, n or max_cells.
 GaussianRemovePlds gaussian_remove_plds(const Real& sigma, const Rational& shift, unsigned long n,
                                         const PldLimits& limits = {});
+/// The same, the outputs cut into pieces (noise_sum.hpp: a dropout round's mixtures are made
+/// from them).
+RemovePieces gaussian_remove_pieces(const Real& sigma, const Rational& shift, unsigned long n,
+                                    const PldLimits& limits = {});
 
 /// One coordinate, one round, client 1 at `input` (the extreme farther from 0, in words such as
 /// "c + r") with |input| = shift.
 Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, unsigned long n,
                                       const std::string& input, const PldLimits& limits = {});
 
-// Remove one with dropout (each client, client 1 included, drops with probability p and sends
-// nothing; the release is the survivors' sum, 0 if none survived). Above: the adversary who also
-// knows who survived (a release the sum is computed from, so only less private), client 1's own
-// coin drawn in both worlds: client 1 dropped is one law in both (silent); client 1 surviving
-// with k others is the pair above at k + 1 clients, or, with no other survivor, its noisy input
-// against 0 (disjoint: +∞). The labelled mixture over the survivors (survivors.hpp: the
-// populations up to kMaxSurvivorPopulations clients, past that the ladder's, fewer survivors
-// being worse: the pair at k + 1 is the pair at k with the same N(0, σ²) added to both).
-// Below: the sum alone, as run, with client 1 at the extreme farther from 0 and every other
-// client at one input v (c − r, c + r, or 0 where it is in range), the sum seen through bins of
-// its value (a post-processing: one coordinate of a round's m, or, every input the same in each,
-// the sum of the m coordinates, which is one coordinate's release at inputs m·x and noise
-// m·σ² a client: the round's lower end is the better of the two): the two
-// mixtures of normal laws over the number of survivors, each bin's masses enclosed, the atom at
-// 0 apart. The binomial's terms under 10^−30 are left out of both laws, their mass added to the
-// enclosures' upper ends (so a lower end still bounds the exact binned pair's). Each is
-// kept; the accountant's lower end is the best of them.
+// Remove one with dropout: noise_sum.hpp's noise_remove_dropout_accountant, with N(0, k) the
+// law of k clients' noise in units of σ, and through bins below also the round's m coordinates
+// added (every input the same in each: one coordinate's release at inputs m·x and noise m·σ² a
+// client).
 
 /// One dropout round, m >= 1 coordinates sharing the draw, the whole round one use: n >= 2
 /// clients, p in (0, 1), radius r > 0, centre c, σ > 0. Raises invalid_argument naming dropout,

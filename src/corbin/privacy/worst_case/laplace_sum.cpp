@@ -333,7 +333,7 @@ double bulk(const LaplaceSum& law, double log_tail) {
 }
 
 /// The PLDs of P against Q (forward) or of Q against P (loss −ℓ under Q).
-ContinuousPlds remove_plds(const RemovePair& pair, const Real& floor, bool forward, const PldLimits& limits) {
+PiecesOnGrid remove_pieces(const RemovePair& pair, const Real& floor, bool forward, const PldLimits& limits) {
   const double sign = forward ? 1.0 : -1.0;
   // The outputs where the order's first law has its mass (beyond them: the outer pieces).
   const double t = bulk(forward ? pair.p_law() : pair.q_law(), std::log(limits.tail) - 5);
@@ -441,13 +441,13 @@ ContinuousPlds remove_plds(const RemovePair& pair, const Real& floor, bool forwa
     else
       add(a, b, floor, infinity);  // an outer piece: ℓ >= −a − ln 2 (the header)
   }
-  return continuous_plds(pieces, grid.scale, grid.offset, grid.top);
+  return {std::move(pieces), grid};
 }
 
 }  // namespace
 
-RemovePlds laplace_remove_plds(const Rational& scale, const Rational& shift, unsigned long n,
-                               const PldLimits& limits) {
+RemovePieces laplace_remove_pieces(const Rational& scale, const Rational& shift, unsigned long n,
+                                   const PldLimits& limits) {
   if (scale <= 0) throw invalid_argument("scale", to_string(scale), "positive");
   if (shift <= 0) throw invalid_argument("shift", to_string(shift), "positive");
   if (n < 2 || n > kMaxLaplaceSumClients)
@@ -460,7 +460,12 @@ RemovePlds laplace_remove_plds(const Rational& scale, const Rational& shift, uns
   PrecisionScope precision(kBits);
   const RemovePair pair(n, a);
   const Real floor = lower_of(Interval(Interval(-interval_from(a)) - log(interval_from(Rational(2)))));
-  return both_orders([&](bool forward) { return remove_plds(pair, floor, forward, limits); }, limits);
+  return both_orders([&](bool forward) { return remove_pieces(pair, floor, forward, limits); }, limits);
+}
+
+RemovePlds laplace_remove_plds(const Rational& scale, const Rational& shift, unsigned long n,
+                               const PldLimits& limits) {
+  return remove_plds(laplace_remove_pieces(scale, shift, n, limits));
 }
 
 Accountant laplace_remove_accountant(const Rational& scale, const Rational& shift, unsigned long n,
@@ -494,7 +499,7 @@ Accountant laplace_remove_dropout_accountant(const Rational& scale, const Ration
   std::vector<BinnedView> views{{unit, 1, noise(1)}};
   if (m > 1) views.push_back({Interval(unit * interval_from(Rational(BigInt(m)))), m, noise(m)});
   return noise_remove_dropout_accountant(
-      [&](unsigned long k) { return laplace_remove_plds(scale, abs(center) + radius, k, limits); }, views, center,
+      [&](unsigned long k) { return laplace_remove_pieces(scale, abs(center) + radius, k, limits); }, views, center,
       radius, n, p, m, "Laplace(b)", limits);
 }
 

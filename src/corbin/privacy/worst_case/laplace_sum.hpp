@@ -70,6 +70,10 @@ constexpr double kMaxLaplaceRemoveShift = 1e6;
 /// invalid_argument naming scale, shift, n or max_cells.
 RemovePlds laplace_remove_plds(const Rational& scale, const Rational& shift, unsigned long n,
                                const PldLimits& limits = {});
+/// The same, the outputs cut into pieces (noise_sum.hpp: a dropout round's mixtures are made
+/// from them).
+RemovePieces laplace_remove_pieces(const Rational& scale, const Rational& shift, unsigned long n,
+                                   const PldLimits& limits = {});
 /// One coordinate, one round, client 1 at `input` (the extreme farther from 0, in words such as
 /// "c + r") with |input| = shift.
 Accountant laplace_remove_accountant(const Rational& scale, const Rational& shift, unsigned long n,

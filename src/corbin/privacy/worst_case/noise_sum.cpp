@@ -37,8 +37,12 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
   return Accountant::from_plds(upper, upper, lower, lower, by, limits);
 }
 
-RemovePlds both_orders(const std::function<ContinuousPlds(bool forward)>& order, const PldLimits& limits) {
-  RemovePlds out;
+RemovePlds remove_plds(const RemovePieces& pieces) {
+  return {continuous_plds(pieces.forward), continuous_plds(pieces.backward)};
+}
+
+RemovePieces both_orders(const std::function<PiecesOnGrid(bool forward)>& order, const PldLimits& limits) {
+  RemovePieces out;
   const unsigned threads = thread_count(2, limits.threads);
   run_on_threads(threads, [&](unsigned t) {
     if (t == 0) out.forward = order(true);
@@ -240,7 +244,7 @@ std::optional<AttainedPlds> binned_remove_lower(const BinnedView& view, const Ra
 
 }  // namespace
 
-Accountant noise_remove_dropout_accountant(const std::function<RemovePlds(unsigned long)>& plds,
+Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsigned long)>& pieces,
                                            const std::vector<BinnedView>& views, const Rational& center,
                                            const Rational& radius, unsigned long n, const Rational& p,
                                            std::uint64_t m, const std::string& noise, const PldLimits& limits) {
@@ -252,30 +256,49 @@ Accountant noise_remove_dropout_accountant(const std::function<RemovePlds(unsign
   const bool above = center >= 0;
   const Rational x1 = above ? Rational(center + radius) : Rational(center - radius);
   const std::string x1_words = above ? "c + r" : "c - r";
-  // Above: the labelled mixture over who survived (the header), each population's PLDs built on
-  // threads of their own.
+  // Above: a mixture over who survived (the header), each population's pieces built on threads
+  // of their own.
   const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, p);
   std::vector<unsigned long> sizes;  // the survivors, client 1 among them
   for (const SurvivorPopulation& s : parts)
     if (s.counts.ldpq >= 2) sizes.push_back(s.counts.ldpq);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  std::vector<RemovePlds> built_plds(sizes.size());
+  std::vector<RemovePieces> cut(sizes.size());
   const unsigned threads = thread_count(sizes.size(), limits.threads);
   run_on_threads(threads, [&](unsigned t) {
-    for (std::size_t i = t; i < sizes.size(); i += threads) built_plds[i] = plds(sizes[i]);
+    for (std::size_t i = t; i < sizes.size(); i += threads) cut[i] = pieces(sizes[i]);
   });
+  // One coordinate: the others' survival told, client 1's own coin not: given k others, client 1
+  // is in the sum with probability w = 1 − p, so the pair is (w·P + (1 − w)·Q, Q) of the remove
+  // pair (P, Q) at k + 1 clients, its pieces' losses mapped (continuous.hpp: mixed_with_second);
+  // no other survivor: client 1's noisy input (w) or 0 against 0, +∞ one way and ln(1/p) the
+  // other. With m >= 2 coordinates the coin is shared by all m, so client 1's coin is told too:
+  // the pair at k + 1 clients m times, or its noisy inputs against 0 (+∞ both ways).
+  const Rational w = 1 - p;
   std::map<unsigned long, Accountant> built;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    const Accountant one = remove_pair_accountant(built_plds[i], sizes[i], x1_words, noise, limits).upper_only();
+    const RemovePieces mixed =
+        m == 1 ? RemovePieces{mixed_with_second(cut[i].forward, w, true, limits.max_cells),
+                              mixed_with_second(cut[i].backward, w, false, limits.max_cells)}
+               : cut[i];
+    const Accountant one = remove_pair_accountant(remove_plds(mixed), sizes[i], x1_words, noise, limits).upper_only();
     built.emplace(sizes[i], m == 1 ? one : one.coordinates(m));
   }
-  // Client 1 the only survivor: its noisy input against nothing released (0).
   const Accountant alone =
-      Accountant::from_laws({Rational(1), Rational(0)}, {Rational(0), Rational(1)}, limits).upper_only();
-  built.emplace(1, m == 1 ? alone : alone.coordinates(m));
+      m == 1 ? Accountant::from_laws({w, p}, {Rational(0), Rational(1)}, limits).upper_only()
+             : Accountant::from_laws({Rational(1), Rational(0)}, {Rational(0), Rational(1)}, limits)
+                   .upper_only()
+                   .coordinates(m);
+  built.emplace(1, alone);
+  // The others' survival weighs 1 in all (client 1's coin inside each part), or 1 − p beside
+  // client 1 dropped (silent).
+  std::vector<SurvivorPopulation> told = parts;
+  if (m == 1)
+    for (SurvivorPopulation& s : told) s.weight /= w;
   const Accountant upper = mixed_over_survivors(
-      p, parts, [&](const SurvivorPopulation& s) { return built.at(s.counts.ldpq); }, m, limits);
+      m == 1 ? Rational(0) : p, told, [&](const SurvivorPopulation& s) { return built.at(s.counts.ldpq); }, m,
+      limits);
   // Below: the sum alone, through bins, the others at each input in turn, in each view.
   std::vector<std::pair<Rational, std::string>> others{{Rational(center - radius), "c - r"},
                                                        {Rational(center + radius), "c + r"}};

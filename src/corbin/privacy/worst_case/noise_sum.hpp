@@ -33,8 +33,13 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
 struct RemovePlds {
   ContinuousPlds forward, backward;
 };
-/// Both orders' PLDs, `order(forward)` each, on a thread of its own (or both on this one).
-RemovePlds both_orders(const std::function<ContinuousPlds(bool forward)>& order, const PldLimits& limits);
+/// The same pair's outputs cut into pieces, each order on its own grid.
+struct RemovePieces {
+  PiecesOnGrid forward, backward;
+};
+RemovePlds remove_plds(const RemovePieces& pieces);
+/// Both orders' pieces, `order(forward)` each, on a thread of its own (or both on this one).
+RemovePieces both_orders(const std::function<PiecesOnGrid(bool forward)>& order, const PldLimits& limits);
 /// One use of the remove pair of n >= 2 clients, attained with client 1 at `input` (in words)
 /// and removed.
 Accountant remove_pair_accountant(const RemovePlds& plds, unsigned long n, const std::string& input,
@@ -59,22 +64,26 @@ struct BinnedView {
 
 /// Remove one with dropout (each client, client 1 included, drops with probability p and sends
 /// nothing; the release is the survivors' sum, 0 if none survived), client 1 at the extreme
-/// farther from 0 (the worst, for either noise: laplace_sum.hpp). Above: the adversary who also
-/// knows who survived (a release the sum is computed from, so only less private), client 1's own
-/// coin drawn in both worlds: client 1 dropped is one law in both (silent); client 1 surviving
-/// with k others is the remove pair at k + 1 clients (`plds(k + 1)`, called on worker threads,
-/// the caller's precision held), or, with no other survivor, its noisy input against 0
-/// (disjoint: +∞). The labelled mixture over the survivors (survivors.hpp: the populations up to
+/// farther from 0 (the worst, for either noise: laplace_sum.hpp). Above, an adversary told more
+/// than the sum (a release the sum is computed from, so only less private; the draw has one law
+/// in both worlds). With one coordinate, told who of the others survived: given k of them,
+/// client 1 is in the sum with probability 1 − p, so the pair is (P', Q) with
+/// P' = (1 − p)·P + p·Q, (P, Q) the remove pair at k + 1 clients (`pieces(k + 1)`, called on
+/// worker threads, the caller's precision held); no other survivor: client 1's noisy input
+/// (1 − p) or 0 (p) against 0, +∞ one way and ln(1/p) the other. With m >= 2 coordinates client
+/// 1's coin is shared by all m, so it is told too: client 1 dropped is silent, client 1 surviving
+/// with k others is the pair at k + 1 clients m times, or alone its noisy inputs against 0 (+∞).
+/// Either way the mixture over the survivors (survivors.hpp: the populations up to
 /// kMaxSurvivorPopulations clients, past that the ladder's, fewer survivors being worse: the pair
-/// at k + 1 is the pair at k with the same noise added to both). Below: the sum alone, as run,
-/// with every other client at one input v (c − r, c + r, or 0 where it is in range), seen
+/// at k + 1 is the pair at k with the same noise added to both laws). Below: the sum alone, as
+/// run, with every other client at one input v (c − r, c + r, or 0 where it is in range), seen
 /// through 1 024 bins of its value in each of `views`: the two mixtures over the number of
 /// survivors, each bin's masses enclosed, the atom at 0 apart. The binomial's terms under
 /// 10^−30 are left out of both laws, their mass added to the enclosures' upper ends (so a lower
 /// end still bounds the exact binned pair's); a view whose work would pass its cap is skipped.
 /// The accountant's lower end is the best of them. Raises invalid_argument naming dropout, n, m
-/// or radius, or what plds raises.
-Accountant noise_remove_dropout_accountant(const std::function<RemovePlds(unsigned long)>& plds,
+/// or radius, or what pieces raises.
+Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsigned long)>& pieces,
                                            const std::vector<BinnedView>& views, const Rational& center,
                                            const Rational& radius, unsigned long n, const Rational& p,
                                            std::uint64_t m, const std::string& noise, const PldLimits& limits);
