@@ -373,7 +373,7 @@ PiecesOnGrid remove_pieces(const RemovePair& pair, const Real& floor, bool forwa
     const bool rising = l1 > l0;
     std::int64_t k0 = static_cast<std::int64_t>(std::floor(std::min(l0, l1) / h)) + 1;
     std::int64_t k1 = static_cast<std::int64_t>(std::floor(std::max(l0, l1) / h));
-    if (std::min(l0, l1) == l1 && l0 == l1) continue;
+    if (l0 == l1) continue;
     for (std::int64_t j = 0; j <= k1 - k0; ++j) {
       const std::int64_t k = rising ? k0 + j : k1 - j;  // in order of the crossings' outputs
       const double level = static_cast<double>(k) * h;

@@ -48,11 +48,14 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
 // the sign of x is a mirror image), and n = 1 leaves nothing against client 1's noisy input
 // (disjoint). The input farthest from 0, |x| = |c| + r, is the worst, in both orders and at every
 // e^ε, for any noise whose densities are even and fall away from 0 (g_n, g_(n−1) here; the
-// normal's too): with h(t) = −g_n'(t) >= 0 for t > 0,
-//     d/da H_γ(P||Q) = ∫_A −∂_y g_n(y − a) dy = ∫_0^∞ h(t) (1_A(a + t) − 1_A(a − t)) dt,
-// A = {ℓ > ln γ}, and ℓ(a + t) − ℓ(a − t) = ln g_(n−1)(a − t) − ln g_(n−1)(a + t) >= 0 for
-// a, t >= 0 (|a − t| <= a + t), so a − t in A puts a + t in A and the derivative is >= 0;
-// H_γ(Q||P) likewise over {ℓ < −ln γ}, where a + t in it puts a − t in it. So the pair at
+// normal's too). H_γ(a) = H_γ(P_a||Q) = sup_S P_a(S) − γQ(S) is Lipschitz in a (P_a moves in
+// total variation at most ∫|g_n'| per unit), so it rises if its lower right derivative is
+// >= 0 everywhere; holding S at A = {ℓ > ln γ} (the supremum's set at a) bounds that derivative
+// below by, with h(t) = −g_n'(t) >= 0 for t > 0 (g_n' integrable: differentiation under ∫),
+//     ∫_A ∂_a g_n(y − a) dy = ∫_A −g_n'(y − a) dy = ∫_0^∞ h(t) (1_A(a + t) − 1_A(a − t)) dt,
+// and ℓ(a + t) − ℓ(a − t) = ln g_(n−1)(a − t) − ln g_(n−1)(a + t) >= 0 for a, t >= 0
+// (|a − t| <= a + t), so a − t in A puts a + t in A and the integrand is >= 0; H_γ(Q||P_a)
+// likewise with S held at {ℓ < −ln γ}, where a + t in it puts a − t in it. So the pair at
 // |c| + r dominates every input: both ends are its PLDs, attained there (client 1 removed).
 //
 // The loss ℓ(y) = ln g_n(y − a) − ln g_(n−1)(y) is no longer monotone (it rises like ln|y| at
@@ -60,8 +63,8 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
 // piece's losses are enclosed whatever its shape, from the losses at its ends and its slope's
 // range there: ℓ' = ψ_(n−1)(y) − ψ_n(y − a), ψ_k = −(ln g_k)' rising (log-concave), so on [u, v]
 // ℓ' lies in [ψ_(n−1)(u) − ψ_n(v − a), ψ_(n−1)(v) − ψ_n(u − a)]: of one sign, the piece's losses
-// lie between its ends'; else within the mean value's bounds from either end. Beyond both laws'
-// outputs (their tails under the trim) only ℓ >= −a − ln 2 is used: ln g_(n−1) is 1-Lipschitz
+// lie between its ends'; else within the mean value's bounds from either end. Beyond the
+// outputs of the order's first law (its tails under the trim) only ℓ >= −a − ln 2 is used: ln g_(n−1) is 1-Lipschitz
 // (|ψ| <= 1), so g_n(y − a) = E g_(n−1)(y − a − Z) >= g_(n−1)(y)·E e^(−a − |Z|) = g_(n−1)(y)·e^(−a)/2.
 
 /// The largest a = shift/b the remove pair is built for.

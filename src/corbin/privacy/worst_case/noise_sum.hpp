@@ -70,7 +70,10 @@ struct BinnedView {
 /// client 1 is in the sum with probability 1 − p, so the pair is (P', Q) with
 /// P' = (1 − p)·P + p·Q, (P, Q) the remove pair at k + 1 clients (`pieces(k + 1)`, called on
 /// worker threads, the caller's precision held); no other survivor: client 1's noisy input
-/// (1 − p) or 0 (p) against 0, +∞ one way and ln(1/p) the other. With m >= 2 coordinates client
+/// (1 − p) or 0 (p) against 0, +∞ one way and ln(1/p) the other. Client 1 farthest from 0 is
+/// still the worst: with w = 1 − p, H_γ(wP + (1 − w)Q||Q) = w·H_((γ − 1 + w)/w)(P||Q) for
+/// γ > 1 − w (else 1 − γ), and H_γ(Q||wP + (1 − w)Q) = (1 − γ(1 − w))·H_(γw/(1 − γ(1 − w)))(Q||P)
+/// for γ(1 − w) < 1 (else 0), each rising with the pair's. With m >= 2 coordinates client
 /// 1's coin is shared by all m, so it is told too: client 1 dropped is silent, client 1 surviving
 /// with k others is the pair at k + 1 clients m times, or alone its noisy inputs against 0 (+∞).
 /// Either way the mixture over the survivors (survivors.hpp: the populations up to
