@@ -33,6 +33,17 @@ def _mass(comp,u,v):
     # Phi(b)-Phi(a) computed stably
     return float(np.sum(w*np.where(a>0, special.ndtr(-a)-special.ndtr(-b), special.ndtr(b)-special.ndtr(a))))
 
+def eps_of(H,delta,tol):
+    """The least eps >= 0 with H(eps) <= delta, H decreasing: doubling to a bracket, then brentq
+    (inf past 1e3)."""
+    f=lambda e: H(e)-delta
+    if f(0.0)<=0: return 0.0
+    hi=1.0
+    while f(hi)>0:
+        hi*=2
+        if hi>1e3: return math.inf
+    return optimize.brentq(f,0.0,hi,xtol=tol,rtol=tol)
+
 class Pair:
     def __init__(self,x1,others,sig,p,step_frac=1/40):
         self.P,self.Q,self.aP,self.aQ=mixtures(x1,others,sig,p)
@@ -60,13 +71,7 @@ class Pair:
         tot+=max(0.0,aA-math.exp(eps)*aB)
         return tot
     def eps(self,delta,order):
-        f=lambda e: self.H(e,order)-delta
-        if f(0.0)<=0: return 0.0
-        hi=1.0
-        while f(hi)>0:
-            hi*=2
-            if hi>1e3: return math.inf
-        return optimize.brentq(f,0.0,hi,xtol=1e-13,rtol=1e-13)
+        return eps_of(lambda e: self.H(e,order),delta,1e-13)
 
 
 class ToldPair(Pair):
@@ -95,10 +100,4 @@ def told_delta(x1,n,sig,p,eps,order):
     return tot
 
 def told_eps(x1,n,sig,p,delta,order):
-    f=lambda e: told_delta(x1,n,sig,p,e,order)-delta
-    if f(0.0)<=0: return 0.0
-    hi=1.0
-    while f(hi)>0:
-        hi*=2
-        if hi>1e3: return math.inf
-    return optimize.brentq(f,0.0,hi,xtol=1e-12,rtol=1e-12)
+    return eps_of(lambda e: told_delta(x1,n,sig,p,e,order),delta,1e-12)

@@ -75,9 +75,8 @@ std::optional<Accountant> NoiseMechanism::round_accountant(const CoordinateSetti
                                                            const PldLimits& limits, std::string& why_not) const {
   check_radius(s.radius);
   if (s.relation == Neighbour::remove_one) {
-    // Client 1 at the input farther from 0 is the worst, for either noise (laplace_sum.hpp).
-    const Rational far = abs(s.center) + s.radius;
-    const std::string far_words = s.center >= 0 ? "c + r" : "c - r";
+    const auto [far_input, far_words] = far_extreme(s.center, s.radius);
+    const Rational far = abs(far_input);
     if (!gaussian_) {
       if (n > kMaxLaplaceSumClients) {
         why_not = "used under remove one with at most " + std::to_string(kMaxLaplaceSumClients) +

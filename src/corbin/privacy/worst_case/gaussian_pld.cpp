@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,10 +11,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/formulas/baselines.hpp"
 #include "corbin/privacy/pld/continuous.hpp"
-#include "corbin/privacy/pld/threads.hpp"
-#include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/noise_sum.hpp"
-#include "corbin/privacy/worst_case/survivors.hpp"
 
 namespace corbin {
 namespace {

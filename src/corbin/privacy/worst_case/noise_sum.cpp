@@ -37,6 +37,10 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
   return Accountant::from_plds(upper, upper, lower, lower, by, limits);
 }
 
+Extreme far_extreme(const Rational& center, const Rational& radius) {
+  return center >= 0 ? Extreme{center + radius, "c + r"} : Extreme{center - radius, "c - r"};
+}
+
 RemovePlds remove_plds(const RemovePieces& pieces) {
   return {continuous_plds(pieces.forward), continuous_plds(pieces.backward)};
 }
@@ -252,10 +256,7 @@ Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsi
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
   if (m < 1) throw invalid_argument("m", "0", "at least 1");
   if (radius <= 0) throw invalid_argument("radius", to_string(radius), "positive");
-  // Client 1 at the extreme farther from 0 (the worst: gaussian_pld.hpp, laplace_sum.hpp).
-  const bool above = center >= 0;
-  const Rational x1 = above ? Rational(center + radius) : Rational(center - radius);
-  const std::string x1_words = above ? "c + r" : "c - r";
+  const auto [x1, x1_words] = far_extreme(center, radius);
   // Above: a mixture over who survived (the header), each population's pieces built on threads
   // of their own.
   const std::vector<SurvivorPopulation> parts = lone_survivor_populations(n, p);

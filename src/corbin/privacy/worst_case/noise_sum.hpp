@@ -27,6 +27,14 @@ namespace corbin {
 Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, unsigned long n,
                                  const std::string& noise, const PldLimits& limits);
 
+/// The extreme of [c − r, c + r] farther from 0 (c + r at c = 0) and its words ("c + r"): client
+/// 1's worst input under remove one, for either noise (laplace_sum.hpp).
+struct Extreme {
+  Rational input;
+  std::string words;
+};
+Extreme far_extreme(const Rational& center, const Rational& radius);
+
 /// Remove one: the pair of n clients' noise about client 1's input against n − 1 clients' noise,
 /// with client 1 against without (`forward`) and the other way round (`backward`), each order's
 /// pessimistic and optimistic PLDs (gaussian_pld, laplace_sum: not mirror images).
