@@ -10,6 +10,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/pld/composition.hpp"
+#include "corbin/privacy/pld/meet.hpp"
 #include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
 #include "corbin/privacy/exact/exact_ucdp.hpp"
@@ -717,4 +718,69 @@ TEST_CASE("a likelihood ratio past the doubles stays in the optimistic PLD", "[a
   const LowerPld two = compose(one, one, limits);
   CHECK(delta_lower(two, Rational(700)) >= 0.74);
   CHECK(delta_lower(two, Rational(700)) <= 1);
+}
+
+namespace {
+
+/// Randomized response at e^ε0 (two outputs), with weight d of each law moved to an output of
+/// its own (P's and Q's disjoint): its δ(ε) = (1 − d)·RR's + d.
+std::pair<WindowPmf, WindowPmf> leaky_response(double eps0, double d) {
+  const double e = std::exp(eps0), keep = 1 - d;
+  const auto at = [](double x) { return interval_from(to_rational(x)); };
+  return {few_point_pmf({at(keep * e / (1 + e)), at(keep / (1 + e)), at(d), Interval(0)}),
+          few_point_pmf({at(keep / (1 + e)), at(keep * e / (1 + e)), Interval(0), at(d)})};
+}
+double response_delta(double eps0, double d, double eps, int uses) {
+  // k uses of the leaky response: Σ_j C(k, j) (keep p)^(k−j) (keep q)^j (1 − e^(ε − (k − 2j)ε0))₊
+  // over the outputs without a leak, and 1 − keep^k for a leak in some use.
+  const double e = std::exp(eps0), keep = 1 - d, p = e / (1 + e), q = 1 / (1 + e);
+  double sum = 1 - std::pow(keep, uses);
+  for (int j = 0; j <= uses; ++j) {
+    const double loss = (uses - 2 * j) * eps0;
+    if (loss <= eps) continue;
+    sum += std::tgamma(uses + 1) / (std::tgamma(j + 1) * std::tgamma(uses - j + 1)) * std::pow(keep * p, uses - j) *
+           std::pow(keep * q, j) * (1 - std::exp(eps - loss));
+  }
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("the meet of two dominating pairs is below both and still above the mechanism, composed too",
+          "[accountant][unit]") {
+  // The mechanism: randomized response at e^1. Two pairs dominate it in different places:
+  // randomized response at e^1.3 (tight in the tail: no leak) and at e^0.9 with a tenth leaked
+  // (tight in the body). Their δ curves cross, so the meet is below both somewhere.
+  PldLimits limits;
+  const auto [pa, qa] = leaky_response(1.3, 0);
+  const auto [pb, qb] = leaky_response(0.9, 0.1);
+  const UpperPld a = upper_pld(pa, qa, false, limits), b = upper_pld(pb, qb, false, limits);
+  const UpperPld m = meet(a, b, limits);
+  double gain = 0;
+  for (int i = 0; i <= 40; ++i) {
+    const Rational eps(i, 20);  // 0 to 2
+    INFO("ε = " << eps);
+    const double e = to_double(eps), truth = response_delta(1, 0, e, 1);
+    REQUIRE(response_delta(1.3, 0, e, 1) >= truth);  // both dominate the mechanism
+    REQUIRE(response_delta(0.9, 0.1, e, 1) >= truth);
+    const double da = delta_upper(a, eps), db = delta_upper(b, eps), dm = delta_upper(m, eps);
+    CHECK(dm >= truth);
+    CHECK(dm <= std::min(da, db) * (1 + 1e-9) + 1e-15);
+    gain = std::max(gain, std::min(da, db) - dm);
+  }
+  CHECK(gain > 0.01);  // below both between the corners (0.9 and 1.3): a chord of the two
+  // Composed: the meet's powers stay above the mechanism's, and below both pairs' powers.
+  for (std::uint64_t k : {2u, 5u}) {
+    const UpperPld mk = power(m, k, limits), ak = power(a, k, limits), bk = power(b, k, limits);
+    for (const Rational& eps : {Rational(1, 2), Rational(1), Rational(2), Rational(4)}) {
+      INFO("k = " << k << ", ε = " << eps);
+      const double truth = response_delta(1, 0, to_double(eps), static_cast<int>(k));
+      CHECK(delta_upper(mk, eps) >= truth);
+      CHECK(delta_upper(mk, eps) <= std::min(delta_upper(ak, eps), delta_upper(bk, eps)) * (1 + 1e-9) + 1e-15);
+    }
+  }
+  // A pair met with itself is itself, to the rounding of its masses.
+  const UpperPld same = meet(a, a, limits);
+  for (const Rational& eps : {Rational(0), Rational(1, 2), Rational(1)})
+    CHECK(delta_upper(same, eps) == Approx(delta_upper(a, eps)).epsilon(1e-12));
 }

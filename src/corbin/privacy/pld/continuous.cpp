@@ -110,42 +110,63 @@ ContinuousPlds continuous_plds(const PiecesOnGrid& cut) {
   return continuous_plds(cut.pieces, cut.grid.scale, cut.grid.offset, cut.grid.top);
 }
 
-PiecesOnGrid mixed_with_second(const PiecesOnGrid& cut, const Rational& w, bool forward, std::size_t max_cells) {
-  if (w <= 0 || w > 1) throw invalid_argument("w", to_string(w), "in (0, 1]");
-  const Interval wi(interval_from(w)), rest(interval_from(Rational(1 - w)));
+MappedPieces weighted_mixture(const PiecesOnGrid& cut, const Interval& x, const Interval& y, const Interval& z,
+                              bool forward) {
+  if (!(lower_of(x) >= 0) || !(lower_of(y) >= 0) || !(lower_of(z) > 0) || !(upper_of(Interval(x + y)) > 0))
+    throw invalid_argument("weights", "(" + to_decimal(midpoint_of(x), 6) + ", " + to_decimal(midpoint_of(y), 6) +
+                                          ", " + to_decimal(midpoint_of(z), 6) + ")",
+                           "x, y >= 0, x + y > 0, z > 0");
   const Real infinity(std::numeric_limits<double>::infinity());
-  // ℓ ↦ ln(w·e^ℓ + 1 − w) at a loss's end, forward; the backward order's λ = −ℓ maps to −f(−λ).
+  const bool no_second = upper_of(y) == 0, no_first = upper_of(x) == 0;
+  // ℓ ↦ ln((x·e^ℓ + y)/z) at a loss's end, enclosed, then its `up` end taken; backward the image
+  // is negated, so its lower end comes from the upper end of the map.
   const auto f = [&](const Real& loss, bool up) -> Real {
-    const bool inf = isinf(loss);
-    const Real l = forward ? loss : Real(-loss);
+    const bool end_up = up == forward;
     Real v;
-    if (inf && l > 0)
-      v = infinity;
-    else if (inf)
-      v = w == 1 ? Real(-infinity) : ((up == forward) ? upper_of(log(rest)) : lower_of(log(rest)));
+    if (isinf(loss) && loss > 0)
+      v = no_first ? (end_up ? upper_of(log(Interval(y / z))) : lower_of(log(Interval(y / z)))) : infinity;
+    else if (isinf(loss) || (no_first && !no_second))
+      v = no_second ? Real(-infinity) : (end_up ? upper_of(log(Interval(y / z))) : lower_of(log(Interval(y / z))));
     else {
-      const Interval x(log(Interval(wi * exp(interval_hull(l, l)) + rest)));
-      // Backward the image is negated: its lower end from the upper end of f.
-      v = (up == forward) ? upper_of(x) : lower_of(x);
+      const Interval image(log(Interval(Interval(x * exp(interval_hull(loss, loss)) + y) / z)));
+      v = end_up ? upper_of(image) : lower_of(image);
     }
     return forward ? v : Real(-v);
   };
-  PiecesOnGrid out;
+  MappedPieces out;
   out.pieces.reserve(cut.pieces.size());
   for (const LossPiece& piece : cut.pieces) {
-    // Forward the first law is the mixture; backward the second.
-    const Interval& p_mass = forward ? piece.p : piece.q;
-    const Interval& q_mass = forward ? piece.q : piece.p;
-    const Interval mixed(wi * p_mass + rest * q_mass);
+    const Interval mixed(x * piece.p + y * piece.q), second(z * piece.q);
     if (forward)
-      out.pieces.push_back({f(piece.lo, false), f(piece.hi, true), mixed, q_mass});
+      out.pieces.push_back({f(piece.lo, false), f(piece.hi, true), mixed, second});
     else
-      out.pieces.push_back({f(piece.lo, false), f(piece.hi, true), q_mass, mixed});
+      out.pieces.push_back({f(piece.hi, false), f(piece.lo, true), second, mixed});
   }
   const double h = cut.grid.step();
-  const double lo = f(Real(static_cast<double>(cut.grid.offset) * h), false).convert_to<double>();
-  const double hi = f(Real(static_cast<double>(cut.grid.top) * h), true).convert_to<double>();
-  out.grid = loss_span(std::isfinite(lo) ? lo : hi - 1, hi, 1e-12, max_cells);
+  const double lo = f(Real(static_cast<double>(forward ? cut.grid.offset : cut.grid.top) * h), false).convert_to<double>();
+  const double hi = f(Real(static_cast<double>(forward ? cut.grid.top : cut.grid.offset) * h), true).convert_to<double>();
+  out.lo = lo;
+  out.hi = hi;
+  return out;
+}
+
+PiecesOnGrid mixed_with_second(const PiecesOnGrid& cut, const Rational& w, bool forward, std::size_t max_cells) {
+  if (w <= 0 || w > 1) throw invalid_argument("w", to_string(w), "in (0, 1]");
+  // Backward the pieces are those of (Q, P): turned round to (P, Q)'s, whose backward mixture
+  // (Q, w·P + (1 − w)·Q) they give.
+  PiecesOnGrid turned;
+  const PiecesOnGrid* from = &cut;
+  if (!forward) {
+    turned.grid = LossSpan{cut.grid.scale, -cut.grid.top, -cut.grid.offset};
+    turned.pieces.reserve(cut.pieces.size());
+    for (const LossPiece& piece : cut.pieces) turned.pieces.push_back({Real(-piece.hi), Real(-piece.lo), piece.q, piece.p});
+    from = &turned;
+  }
+  const Interval one(interval_from(Rational(1)));
+  const MappedPieces mapped = weighted_mixture(*from, interval_from(w), interval_from(Rational(1 - w)), one, forward);
+  PiecesOnGrid out;
+  out.pieces = mapped.pieces;
+  out.grid = loss_span(std::isfinite(mapped.lo) ? mapped.lo : mapped.hi - 1, mapped.hi, 1e-12, max_cells);
   return out;
 }
 

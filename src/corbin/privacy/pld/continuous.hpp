@@ -75,6 +75,19 @@ struct PiecesOnGrid {
 };
 ContinuousPlds continuous_plds(const PiecesOnGrid& cut);
 
+/// Pieces whose losses were mapped, and the image of the old grid's ends.
+struct MappedPieces {
+  std::vector<LossPiece> pieces;
+  double lo, hi;
+};
+/// The pair of measures (x·P + y·Q, z·Q) (`forward`) or (z·Q, x·P + y·Q) from the pieces of
+/// (P, Q) (losses ln p/q, masses P then Q): the same partition, each piece's loss mapped by
+/// ℓ ↦ ln((x·e^ℓ + y)/z) (negated backward), which rises, so its ends' images enclose the
+/// piece's losses. x, y >= 0 with x + y > 0, z > 0, enclosed (a dropout round told the number of
+/// survivors: noise_sum.hpp). Raises invalid_argument(weights) else.
+MappedPieces weighted_mixture(const PiecesOnGrid& cut, const Interval& x, const Interval& y, const Interval& z,
+                              bool forward);
+
 /// The pair (w·P + (1 − w)·Q, Q) from the pieces of (P, Q) (`forward`: losses ln p/q, masses P
 /// then Q), or the pair (Q, w·P + (1 − w)·Q) from those of (Q, P): the same partition, each
 /// piece's loss mapped by ℓ ↦ ln(w·e^ℓ + 1 − w) (or λ ↦ −ln(w·e^(−λ) + 1 − w)), which rises, so

@@ -13,6 +13,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/pld/envelope.hpp"
 #include "corbin/privacy/pld/loss_grid.hpp"
+#include "corbin/privacy/pld/meet.hpp"
 #include "corbin/privacy/pld/power_memo.hpp"
 #include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/run/choice_plan.hpp"
@@ -332,10 +333,14 @@ Accountant Accountant::from_family(const std::vector<AttainedLaws>& members, boo
 
 Accountant Accountant::from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
                                  const LowerPld& lower_forward, const LowerPld& lower_backward,
-                                 const AttainedBy& by, const PldLimits& limits) {
+                                 const AttainedBy& by, Neighbour relation, const PldLimits& limits,
+                                 std::uint64_t uses) {
+  if (uses < 1 || uses > kMaxCompositions)
+    throw invalid_argument("compositions", std::to_string(uses), "in [1, " + std::to_string(kMaxCompositions) + "]");
   Accountant out;
   out.limits_ = limits;
-  out.mixes_ = true;
+  out.k_ = uses;
+  out.mixes_ = relation == Neighbour::replace_one;
   out.moments_[0] = out.moments_[1] = unbounded_moments();
   out.upper_[0] = upper_forward;
   out.upper_[1] = upper_backward;
@@ -680,6 +685,24 @@ Accountant Accountant::upper_only() const {
   out.plan_.reset();     // and the adversary's choices are searched per query: not here
   out.lower_plan_.reset();
   out.parts_.clear();
+  return out;
+}
+
+Accountant Accountant::tighter(const Accountant& other) const {
+  const auto pair_only = [](const Accountant& a) {
+    return !a.plan_ && !a.lower_plan_ && a.parts_.empty() && a.singles_.empty() && !a.exact_;
+  };
+  if (!pair_only(*this) || !pair_only(other) || other.k_ != k_ || other.mixes_ != mixes_)
+    throw invalid_argument("other", "an accountant with a search, exact laws, other uses or another relation",
+                           "a pair of PLDs of as many uses");
+  Accountant out = *this;
+  out.kept_.reset();
+  out.symmetric_ = symmetric_ && other.symmetric_;
+  for (int d = 0; d < 2; ++d) {
+    out.upper_[d] = meet(upper_[d], other.upper_[d], limits_);
+    out.max_loss_[d] = std::min(max_loss_[d], other.max_loss_[d]);
+  }
+  out.lower_.insert(out.lower_.end(), other.lower_.begin(), other.lower_.end());
   return out;
 }
 

@@ -116,10 +116,14 @@ class Accountant {
                                 const PldLimits& limits = {});
   /// One use of a mechanism given by its privacy-loss distributions, P against Q and Q against P:
   /// pessimistic (`upper`) and optimistic (`lower`) as pld.hpp defines them, `by` naming the pair
-  /// of datasets the lower ones are (a closed form's).
+  /// of datasets the lower ones are (a closed form's), under `relation` (remove one keeps
+  /// client 1 in one dataset throughout: no lower end mixes the two orders over uses); `uses`:
+  /// how many uses the PLDs are of, together (a round's m coordinates sharing one draw:
+  /// worst_case/noise_sum.hpp), at least 1.
   static Accountant from_plds(const UpperPld& upper_forward, const UpperPld& upper_backward,
                               const LowerPld& lower_forward, const LowerPld& lower_backward,
-                              const AttainedBy& by, const PldLimits& limits = {});
+                              const AttainedBy& by, Neighbour relation, const PldLimits& limits = {},
+                              std::uint64_t uses = 1);
 
   /// This mechanism composed k times with itself (1 <= k <= kMaxCompositions).
   Accountant compose(std::uint64_t k) const;
@@ -154,6 +158,12 @@ class Accountant {
   /// the members searched one by one at the query (singles) are not carried.
   Accountant mixture(const Rational& w, const Accountant& other, const std::string& when_this,
                      const std::string& when_other) const;
+  /// This mechanism bounded by a second pair of the same mechanism (an adversary told something
+  /// else: worst_case/noise_sum.hpp), as many compositions: each direction's pessimistic PLD the
+  /// meet of the two (pld/meet.hpp), dominated by both at every e^ε, and the lower bounds of
+  /// both kept. Neither may search the adversary's choices or hold exact laws (both a pair of
+  /// PLDs); raises invalid_argument("other") else.
+  Accountant tighter(const Accountant& other) const;
   /// The same accountant, keeping the powers of its pessimistic PLDs that compose() computes, for
   /// the next compose() (pld/power_memo.hpp: the same products in the same order, so the same
   /// doubles): asked for k = 1, 2, 3, ... (a run's rounds one at a time), each compose(k) then

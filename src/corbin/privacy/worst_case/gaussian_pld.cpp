@@ -72,34 +72,51 @@ void check_noise(const Real& sigma, const PldLimits& limits) {
     throw invalid_argument("max_cells", std::to_string(limits.max_cells), "at least 16");
 }
 
+/// The shift pair's grid and both laws' distributions at its points (the header): about
+/// max_cells points of step 2^scale over mean ± kSpread·μ, under P the loss N(μ²/2, μ²) and under
+/// Q N(−μ²/2, μ²), at the caller's precision (128 bits: the tails are taken as tails).
+struct ShiftGrid {
+  int scale;
+  std::int64_t offset, top;
+  GridNormal p_law, q_law;
+  std::vector<Interval> e_minus;  ///< e^(−y_k)
+};
+ShiftGrid shift_grid(const Real& sigma, const Rational& sensitivity, unsigned long n, const PldLimits& limits) {
+  check_noise(sigma, limits);
+  if (sensitivity <= 0) throw invalid_argument("sensitivity", to_string(sensitivity), "positive");
+  if (n < 1) throw invalid_argument("n", std::to_string(n), "at least 1");
+  const Interval mu(interval_from(sensitivity) / (interval_hull(sigma, sigma) * sqrt(interval_from(Rational(n)))));
+  const Interval mean(mu * mu / 2);
+  const double span = to_double_up(upper_of(Interval(2 * kSpread * mu)));
+  const int scale = static_cast<int>(std::ceil(std::log2(span / static_cast<double>(limits.max_cells - 2))));
+  const double h = std::ldexp(1.0, scale);
+  const auto offset = static_cast<std::int64_t>(std::floor(to_double_down(lower_of(Interval(mean - kSpread * mu))) / h));
+  const auto top = static_cast<std::int64_t>(std::ceil(to_double_up(upper_of(Interval(mean + kSpread * mu))) / h));
+  std::vector<Interval> e_minus;
+  for (std::int64_t k = offset; k <= top; ++k) e_minus.push_back(exp(Interval(-interval_from(grid_point(scale, k)))));
+  return {scale,
+          offset,
+          top,
+          GridNormal(offset, top, scale, mean, mu),
+          GridNormal(offset, top, scale, Interval(-mean), mu),
+          std::move(e_minus)};
+}
+
 }  // namespace
 
 GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, unsigned long n,
                                const PldLimits& limits) {
-  check_noise(sigma, limits);
-  if (sensitivity <= 0) throw invalid_argument("sensitivity", to_string(sensitivity), "positive");
-  if (n < 1) throw invalid_argument("n", std::to_string(n), "at least 1");
-  // 128 bits whatever the caller's: enough for every mass kept (the tails are taken as tails).
   PrecisionScope scope(128);
-  const Interval mu(interval_from(sensitivity) / (interval_hull(sigma, sigma) * sqrt(interval_from(Rational(n)))));
-  const Interval mean(mu * mu / 2);
-  // The grid: about max_cells points of step 2^scale over mean ± kSpread·μ.
-  const double span = to_double_up(upper_of(Interval(2 * kSpread * mu)));
-  const int scale = static_cast<int>(std::ceil(std::log2(span / static_cast<double>(limits.max_cells - 2))));
-  const auto point = [&](std::int64_t k) { return interval_from(grid_point(scale, k)); };
-  const double h = std::ldexp(1.0, scale);
-  const auto offset = static_cast<std::int64_t>(std::floor(to_double_down(lower_of(Interval(mean - kSpread * mu))) / h));
-  const auto top = static_cast<std::int64_t>(std::ceil(to_double_up(upper_of(Interval(mean + kSpread * mu))) / h));
-  const auto cells = static_cast<std::size_t>(top - offset + 1);
-  const GridNormal p_law(offset, top, scale, mean, mu), q_law(offset, top, scale, Interval(-mean), mu);
-  std::vector<Interval> e_minus;  // e^(−y_k), and e^(y_k) below
-  for (std::int64_t k = offset; k <= top; ++k) e_minus.push_back(exp(Interval(-point(k))));
+  const ShiftGrid g = shift_grid(sigma, sensitivity, n, limits);
+  const std::int64_t offset = g.offset;
+  const auto cells = static_cast<std::size_t>(g.top - offset + 1);
+  const double h = std::ldexp(1.0, g.scale);
   UpperPld upper;
-  upper.scale = scale;
+  upper.scale = g.scale;
   upper.offset = offset;
   upper.mass.assign(cells, 0.0);
   LowerPld lower;
-  lower.scale = scale;
+  lower.scale = g.scale;
   lower.offset = offset;
   lower.p.assign(cells, 0.0);
   lower.t.assign(cells, 0.0);
@@ -108,24 +125,39 @@ GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, u
   // two points keeping its P-mass and its Q-mass (= E_P[e^(−L)] there): the cell is a merge of the
   // split atoms, a post-processing, so the split dominates it, and to second order in the step.
   // Each part is taken at an upper end (more mass, or mass moved up in loss, only raises δ).
-  upper.mass[0] = std::min(1.0, to_double_up(upper_of(p_law.at(offset).below())));
+  upper.mass[0] = std::min(1.0, to_double_up(upper_of(g.p_law.at(offset).below())));
   for (std::size_t i = 1; i < cells; ++i) {
     const std::int64_t k = offset + static_cast<std::int64_t>(i);
-    add_split(upper, k - 1, k, p_law.mass(k - 1, k), q_law.mass(k - 1, k), e_minus[i - 1], e_minus[i]);
+    add_split(upper, k - 1, k, g.p_law.mass(k - 1, k), g.q_law.mass(k - 1, k), g.e_minus[i - 1], g.e_minus[i]);
   }
-  upper.infinite = to_double_up(upper_of(p_law.at(top).above()));
+  upper.infinite = to_double_up(upper_of(g.p_law.at(g.top).above()));
   // Optimistic: [y_k, y_(k+1)) merged (the same cells, closed on the other side: the law has no
   // atoms), the top cell taking everything above; its t is Q's mass times e^(y_k).
   for (std::size_t i = 0; i < cells; ++i) {
     const std::int64_t k = offset + static_cast<std::int64_t>(i);
     const bool last = i + 1 == cells;
-    const Interval p = last ? p_law.at(k).above() : p_law.mass(k, k + 1);
-    const Interval q = last ? q_law.at(k).above() : q_law.mass(k, k + 1);
+    const Interval p = last ? g.p_law.at(k).above() : g.p_law.mass(k, k + 1);
+    const Interval q = last ? g.q_law.at(k).above() : g.q_law.mass(k, k + 1);
     lower.p[i] = mass_down(lower_of(p));
-    lower.t[i] = to_double_up(upper_of(Interval(q / e_minus[i])));
+    lower.t[i] = to_double_up(upper_of(Interval(q / g.e_minus[i])));
     lower.y[i] = (static_cast<double>(k) + 0.5) * h;
   }
   return {upper, lower};
+}
+
+PiecesOnGrid gaussian_shift_pieces(const Real& sigma, const Rational& sensitivity, unsigned long n,
+                                   const PldLimits& limits) {
+  const ShiftGrid g = shift_grid(sigma, sensitivity, n, limits);
+  const Real infinity(std::numeric_limits<double>::infinity());
+  const auto y = [&](std::int64_t k) { return Real(std::ldexp(static_cast<double>(k), g.scale)); };  // exact
+  // The cells (y_(k−1), y_k], the losses below the lowest point and above the highest apart.
+  PiecesOnGrid out;
+  out.grid = LossSpan{g.scale, g.offset, g.top};
+  out.pieces.push_back({Real(-infinity), y(g.offset), g.p_law.at(g.offset).below(), g.q_law.at(g.offset).below()});
+  for (std::int64_t k = g.offset + 1; k <= g.top; ++k)
+    out.pieces.push_back({y(k - 1), y(k), g.p_law.mass(k - 1, k), g.q_law.mass(k - 1, k)});
+  out.pieces.push_back({y(g.top), infinity, g.p_law.at(g.top).above(), g.q_law.at(g.top).above()});
+  return out;
 }
 
 Accountant gaussian_sum_accountant(const Real& sigma, const Rational& sensitivity, unsigned long n,
@@ -292,7 +324,9 @@ Accountant gaussian_remove_dropout_accountant(const Real& sigma, const Rational&
   std::vector<BinnedView> views{{Interval(interval_from(Rational(1)) / s), 1, normal}};
   if (m > 1) views.push_back({Interval(sqrt(interval_from(Rational(BigInt(m)))) / s), m, normal});
   return noise_remove_dropout_accountant(
-      [&](unsigned long k) { return gaussian_remove_pieces(sigma, abs(center) + radius, k, limits); }, views, center,
+      [&](unsigned long k) { return gaussian_remove_pieces(sigma, abs(center) + radius, k, limits); },
+      [&](unsigned long k) { return gaussian_shift_pieces(Real(lower_of(Interval(interval_hull(sigma, sigma) / sqrt(interval_from(Rational(BigInt(m))))))), 2 * radius, k, limits); },
+      views, center,
       radius, n, p, m, "N(0, sigma^2)", limits);
 }
 

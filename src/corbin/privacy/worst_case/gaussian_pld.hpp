@@ -28,6 +28,12 @@ using GaussianPlds = ContinuousPlds;
 GaussianPlds gaussian_sum_plds(const Real& sigma, const Rational& sensitivity, unsigned long n,
                                const PldLimits& limits = {});
 
+/// The same pair's outputs cut into pieces: the cells between grid points, and below and above
+/// the grid (noise_sum.hpp: a dropout round told the number of survivors is made from them), at
+/// the working precision (worker threads share the caller's).
+PiecesOnGrid gaussian_shift_pieces(const Real& sigma, const Rational& sensitivity, unsigned long n,
+                                   const PldLimits& limits = {});
+
 /// One coordinate, one round: Δ = sensitivity > 0, σ > 0, n >= 1 clients. Raises
 /// invalid_argument naming sigma, sensitivity or n.
 Accountant gaussian_sum_accountant(const Real& sigma, const Rational& sensitivity, unsigned long n,
@@ -71,7 +77,8 @@ Accountant gaussian_remove_accountant(const Real& sigma, const Rational& shift, 
 // Remove one with dropout: noise_sum.hpp's noise_remove_dropout_accountant, with N(0, k) the
 // law of k clients' noise in units of σ, and through bins below also the round's m coordinates
 // added (every input the same in each: one coordinate's release at inputs m·x and noise m·σ² a
-// client).
+// client). Its count-told pair above takes the m coordinates together: shifts of at most 2r in
+// each are one shift of at most 2r√m, the shift pair at σ/√m (rounded down) and 2r.
 
 /// One dropout round, m >= 1 coordinates sharing the draw, the whole round one use: n >= 2
 /// clients, p in (0, 1), radius r > 0, centre c, σ > 0. Raises invalid_argument naming dropout,

@@ -214,8 +214,8 @@ struct Edge {
 
 }  // namespace
 
-LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity, unsigned long n,
-                             const PldLimits& limits) {
+PiecesOnGrid laplace_shift_pieces(const Rational& scale, const Rational& sensitivity, unsigned long n,
+                                  const PldLimits& limits) {
   if (scale <= 0) throw invalid_argument("scale", to_string(scale), "positive");
   if (sensitivity <= 0) throw invalid_argument("sensitivity", to_string(sensitivity), "positive");
   if (n < 1 || n > kMaxLaplaceSumClients)
@@ -274,7 +274,13 @@ LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity,
     const Edge &a = edges[i], &b = edges[i + 1];
     pieces.push_back({lower_of(a.loss), upper_of(b.loss), mass_between(a.p, b.p), mass_between(a.q, b.q)});
   }
-  return continuous_plds(pieces, grid_scale, offset, top);
+  return {std::move(pieces), grid};
+}
+
+LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity, unsigned long n,
+                             const PldLimits& limits) {
+  PrecisionScope precision(kBits);
+  return continuous_plds(laplace_shift_pieces(scale, sensitivity, n, limits));
 }
 
 Accountant laplace_sum_accountant(const Rational& scale, const Rational& sensitivity, unsigned long n,
@@ -499,7 +505,9 @@ Accountant laplace_remove_dropout_accountant(const Rational& scale, const Ration
   std::vector<BinnedView> views{{unit, 1, noise(1)}};
   if (m > 1) views.push_back({Interval(unit * interval_from(Rational(BigInt(m)))), m, noise(m)});
   return noise_remove_dropout_accountant(
-      [&](unsigned long k) { return laplace_remove_pieces(scale, abs(center) + radius, k, limits); }, views, center,
+      [&](unsigned long k) { return laplace_remove_pieces(scale, abs(center) + radius, k, limits); },
+      m == 1 ? std::function<PiecesOnGrid(unsigned long)>([&](unsigned long k) { return laplace_shift_pieces(scale, 2 * radius, k, limits); }) : nullptr,
+      views, center,
       radius, n, p, m, "Laplace(b)", limits);
 }
 

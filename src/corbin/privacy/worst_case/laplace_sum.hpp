@@ -42,6 +42,10 @@ using LaplacePlds = ContinuousPlds;
 /// invalid_argument naming scale, sensitivity, n or max_cells.
 LaplacePlds laplace_sum_plds(const Rational& scale, const Rational& sensitivity, unsigned long n,
                              const PldLimits& limits = {});
+/// The same pair's outputs cut into pieces (noise_sum.hpp: a dropout round told the number of
+/// survivors is made from them).
+PiecesOnGrid laplace_shift_pieces(const Rational& scale, const Rational& sensitivity, unsigned long n,
+                                  const PldLimits& limits = {});
 
 // Remove one. With client 1 the sum is S + x + (n clients' noise), without it S + (n − 1
 // clients'): in units of b the pair is P = g_n(· − a) against Q = g_(n−1), a = |x|/b (Q is even:
@@ -82,7 +86,8 @@ RemovePieces laplace_remove_pieces(const Rational& scale, const Rational& shift,
 Accountant laplace_remove_accountant(const Rational& scale, const Rational& shift, unsigned long n,
                                      const std::string& input, const PldLimits& limits = {});
 
-/// Remove one with dropout: noise_sum.hpp's mixture over who survived above, the sum alone
+/// Remove one with dropout: noise_sum.hpp's mixture over who survived above (with one
+/// coordinate, met with the count told: the shift pair of k clients at 2r), the sum alone
 /// through bins of one coordinate below (while its work stays under the cap: n·p(1 − p) small).
 /// b > 0, n in [2, kMaxLaplaceSumClients]; raises what noise_remove_dropout_accountant and
 /// laplace_remove_plds raise.

@@ -34,7 +34,7 @@ Accountant shift_pair_accountant(const UpperPld& upper, const LowerPld& lower, u
   by.parts.push_back(w);
   by.repeats.push_back(1);
   by.reversed.push_back(false);
-  return Accountant::from_plds(upper, upper, lower, lower, by, limits);
+  return Accountant::from_plds(upper, upper, lower, lower, by, Neighbour::replace_one, limits);
 }
 
 Extreme far_extreme(const Rational& center, const Rational& radius) {
@@ -68,7 +68,7 @@ Accountant remove_pair_accountant(const RemovePlds& plds, unsigned long n, const
   by.repeats.push_back(1);
   by.reversed.push_back(false);
   return Accountant::from_plds(plds.forward.upper, plds.backward.upper, plds.forward.lower, plds.backward.lower,
-                               by, limits);
+                               by, Neighbour::remove_one, limits);
 }
 
 Accountant noise_dropout_accountant(const std::function<ContinuousPlds(unsigned long)>& plds, unsigned long n,
@@ -248,7 +248,64 @@ std::optional<AttainedPlds> binned_remove_lower(const BinnedView& view, const Ra
 
 }  // namespace
 
+RemovePieces counted_remove_pieces(const std::function<PiecesOnGrid(unsigned long)>& shift, unsigned long n,
+                                   const Rational& p, const PldLimits& limits) {
+  if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
+  if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
+  // b_k = C(n − 1, k) q^k p^(n − 1 − k), k others surviving, q = 1 − p; b_n = 0.
+  const Interval pi(interval_from(p)), qi(interval_from(Rational(1 - p)));
+  std::vector<Interval> b;
+  b.push_back(pow(pi, static_cast<long>(n - 1)));
+  for (unsigned long k = 1; k < n; ++k)
+    b.push_back(Interval(b.back() * Interval(qi / pi) * interval_from(Rational(BigInt(n - k), BigInt(k)))));
+  b.push_back(interval_from(Rational(0)));
+  const auto weight_of = [&](unsigned long k, bool with) {  // label k's weight with client 1 or without
+    return with ? Interval((k > 0 ? Interval(qi * b[k - 1]) : interval_from(Rational(0))) + pi * b[k]) : b[k];
+  };
+  std::vector<unsigned long> labels;  // 1 <= k <= n − 1 whose shift pair is cut
+  for (unsigned long k = 1; k < n; ++k)
+    if (!(upper_of(weight_of(k, true)) < kNegligibleTerm && upper_of(b[k]) < kNegligibleTerm)) labels.push_back(k);
+  std::vector<PiecesOnGrid> cut(labels.size());
+  const unsigned threads = thread_count(labels.size(), limits.threads);
+  run_on_threads(threads, [&](unsigned t) {
+    for (std::size_t i = t; i < labels.size(); i += threads) cut[i] = shift(labels[i]);
+  });
+  const Real infinity(std::numeric_limits<double>::infinity());
+  const auto order = [&](bool forward) {
+    std::vector<LossPiece> pieces;
+    const Interval none(interval_from(Rational(0)));
+    // No survivor: the empty sum in both worlds, p·b_0 against b_0, a loss of ln p.
+    const Interval log_p(log(pi));
+    double lo = forward ? to_double_down(lower_of(log_p)) : to_double_down(lower_of(Interval(-log_p)));
+    double hi = lo;
+    if (forward)
+      pieces.push_back({lower_of(log_p), upper_of(log_p), Interval(pi * b[0]), b[0]});
+    else
+      pieces.push_back({lower_of(Interval(-log_p)), upper_of(Interval(-log_p)), b[0], Interval(pi * b[0])});
+    // Everyone survived: with client 1 only (q·b_(n − 1)), +∞ one way, no mass the other.
+    if (forward) pieces.push_back({infinity, infinity, Interval(qi * b[n - 1]), none});
+    // The labels left out: their whole weight at +∞ in the first law (only raises δ).
+    std::size_t next = 0;
+    for (unsigned long k = 1; k < n; ++k) {
+      if (next < labels.size() && labels[next] == k) {
+        const MappedPieces mapped =
+            weighted_mixture(cut[next], Interval(qi * b[k - 1]), Interval(pi * b[k]), b[k], forward);
+        pieces.insert(pieces.end(), mapped.pieces.begin(), mapped.pieces.end());
+        if (std::isfinite(mapped.lo)) lo = std::min(lo, mapped.lo);
+        if (std::isfinite(mapped.hi)) hi = std::max(hi, mapped.hi);
+        ++next;
+        continue;
+      }
+      const Interval with = weight_of(k, true), without = b[k];
+      pieces.push_back({Real(-infinity), infinity, forward ? with : without, forward ? without : with});
+    }
+    return PiecesOnGrid{std::move(pieces), loss_span(lo, hi, 1e-12, limits.max_cells)};
+  };
+  return {order(true), order(false)};
+}
+
 Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsigned long)>& pieces,
+                                           const std::function<PiecesOnGrid(unsigned long)>& shift,
                                            const std::vector<BinnedView>& views, const Rational& center,
                                            const Rational& radius, unsigned long n, const Rational& p,
                                            std::uint64_t m, const std::string& noise, const PldLimits& limits) {
@@ -297,9 +354,19 @@ Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsi
   std::vector<SurvivorPopulation> told = parts;
   if (m == 1)
     for (SurvivorPopulation& s : told) s.weight /= w;
-  const Accountant upper = mixed_over_survivors(
+  const Accountant told_upper = mixed_over_survivors(
       m == 1 ? Rational(0) : p, told, [&](const SurvivorPopulation& s) { return built.at(s.counts.ldpq); }, m,
       limits);
+  // Also above: an adversary told how many clients survived, not who (counted_remove_pieces);
+  // the two pairs' meet is dominated by both (pld/meet.hpp).
+  Accountant upper = told_upper;
+  if (shift) {
+    const RemovePlds counted = remove_plds(counted_remove_pieces(shift, n, p, limits));
+    upper = told_upper.upper_only().tighter(Accountant::from_plds(counted.forward.upper, counted.backward.upper,
+                                                                  counted.forward.lower, counted.backward.lower,
+                                                                  AttainedBy{}, Neighbour::remove_one, limits, m)
+                                                .upper_only());
+  }
   // Below: the sum alone, through bins, the others at each input in turn, in each view.
   std::vector<std::pair<Rational, std::string>> others{{Rational(center - radius), "c - r"},
                                                        {Rational(center + radius), "c + r"}};

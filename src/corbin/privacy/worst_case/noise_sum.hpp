@@ -92,12 +92,39 @@ struct BinnedView {
 /// survivors, each bin's masses enclosed, the atom at 0 apart. The binomial's terms under
 /// 10^−30 are left out of both laws, their mass added to the enclosures' upper ends (so a lower
 /// end still bounds the exact binned pair's); a view whose work would pass its cap is skipped.
-/// The accountant's lower end is the best of them. Raises invalid_argument naming dropout, n, m
+/// The accountant's lower end is the best of them. Where `shift` is given, the upper end is also
+/// bounded by an adversary told only how many survived (counted_remove_pieces), the round's
+/// pair the meet of the two (pld/meet.hpp): the others' survival told is tight where dropout is
+/// rare, but +∞ wherever (1 − p)·P(no other survivor) passes δ; the count told has +∞ only for
+/// everyone surviving ((1 − p)^n) but shifts of 2r, so it is tight where few take part (client
+/// sampling); their meet is below both at every e^ε, over many rounds well below either (n = 40,
+/// sampling 1/4, 20 rounds: ∞ and 1.785 against 0.788). Raises invalid_argument naming dropout, n, m
 /// or radius, or what pieces raises.
 Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsigned long)>& pieces,
+                                           const std::function<PiecesOnGrid(unsigned long)>& shift,
                                            const std::vector<BinnedView>& views, const Rational& center,
                                            const Rational& radius, unsigned long n, const Rational& p,
                                            std::uint64_t m, const std::string& noise, const PldLimits& limits);
+
+/// Remove one with dropout, an adversary told how many clients survived but not who (a release
+/// the sum is computed from): both orders' pieces, forward with client 1 against without.
+/// With q = 1 − p and b_k = C(n − 1, k)q^k p^(n−1−k), N survivors have weight
+/// q·b_(k−1) + p·b_k with client 1 and b_k without. Given N = k, the survivors with client 1
+/// are client 1 and a uniform (k − 1)-set U of the others (weight q·b_(k−1)) or U and one more
+/// other j, uniform among the rest (p·b_k); without client 1, U and j (b_k). Told U as well
+/// (its law given k the same in both worlds), the pair is (q·b_(k−1)·P + p·b_k·M, b_k·M)
+/// convolved with U's sum (a post-processing of both), P client 1's noisy input and M the mixture
+/// over j of j's: jointly convex in the mixture over j, so at most its worst j, a shift pair of
+/// k clients' noise whose shift |x_1 − x_j| <= 2r (the largest, the worst: the header); its
+/// loss ln(p(1 + (k/(n − k))e^ℓ)) rises with the shift pair's ℓ (continuous.hpp:
+/// weighted_mixture). N = 0: the empty sum, p·b_0 against b_0 (loss ln p); N = n only with
+/// client 1 (+∞). It holds however the inputs are chosen, even after the draw, and with m
+/// coordinates too where `shift(k)` is the round's m coordinates together (the Gaussian's: one
+/// shift of 2r√m). `shift(k)` cuts the shift pair of k clients' noise at the largest shift,
+/// called on worker threads; labels whose weights are under 10^−30 go to +∞ whole. Raises
+/// invalid_argument naming dropout or n, or what shift raises.
+RemovePieces counted_remove_pieces(const std::function<PiecesOnGrid(unsigned long)>& shift, unsigned long n,
+                                   const Rational& p, const PldLimits& limits);
 
 /// One dropout round of n >= 2 clients with dropout p in (0, 1) (see above) and m >= 1
 /// coordinates sharing the draw (who drops out drops out of all of them): the labelled mixture
