@@ -118,7 +118,10 @@ Accountant noise_remove_dropout_accountant(const std::function<RemovePieces(unsi
 /// k clients' noise whose shift |x_1 − x_j| <= 2r (the largest, the worst: the header); its
 /// loss ln(p(1 + (k/(n − k))e^ℓ)) rises with the shift pair's ℓ (continuous.hpp:
 /// weighted_mixture). N = 0: the empty sum, p·b_0 against b_0 (loss ln p); N = n only with
-/// client 1 (+∞). It holds however the inputs are chosen, even after the draw, and with m
+/// client 1 (+∞). It holds for inputs fixed before the draw, or chosen knowing only how many
+/// survived and the rounds before (the statement: run/round.hpp), not for inputs chosen knowing
+/// who survived (U's inputs must not depend on whether client 1 or j filled the k-th place: a
+/// count-dependent input c_k for k others makes the given-N shift 2kr); with m
 /// coordinates too where `shift(k)` is the round's m coordinates together (the Gaussian's: one
 /// shift of 2r√m). `shift(k)` cuts the shift pair of k clients' noise at the largest shift,
 /// called on worker threads; labels whose weights are under 10^−30 go to +∞ whole. Raises
