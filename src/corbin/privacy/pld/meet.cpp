@@ -78,19 +78,20 @@ UpperPld meet(const UpperPld& a, const UpperPld& b, const PldLimits& limits) {
   out.offset = offset;
   out.mass.assign(cells, 0.0);
   out.infinite = v[cells - 1];
-  const auto gamma = [&](std::size_t i) {
-    return i == cells ? interval_from(Rational(0))
-                      : Interval(exp(interval_from(grid_point(scale, offset + static_cast<std::int64_t>(i)))));
-  };
-  const auto value = [&](std::size_t i) { return interval_from(to_rational(pv(i))); };
-  const auto slope = [&](std::size_t j) {  // of the segment from hull[j] to hull[j + 1]
+  std::vector<Interval> gamma, value;  // at each vertex, enclosed (γ = 0 at (0, 1))
+  for (std::size_t i : hull) {
+    gamma.push_back(i == cells ? interval_from(Rational(0))
+                               : Interval(exp(interval_from(grid_point(scale, offset + static_cast<std::int64_t>(i))))));
+    value.push_back(interval_from(to_rational(pv(i))));
+  }
+  const auto slope = [&](std::size_t j) {  // of the segment from vertex j to vertex j + 1
     if (j + 1 >= hull.size()) return interval_from(Rational(0));
-    return Interval(Interval(value(hull[j + 1]) - value(hull[j])) / Interval(gamma(hull[j + 1]) - gamma(hull[j])));
+    return Interval(Interval(value[j + 1] - value[j]) / Interval(gamma[j + 1] - gamma[j]));
   };
   Interval left = slope(0);
   for (std::size_t j = 1; j < hull.size(); ++j) {
     const Interval right = slope(j);
-    const double w = to_double_up(upper_of(Interval(gamma(hull[j]) * Interval(right - left))));
+    const double w = to_double_up(upper_of(Interval(gamma[j] * Interval(right - left))));
     out.mass[hull[j]] = std::max(0.0, w);
     left = right;
   }

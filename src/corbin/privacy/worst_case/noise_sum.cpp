@@ -126,6 +126,16 @@ constexpr double kNegligibleTerm = 1e-30;
 /// bins are at most this; past it the round has its upper end alone.
 constexpr double kMaxBinnedWork = double(std::size_t(1) << 20);
 
+/// b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), k = 0 to n − 1: k of the other n − 1 clients
+/// surviving, by the ratio of successive terms, enclosed.
+std::vector<Interval> others_surviving(unsigned long n, const Rational& p) {
+  const Interval pi(interval_from(p)), ratio(Interval(interval_from(Rational(1 - p)) / pi));
+  std::vector<Interval> b{pow(pi, static_cast<long>(n - 1))};
+  for (unsigned long k = 1; k < n; ++k)
+    b.push_back(Interval(b.back() * ratio * interval_from(Rational(BigInt(n - k), BigInt(k)))));
+  return b;
+}
+
 /// One law of the sum given who survived: `clients` clients' noise about `mean`, with its weight.
 struct Component {
   Interval weight, mean;
@@ -142,14 +152,13 @@ std::optional<AttainedPlds> binned_remove_lower(const BinnedView& view, const Ra
   const Interval pi(interval_from(p)), survive(interval_from(Rational(1 - p)));
   const Interval a1(interval_from(x1) * view.scale), av(interval_from(v) * view.scale);
   const std::size_t bins = std::min<std::size_t>(1024, limits.max_cells);
-  // b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), by the ratio of successive terms; those kept.
+  // b_k, those kept.
   std::vector<std::pair<unsigned long, Interval>> terms;
   Interval left_out(interval_from(Rational(0)));
-  Interval b(pow(pi, static_cast<long>(n - 1)));
-  const Interval ratio(survive / pi);
+  const std::vector<Interval> others = others_surviving(n, p);
   double work = 0;
   for (unsigned long k = 0; k < n; ++k) {
-    if (k > 0) b = Interval(b * ratio * interval_from(Rational(BigInt(n - k), BigInt(k))));
+    const Interval& b = others[k];
     if (upper_of(b) < kNegligibleTerm) {
       left_out = Interval(left_out + b);
       continue;
@@ -252,12 +261,9 @@ RemovePieces counted_remove_pieces(const std::function<PiecesOnGrid(unsigned lon
                                    const Rational& p, const PldLimits& limits) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
-  // b_k = C(n − 1, k) q^k p^(n − 1 − k), k others surviving, q = 1 − p; b_n = 0.
+  // b_k, k others surviving, q = 1 − p; b_n = 0.
   const Interval pi(interval_from(p)), qi(interval_from(Rational(1 - p)));
-  std::vector<Interval> b;
-  b.push_back(pow(pi, static_cast<long>(n - 1)));
-  for (unsigned long k = 1; k < n; ++k)
-    b.push_back(Interval(b.back() * Interval(qi / pi) * interval_from(Rational(BigInt(n - k), BigInt(k)))));
+  std::vector<Interval> b = others_surviving(n, p);
   b.push_back(interval_from(Rational(0)));
   const auto weight_of = [&](unsigned long k, bool with) {  // label k's weight with client 1 or without
     return with ? Interval((k > 0 ? Interval(qi * b[k - 1]) : interval_from(Rational(0))) + pi * b[k]) : b[k];
