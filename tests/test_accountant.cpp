@@ -10,6 +10,7 @@
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/pld/composition.hpp"
+#include "corbin/privacy/pld/curve.hpp"
 #include "corbin/privacy/pld/meet.hpp"
 #include "corbin/privacy/pld/threads.hpp"
 #include "corbin/privacy/worst_case/dropout_floor.hpp"
@@ -783,4 +784,31 @@ TEST_CASE("the meet of two dominating pairs is below both and still above the me
   const UpperPld same = meet(a, a, limits);
   for (const Rational& eps : {Rational(0), Rational(1, 2), Rational(1)})
     CHECK(delta_upper(same, eps) == Approx(delta_upper(a, eps)).epsilon(1e-12));
+}
+
+TEST_CASE("a curve bound from suffix sums is the walk's delta_upper at every point and above the mechanism",
+          "[accountant][unit]") {
+  // Randomized response at e^1 with a hundredth leaked, composed 6 times: a PLD with many cells
+  // and mass at +∞. CurveBound sums the terms near ln t one by one and the rest from suffix sums;
+  // delta_upper walks every term above ε. Both bound one curve, rounding differently: they agree
+  // to 10^−12, from below the lowest loss to past the top, and both lie above the exact curve.
+  PldLimits limits;
+  const auto [p, q] = leaky_response(1, 0.01);
+  const UpperPld one = upper_pld(p, q, false, limits), six = power(one, 6, limits);
+  const CurveBound curve(six);
+  std::size_t compared = 0;
+  for (int i = -160; i <= 160; ++i) {
+    const Rational eps(i, 20);  // −8 to 8
+    INFO("ε = " << eps);
+    const double t = std::exp(to_double(eps)) * (1 - 1e-15);  // at or below e^ε
+    const double walk = delta_upper(six, eps), bound = curve.at(t);
+    CHECK(bound >= walk * (1 - 1e-12));
+    CHECK(bound <= walk * (1 + 1e-12) + 1e-300);
+    if (i >= 0) CHECK(bound >= response_delta(1, 0.01, to_double(eps), 6));
+    ++compared;
+  }
+  CHECK(compared == 321);
+  CHECK(curve.at(0) == Approx(1).epsilon(1e-12));
+  CHECK(curve.at(1e300) >= six.infinite);
+  CHECK_THROWS_AS(curve.at(-1), invalid_argument);
 }

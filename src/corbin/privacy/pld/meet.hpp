@@ -3,18 +3,9 @@
 // the mechanism (two adversaries told different things: worst_case/noise_sum.hpp), one pair
 // that dominates it and is dominated by both.
 //
-// A pair's hockey-stick curve h(γ) = H_γ(P||Q) = E_P[(1 − γe^(−L))₊] + P(L = ∞) is convex in
-// γ >= 0 with h(0) = 1, and every convex, falling curve with h(0) = 1 that levels off is some
-// pair's. The mechanism's own curve h lies below both curves h_a and h_b, so it lies below
-// the largest convex curve under min(h_a, h_b): that curve is the meet, no larger than either
-// anywhere. On a grid of losses y_i (γ_i = e^(y_i)) we take min(h_a, h_b) at every point
-// (bounded above), and join (0, 1) and some of the points by straight lines, choosing as
-// vertices those of their lower convex hull: by convexity h lies below every such chord, so it
-// lies below the broken line, whatever points were chosen. A broken line with corners at γ_i
-// and constant past the last one is Σ ω_i(1 − γ/γ_i)₊ + ω_∞, ω_i = γ_i times the rise of its
-// slope at γ_i: the pessimistic PLD with mass ω_i at loss y_i. Each ω_i is rounded up, and a
-// corner that rounding made concave gets 0 rather than a negative mass: raising any ω_i only
-// raises the curve, so the PLD's curve still lies above h.
+// The mechanism's hockey-stick curve lies below both pairs' curves h_a and h_b, so below the
+// largest convex curve under min(h_a, h_b) on a grid: the meet, no larger than either anywhere
+// (pld/curve.hpp builds the pessimistic PLD of that curve from the bounds at the grid points).
 
 #include "corbin/privacy/pld/pld.hpp"
 

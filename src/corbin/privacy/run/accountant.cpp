@@ -692,7 +692,7 @@ Accountant Accountant::tighter(const Accountant& other) const {
   const auto pair_only = [](const Accountant& a) {
     return !a.plan_ && !a.lower_plan_ && a.parts_.empty() && a.singles_.empty() && !a.exact_;
   };
-  if (!pair_only(*this) || !pair_only(other) || other.k_ != k_ || other.mixes_ != mixes_)
+  if (!pair_only(other) || other.k_ != k_ || other.mixes_ != mixes_)
     throw invalid_argument("other", "an accountant with a search, exact laws, other uses or another relation",
                            "a pair of PLDs of as many uses");
   Accountant out = *this;

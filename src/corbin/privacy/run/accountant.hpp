@@ -161,8 +161,10 @@ class Accountant {
   /// This mechanism bounded by a second pair of the same mechanism (an adversary told something
   /// else: worst_case/noise_sum.hpp), as many compositions: each direction's pessimistic PLD the
   /// meet of the two (pld/meet.hpp), dominated by both at every e^ε, and the lower bounds of
-  /// both kept. Neither may search the adversary's choices or hold exact laws (both a pair of
-  /// PLDs); raises invalid_argument("other") else.
+  /// both kept. This one keeps its searches of the adversary's choices, its moments and its
+  /// exact laws (each bounds the same mechanism; the query takes the smaller upper end); `other`
+  /// may have none of them (a pair of PLDs), as many compositions and the same relation; raises
+  /// invalid_argument("other") else.
   Accountant tighter(const Accountant& other) const;
   /// The same accountant, keeping the powers of its pessimistic PLDs that compose() computes, for
   /// the next compose() (pld/power_memo.hpp: the same products in the same order, so the same
@@ -217,6 +219,12 @@ class Accountant {
   /// accountant was built from a pair of laws or has no lower bounds.
   std::optional<AttainedBy> attaining_epsilon(const Rational& delta) const;
   std::optional<AttainedBy> attaining_delta(const Rational& eps) const;
+
+  /// The pessimistic PLD of all its uses composed, P against Q (`forward`) or Q against P: one
+  /// pair that dominates every configuration in every use (the upper end's searches of the
+  /// adversary's choices and its moments aside), for a builder that maps it into another
+  /// mechanism's (worst_case/counted_remove.hpp).
+  const UpperPld& pessimistic(bool forward) const { return upper_[forward ? 0 : 1]; }
 
   /// The configurations the worst case is over (the reduction's family); of them, those computed
   /// one by one, and the blocks bounded together (the rest follow by mirror symmetry, where the

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "corbin/number/error.hpp"
+#include "corbin/privacy/worst_case/counted_remove.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
@@ -140,6 +141,22 @@ std::vector<AttainedPlds> shared_draw_lowers(const std::vector<ExtremeLaw>& extr
                             " coordinates sharing the draw, every input fixed before it";
       out.push_back(std::move(whole));
     }
+  return out;
+}
+
+/// One client's m outputs added (every coordinate at the extreme's input, each drawn
+/// independently), exactly: its law convolved m times.
+ExtremeLaw summed_coordinates(const ExtremeLaw& e, std::uint64_t m) {
+  std::map<Rational, Rational> law{{Rational(0), Rational(1)}};
+  for (std::uint64_t i = 0; i < m; ++i) {
+    std::map<Rational, Rational> next;
+    for (const auto& [v, w] : law)
+      for (const Atom<Rational>& a : e.atoms)
+        if (a.prob != 0) next[Rational(v + a.value)] += w * a.prob;
+    law = std::move(next);
+  }
+  ExtremeLaw out{{}, e.input, e.attained};
+  for (const auto& [v, w] : law) out.atoms.push_back({v, w});
   return out;
 }
 
@@ -319,6 +336,31 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   };
   Accountant out =
       summed ? *summed : mixed_over_survivors(dropout, lone_survivor_populations(n, dropout), population, m, limits);
+  // Under remove one the labelled mixture is +∞ wherever client 1's output alone may show (no
+  // other survivor); also above it, an adversary told only how many survived (counted_remove.hpp),
+  // from the replace-one family at each population of survivors, the two met.
+  if (relation == Neighbour::remove_one && !summed) {
+    std::map<unsigned long, UpperPair> replaced;
+    for (unsigned long k : counted_populations(n, dropout)) {
+      try {
+        const Accountant pair =
+            Accountant::from_family(lone_clients_family(extremes, k, center, Neighbour::replace_one), true, limits)
+                .upper_only()
+                .coordinates(m);
+        replaced.emplace(k, UpperPair{pair.pessimistic(true), pair.pessimistic(false)});
+      } catch (const invalid_argument&) {  // past the family's limits: a smaller population's pair
+        break;
+      }
+    }
+    if (!replaced.empty()) {
+      const UpperPair counted = counted_remove_plds(replaced, n, dropout, limits);
+      const WindowPmf point = few_point_pmf({Interval(1)});
+      const LowerPld none = lower_pld(point, point, false, limits);
+      out = out.tighter(Accountant::from_plds(counted.forward, counted.backward, none, none, AttainedBy{},
+                                              Neighbour::remove_one, limits, m)
+                            .upper_only());
+    }
+  }
   // Below: one coordinate of each round as run (for m >= 2 the others dropped: a post-processing
   // of the round's release, so still a lower bound the mechanism attains), and for m >= 2 under
   // replace one the whole round with the inputs fixed before the draw.
@@ -333,9 +375,25 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
   for (AttainedPlds& l : lowers)
     l.words.dropout += "; one coordinate of the round's " + std::to_string(m) + " (the rest dropped)";
   // The whole round as run where the draw is seen and its populations are few.
-  if (relation == Neighbour::replace_one && n <= kMaxSurvivorPopulations) {
+  const bool seen_whole = relation == Neighbour::replace_one && n <= kMaxSurvivorPopulations;
+  if (seen_whole) {
     const std::vector<AttainedPlds> whole = shared_draw_lowers(extremes, n, center, dropout, m, limits);
     lowers.insert(lowers.end(), whole.begin(), whole.end());
+  }
+  // Else the whole round as run with every input the same in all m coordinates, seen through the
+  // sum over its coordinates (a post-processing): the sum over the survivors of each one's m
+  // outputs added, whose law is its extreme's law convolved m times, the draw shared. Under remove
+  // one the only lower end that sees the round whole (one coordinate's drops the rest: at n = 6,
+  // m = 2, dropout 9/10, e^ε = 3, δ(2) was 1.8·10^−7 against the exact 6.4·10^−6).
+  if (!seen_whole && m <= kMaxSummedCoordinates) {
+    std::vector<ExtremeLaw> summed;
+    for (const ExtremeLaw& e : extremes) summed.push_back(summed_coordinates(e, m));
+    for (const AttainedLaws& l : lone_dropout_mixtures(summed, n, relation, dropout, limits)) {
+      AttainedPlds whole = attained_plds(l, limits);
+      whole.words.dropout += "; every input the same in the round's " + std::to_string(m) +
+                             " coordinates, the release seen through their sum";
+      lowers.push_back(std::move(whole));
+    }
   }
   return out.with_attained_plds(lowers);
 }

@@ -32,8 +32,14 @@
 // given to the server beside the sum): client 1 dropped is one law in both worlds, and client 1
 // with k other survivors is this family at k + 1 clients. Fewer survivors only lose privacy (the
 // sum with an extra independent client is a post-processing), so past kMaxSurvivorPopulations
-// clients the ladder's populations (survivors.hpp) stand in. Below it, the round as run
-// (dropout_mixture.hpp: lone_dropout_mixtures).
+// clients the ladder's populations (survivors.hpp) stand in. Under remove one that mixture is
+// +∞ wherever client 1 may be the only survivor (at c = 0 the count's parity even tells the two
+// worlds apart given who survived), so the round is also bounded by an adversary told only how
+// many survived (counted_remove.hpp, from this family under replace one at each population), the
+// two met (pld/meet.hpp); the count told is still +∞ for everyone surviving ((1 − p)^n). Below
+// it, the round as run (dropout_mixture.hpp: lone_dropout_mixtures): one coordinate, and for
+// m >= 2 the whole round with every input the same in each coordinate, seen through the sum over
+// the coordinates.
 
 #include <optional>
 #include <string>
@@ -56,6 +62,10 @@ struct ExtremeLaw {
   bool attained = true;
 };
 
+/// Most coordinates a round's lower end sees whole through their sum (each client's law
+/// convolved m times, exactly).
+constexpr std::uint64_t kMaxSummedCoordinates = 64;
+
 /// Largest number of configurations and of lattice points a family may hold.
 constexpr std::size_t kMaxLoneConfigurations = 20000;
 constexpr std::size_t kMaxLoneLattice = 1 << 20;
@@ -73,8 +83,8 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
 /// coordinate of it: the family's worst case (Accountant::from_family, both orders under replace
 /// one). With dropout p in (0, 1) the whole round of m >= 1 coordinates, which share the draw:
 /// above, the mixture over who survived of each population's m coordinates composed (under
-/// remove one at m = 1, the family of the laws with dropout folded in, exact); below, the round
-/// as run, of one coordinate where m >= 2 (see above). Raises what lone_clients_family raises,
+/// remove one at m = 1, the family of the laws with dropout folded in, exact; at m >= 2 met with
+/// the count told); below, the round as run (see above). Raises what lone_clients_family raises,
 /// invalid_argument(dropout) outside [0, 1) and invalid_argument(m) for 0.
 Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
                               Neighbour relation, const Rational& dropout, std::uint64_t m, const PldLimits& limits);

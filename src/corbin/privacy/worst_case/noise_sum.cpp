@@ -126,16 +126,6 @@ constexpr double kNegligibleTerm = 1e-30;
 /// bins are at most this; past it the round has its upper end alone.
 constexpr double kMaxBinnedWork = double(std::size_t(1) << 20);
 
-/// b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), k = 0 to n − 1: k of the other n − 1 clients
-/// surviving, by the ratio of successive terms, enclosed.
-std::vector<Interval> others_surviving(unsigned long n, const Rational& p) {
-  const Interval pi(interval_from(p)), ratio(Interval(interval_from(Rational(1 - p)) / pi));
-  std::vector<Interval> b{pow(pi, static_cast<long>(n - 1))};
-  for (unsigned long k = 1; k < n; ++k)
-    b.push_back(Interval(b.back() * ratio * interval_from(Rational(BigInt(n - k), BigInt(k)))));
-  return b;
-}
-
 /// One law of the sum given who survived: `clients` clients' noise about `mean`, with its weight.
 struct Component {
   Interval weight, mean;

@@ -230,4 +230,12 @@ Accountant mixed_over_survivors(const Rational& dropped, const std::vector<Survi
   return out;
 }
 
+std::vector<Interval> others_surviving(unsigned long n, const Rational& p) {
+  const Interval pi(interval_from(p)), ratio(Interval(interval_from(Rational(1 - p)) / pi));
+  std::vector<Interval> b{pow(pi, static_cast<long>(n - 1))};
+  for (unsigned long k = 1; k < n; ++k)
+    b.push_back(Interval(b.back() * ratio * interval_from(Rational(BigInt(n - k), BigInt(k)))));
+  return b;
+}
+
 }  // namespace corbin

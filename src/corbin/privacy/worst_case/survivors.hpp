@@ -38,6 +38,7 @@
 #include <functional>
 #include <vector>
 
+#include "corbin/number/interval.hpp"
 #include "corbin/number/rational.hpp"
 #include "corbin/privacy/run/accountant.hpp"
 #include "corbin/privacy/setting.hpp"
@@ -63,6 +64,10 @@ struct SurvivorPopulation {
 /// survivor_population_count first).
 std::vector<SurvivorPopulation> survivor_populations(const PopulationCounts& all, TargetClient::Role position,
                                                      const Rational& p, std::size_t max_populations);
+
+/// b_k = C(n − 1, k)(1 − p)^k p^(n − 1 − k), k = 0 to n − 1: k of the other n − 1 clients
+/// surviving, by the ratio of successive terms, enclosed; n >= 1, p in (0, 1).
+std::vector<Interval> others_surviving(unsigned long n, const Rational& p);
 
 /// The ladder's failure budgets β_j: from 15/16 down to 2^-64, densest near the body, where most
 /// of the mass is. Consecutive rungs within 1/256 of the first's survivors (lone clients and
