@@ -556,10 +556,10 @@ void run_account(const AccountCli& cli) {
                   " off centre), and leaves out the remove-one rounds past that";
     d["rule"] = "each dropout round is the mixture over who survived (a public draw, every input chosen knowing it; "
                 "under remove one, where the server sees the sum alone, the draw is given to it too, for the noise "
-                "rooms' rounds of one coordinate all of it but client 1's own survival, and for the noise rooms this "
-                "met with a second bound, an adversary told only how many survived (the Laplace's with one "
-                "coordinate), the pair below both, which covers inputs fixed before the draw or chosen knowing only "
-                "how many survived): over the "
+                "rooms' rounds of one coordinate all of it but client 1's own survival, and for the noise rooms, and "
+                "the lone rooms' rounds of two or more coordinates, this met with a second bound, an adversary told "
+                "only how many survived, the pair below both, which covers inputs fixed before the draw or chosen "
+                "knowing only how many survived): over the "
                 "populations themselves where there are at most " +
                 std::to_string(kMaxSurvivorPopulations) +
                 ", else over a ladder of fewer survivors whose law dominates theirs, a round's coordinates sharing "

@@ -890,4 +890,17 @@ TEST_CASE("the Laplace under remove one with dropout: the meet of the others' su
     CHECK(d.lower >= best * 0.98);
     CHECK(d.lower <= d.upper);
   }
+  // Two coordinates under client sampling: no one shift pair, so the count told is built from
+  // k clients' shift pair composed twice (counted_remove.hpp); the others' survival told alone
+  // is +∞ wherever client 1 may survive alone (12 clients, sampling 1/4: [0.7520, ∞] at 10^−5).
+  fl::CoordinateSetting sampled = s;
+  sampled.dropout = Rational(3, 4);
+  sampled.coordinates = 2;
+  const std::optional<Accountant> round =
+      fl::Registry::global().find("laplace").round_accountant(sampled, 12, PldLimits{}, why);
+  REQUIRE(round);
+  const TwoSided e = round->epsilon(Rational(1, 100000));
+  CHECK(e.lower > 0.75);
+  CHECK(e.upper < 1.5);
+  CHECK(e.lower <= e.upper);
 }

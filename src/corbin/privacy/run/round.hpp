@@ -68,8 +68,9 @@ void check_round_kind(const RoundKind& kind);
 // with a failure probability charged to δ: at n = 4, γ = 1, e^ε = 2, c = 3, dropout 1/2, δ(ε =
 // 1/2) was at most 0.667; the mixture gives 0.193067, which an independent brute force of this
 // adversary finds exact. An adversary who fixes the inputs before the draw and sees only the sum
-// gets 0.0677, the lower end.) The noise rooms' remove-one dropout rounds meet this pair with one
-// told only how many survived (worst_case/noise_sum.hpp), whose proof needs the inputs fixed
+// gets 0.0677, the lower end.) The noise rooms' remove-one dropout rounds, and the lone rooms'
+// with m >= 2 coordinates, meet this pair with one told only how many survived
+// (worst_case/noise_sum.hpp, worst_case/counted_remove.hpp), whose proof needs the inputs fixed
 // before the draw or chosen knowing only how many survived: their upper end covers that adversary
 // (the statement's), not one choosing inputs knowing who survived.
 /// Whether that mixture is over the survivors' populations themselves, at most

@@ -134,4 +134,14 @@ UpperPair counted_remove_plds(const std::map<unsigned long, UpperPair>& replaced
           pld_under_curve(backward, clamp_loss(backward_bottom - step), clamp_loss(-log_p + step), scale, limits)};
 }
 
+Accountant counted_remove_accountant(const std::map<unsigned long, UpperPair>& replaced, unsigned long n,
+                                     const Rational& p, std::uint64_t uses, const PldLimits& limits) {
+  const UpperPair counted = counted_remove_plds(replaced, n, p, limits);
+  const WindowPmf point = few_point_pmf({Interval(1)});
+  const LowerPld none = lower_pld(point, point, false, limits);  // no lower end: upper_only below
+  return Accountant::from_plds(counted.forward, counted.backward, none, none, AttainedBy{}, Neighbour::remove_one,
+                               limits, uses)
+      .upper_only();
+}
+
 }  // namespace corbin

@@ -34,6 +34,7 @@
 
 #include "corbin/number/rational.hpp"
 #include "corbin/privacy/pld/pld.hpp"
+#include "corbin/privacy/run/accountant.hpp"
 
 namespace corbin {
 
@@ -56,5 +57,11 @@ constexpr std::size_t kMaxCountedPopulations = 48;
 /// invalid_argument naming dropout or n.
 UpperPair counted_remove_plds(const std::map<unsigned long, UpperPair>& replaced, unsigned long n, const Rational& p,
                               const PldLimits& limits);
+
+/// The same as an accountant of upper ends alone, of `uses` uses together (the round's m
+/// coordinates sharing the draw), under remove one: to meet with another pair of the round
+/// (Accountant::tighter).
+Accountant counted_remove_accountant(const std::map<unsigned long, UpperPair>& replaced, unsigned long n,
+                                     const Rational& p, std::uint64_t uses, const PldLimits& limits);
 
 }  // namespace corbin

@@ -15,6 +15,7 @@
 
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/pld/threads.hpp"
+#include "corbin/privacy/worst_case/counted_remove.hpp"
 #include "corbin/privacy/worst_case/noise_sum.hpp"
 
 namespace corbin {
@@ -504,11 +505,22 @@ Accountant laplace_remove_dropout_accountant(const Rational& scale, const Ration
   const Interval unit(interval_from(Rational(1)) / interval_from(scale));
   std::vector<BinnedView> views{{unit, 1, noise(1)}};
   if (m > 1) views.push_back({Interval(unit * interval_from(Rational(BigInt(m)))), m, noise(m)});
-  return noise_remove_dropout_accountant(
+  const Accountant round = noise_remove_dropout_accountant(
       [&](unsigned long k) { return laplace_remove_pieces(scale, abs(center) + radius, k, limits); },
-      m == 1 ? std::function<PiecesOnGrid(unsigned long)>([&](unsigned long k) { return laplace_shift_pieces(scale, 2 * radius, k, limits); }) : nullptr,
-      views, center,
-      radius, n, p, m, "Laplace(b)", limits);
+      m == 1 ? std::function<PiecesOnGrid(unsigned long)>(
+                   [&](unsigned long k) { return laplace_shift_pieces(scale, 2 * radius, k, limits); })
+             : nullptr,
+      views, center, radius, n, p, m, "Laplace(b)", limits);
+  if (m == 1) return round;
+  // With m >= 2 coordinates the shift pair of the round is no one shift: the count told from the
+  // replace-one pair of k clients' noise composed over the m coordinates (counted_remove.hpp;
+  // the shift 2r in each coordinate the worst, as laplace_sum.hpp proves), met with the round's.
+  std::map<unsigned long, UpperPair> replaced;
+  for (unsigned long k : counted_populations(n, p)) {
+    const UpperPld pair = power(laplace_sum_plds(scale, 2 * radius, k, limits).upper, m, limits);
+    replaced.emplace(k, UpperPair{pair, pair});  // the Laplace sum is even: both orders alike
+  }
+  return round.tighter(counted_remove_accountant(replaced, n, p, m, limits));
 }
 
 }  // namespace corbin

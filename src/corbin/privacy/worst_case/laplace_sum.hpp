@@ -86,8 +86,9 @@ RemovePieces laplace_remove_pieces(const Rational& scale, const Rational& shift,
 Accountant laplace_remove_accountant(const Rational& scale, const Rational& shift, unsigned long n,
                                      const std::string& input, const PldLimits& limits = {});
 
-/// Remove one with dropout: noise_sum.hpp's mixture over who survived above (with one
-/// coordinate, met with the count told: the shift pair of k clients at 2r), the sum alone
+/// Remove one with dropout: noise_sum.hpp's mixture over who survived above, met with the count
+/// told (one coordinate: the shift pair of k clients at 2r; m >= 2: counted_remove.hpp's, from
+/// that pair composed over the m coordinates), the sum alone
 /// through bins of one coordinate below (while its work stays under the cap: n·p(1 − p) small).
 /// b > 0, n in [2, kMaxLaplaceSumClients]; raises what noise_remove_dropout_accountant and
 /// laplace_remove_plds raise.

@@ -352,14 +352,7 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
         break;
       }
     }
-    if (!replaced.empty()) {
-      const UpperPair counted = counted_remove_plds(replaced, n, dropout, limits);
-      const WindowPmf point = few_point_pmf({Interval(1)});
-      const LowerPld none = lower_pld(point, point, false, limits);
-      out = out.tighter(Accountant::from_plds(counted.forward, counted.backward, none, none, AttainedBy{},
-                                              Neighbour::remove_one, limits, m)
-                            .upper_only());
-    }
+    if (!replaced.empty()) out = out.tighter(counted_remove_accountant(replaced, n, dropout, m, limits));
   }
   // Below: one coordinate of each round as run (for m >= 2 the others dropped: a post-processing
   // of the round's release, so still a lower bound the mechanism attains), and for m >= 2 under
