@@ -351,7 +351,7 @@ TEST_CASE("a room's dropout round shares the draw over its m coordinates", "[cli
   // rest dropped) is computed beside it.
   const Json removed = run_json({"--mechanism", "ldp", "--n", "4", "--m", "3", "--exp-eps", "3", "--dropout", "1/2",
                                  "--delta", "1/10", "--neighbours", "remove", "--center", "2"});
-  CHECK(removed["worst_case"]["lower_bound_attained_by"].dump().find("seen through their sum") != std::string::npos);
+  CHECK(removed["worst_case"]["lower_bound_attained_by"].dump().find("seen through the sum of") != std::string::npos);
   CHECK(removed["worst_case"]["lower_bound_attained_by"].dump().find("one coordinate of the round's 3") ==
         std::string::npos);
   const Json one_coordinate = run_json({"--mechanism", "ldp", "--n", "4", "--m", "1", "--exp-eps", "3", "--dropout",
