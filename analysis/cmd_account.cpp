@@ -557,7 +557,8 @@ void run_account(const AccountCli& cli) {
     d["rule"] = "each dropout round is the mixture over who survived (a public draw, every input chosen knowing it; "
                 "under remove one, where the server sees the sum alone, the draw is given to it too, for the noise "
                 "rooms' rounds of one coordinate all of it but client 1's own survival, and for the noise rooms, and "
-                "the lone rooms' rounds of two or more coordinates, this met with a second bound, an adversary told "
+                "the lone rooms' rounds of two or more coordinates (or past their exact family's limits), this met "
+                "with a second bound, an adversary told "
                 "only how many survived, the pair below both, which covers inputs fixed before the draw or chosen "
                 "knowing only how many survived): over the "
                 "populations themselves where there are at most " +

@@ -811,4 +811,11 @@ TEST_CASE("a curve bound from suffix sums is the walk's delta_upper at every poi
   CHECK(curve.at(0) == Approx(1).epsilon(1e-12));
   CHECK(curve.at(1e300) >= six.infinite);
   CHECK_THROWS_AS(curve.at(-1), invalid_argument);
+  // The pair under the bound: above the mechanism's curve; a grid with no points is refused.
+  const auto bound = [&](double t) { return curve.at(t); };
+  const UpperPld under = pld_under_curve(bound, -2, 7, six.scale, limits);
+  for (const Rational& eps : {Rational(0), Rational(1), Rational(3)})
+    CHECK(delta_upper(under, eps) >= response_delta(1, 0.01, to_double(eps), 6));
+  CHECK_THROWS_AS(pld_under_curve(bound, 1, 0, six.scale, limits), invalid_argument);
+  CHECK_THROWS_AS(pld_under_curve(bound, -1, std::nan(""), six.scale, limits), invalid_argument);
 }

@@ -71,6 +71,8 @@ double exp_point_down(int scale, std::int64_t k) {
 
 UpperPld pld_under_curve(const std::function<double(double)>& bound, double lo, double hi, int scale,
                          const PldLimits& limits) {
+  if (!(std::isfinite(lo) && std::isfinite(hi) && lo <= hi))
+    throw invalid_argument("lo", std::to_string(lo), "finite and at most hi = " + std::to_string(hi));
   const auto at = [&](int s, std::int64_t k) { return bound(exp_point_down(s, k)); };
   // The top: the first point past which the bound has levelled off.
   const auto last = static_cast<std::int64_t>(std::ceil(std::ldexp(hi, -scale)));

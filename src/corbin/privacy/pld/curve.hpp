@@ -39,8 +39,8 @@ class CurveBound {
   std::size_t window_ = 1;                      ///< grid points within ln 2
 };
 
-/// The loss at the PLD's lowest point below which (points included) it holds at most `mass`,
-/// or its top point; and its top point's loss.
+/// The loss at the first point where the PLD's mass from its bottom up to it (included) passes
+/// `mass`, or at its top point where none does; and its top point's loss.
 double loss_above_mass(const UpperPld& a, double mass);
 double top_loss(const UpperPld& a);
 
@@ -51,7 +51,8 @@ double exp_point_down(int scale, std::int64_t k);
 /// k·2^scale from the one at or below `lo` up to the first one past which `bound` has levelled off
 /// (within 10^−9 of its value at `hi`: the rest becomes mass at +∞), the step coarsened by powers
 /// of 2 to at most 2·limits.max_cells points. `bound(t)` is an upper bound on the mechanism's
-/// curve at t >= 0 (a lower bound on the grid point's e^y is passed: the curve falls). lo <= hi.
+/// curve at t >= 0 (a lower bound on the grid point's e^y is passed: the curve falls). Raises
+/// invalid_argument("lo") unless lo <= hi, both finite.
 UpperPld pld_under_curve(const std::function<double(double)>& bound, double lo, double hi, int scale,
                          const PldLimits& limits);
 

@@ -69,7 +69,7 @@ void check_round_kind(const RoundKind& kind);
 // 1/2) was at most 0.667; the mixture gives 0.193067, which an independent brute force of this
 // adversary finds exact. An adversary who fixes the inputs before the draw and sees only the sum
 // gets 0.0677, the lower end.) The noise rooms' remove-one dropout rounds, and the lone rooms'
-// with m >= 2 coordinates, meet this pair with one told only how many survived
+// with m >= 2 coordinates or past their exact family's limits, meet this pair with one told only how many survived
 // (worst_case/noise_sum.hpp, worst_case/counted_remove.hpp), whose proof needs the inputs fixed
 // before the draw or chosen knowing only how many survived: their upper end covers that adversary
 // (the statement's), not one choosing inputs knowing who survived.

@@ -1,8 +1,8 @@
 #pragma once
 // Remove one with dropout, an adversary told how many clients survived but not who: a round's
 // pessimistic PLDs built from any mechanism's replace-one pair at fewer clients (the lone rooms
-// with m >= 2 coordinates, the Laplace with m >= 2: rooms whose pair over the round's
-// coordinates is no one shift; noise_sum.hpp: counted_remove_pieces is the same argument on the
+// with m >= 2 coordinates or past their exact family's limits, the Laplace with m >= 2: rooms
+// whose pair over the round's coordinates is no one shift; noise_sum.hpp: counted_remove_pieces is the same argument on the
 // noise rooms' pieces of one shift).
 //
 // The argument. Every client, client 1 included, drops independently with probability p; the

@@ -324,8 +324,7 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
     // in its input between the extremes, so Lemma 1's reduction holds as without dropout and the
     // family is the round's exact worst case over the adversary's choices. Not for m >= 2: the
     // coordinates share the draw, which no one coordinate's law holds. Past the family's limits
-    // (n, the lattice) and for m >= 2, the labelled mixture below, whose upper end is infinite
-    // under remove one.
+    // (n, the lattice) and for m >= 2, the labelled mixture below, met with the count told.
     try {
       summed = Accountant::from_family(lone_clients_family(sent_laws(extremes, dropout), n, center, relation), false,
                                        limits);
@@ -391,9 +390,9 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
     if (seen_whole || summed_over < 2 || summed_over > kMaxSummedCoordinates ||
         summed_over * n > kMaxSummedWork)
       continue;
-    std::vector<ExtremeLaw> summed;
-    for (const ExtremeLaw& e : extremes) summed.push_back(summed_coordinates(e, summed_over));
-    for (const AttainedLaws& l : lone_dropout_mixtures(summed, n, relation, dropout, limits)) {
+    std::vector<ExtremeLaw> added;
+    for (const ExtremeLaw& e : extremes) added.push_back(summed_coordinates(e, summed_over));
+    for (const AttainedLaws& l : lone_dropout_mixtures(added, n, relation, dropout, limits)) {
       AttainedPlds whole = attained_plds(l, limits);
       whole.words.dropout += "; every input the same in the round's " + std::to_string(m) +
                              " coordinates, the release seen through the sum of " +

@@ -64,8 +64,8 @@ struct ExtremeLaw {
 
 /// Most coordinates a round's lower end sees whole through their sum (each client's law
 /// convolved m times, exactly), and most clients times those coordinates: its cost grows about
-/// as n²·m^1.5 (e^ε = 3, sampling 1/10: n = 100, m = 64 in 1.3 s, m = 512 in 28 s; n = 400,
-/// m = 256 in 110 s).
+/// as n²·m^1.5 (e^ε = 3, sampling 1/10: n = 100, m = 64 in 1.3 s; past the cap, m = 512 in 28 s
+/// and n = 400, m = 256 in 110 s).
 constexpr std::uint64_t kMaxSummedCoordinates = 1024;
 constexpr std::uint64_t kMaxSummedWork = std::uint64_t(1) << 14;
 
@@ -86,8 +86,8 @@ std::vector<AttainedLaws> lone_clients_family(const std::vector<ExtremeLaw>& ext
 /// coordinate of it: the family's worst case (Accountant::from_family, both orders under replace
 /// one). With dropout p in (0, 1) the whole round of m >= 1 coordinates, which share the draw:
 /// above, the mixture over who survived of each population's m coordinates composed (under
-/// remove one at m = 1, the family of the laws with dropout folded in, exact; at m >= 2 met with
-/// the count told); below, the round as run (see above). Raises what lone_clients_family raises,
+/// remove one at m = 1, the family of the laws with dropout folded in, exact; at m >= 2, or past
+/// that family's limits, met with the count told); below, the round as run (see above). Raises what lone_clients_family raises,
 /// invalid_argument(dropout) outside [0, 1) and invalid_argument(m) for 0.
 Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned long n, const Rational& center,
                               Neighbour relation, const Rational& dropout, std::uint64_t m, const PldLimits& limits);
