@@ -41,16 +41,23 @@ struct Label {
 
 }  // namespace
 
+std::vector<CountedLabel> counted_labels(const std::vector<Interval>& b, const Rational& p) {
+  const Interval pi(interval_from(p)), qi(interval_from(Rational(1 - p)));
+  std::vector<CountedLabel> out;
+  for (unsigned long k = 1; k < b.size(); ++k) {
+    CountedLabel l{k, Interval(qi * b[k - 1]), Interval(pi * b[k]), b[k], false};
+    l.light = upper_of(Interval(l.a + l.c)) < kNegligibleLabel && upper_of(l.b) < kNegligibleLabel;
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 std::vector<unsigned long> counted_populations(unsigned long n, const Rational& p) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
-  const Interval qi(interval_from(Rational(1 - p))), pi(interval_from(p));
-  const std::vector<Interval> b = others_surviving(n, p);
   std::vector<unsigned long> labels;
-  for (unsigned long k = 1; k < n; ++k) {
-    const Interval with(qi * b[k - 1] + pi * b[k]);
-    if (!(upper_of(with) < kNegligibleLabel && upper_of(b[k]) < kNegligibleLabel)) labels.push_back(k);
-  }
+  for (const CountedLabel& l : counted_labels(others_surviving(n, p), p))
+    if (!l.light) labels.push_back(l.k);
   if (labels.size() <= kMaxCountedPopulations) return labels;
   // Evenly in ln k: a label's pair is its population's or a smaller one's, the loss from a
   // population a few per cent short of the label being small.
@@ -76,12 +83,11 @@ UpperPair counted_remove_plds(const std::map<unsigned long, UpperPair>& replaced
   std::vector<Label> labels;
   double light_with = 0, light_without = 0;
   std::map<const UpperPair*, std::pair<std::shared_ptr<const CurveBound>, std::shared_ptr<const CurveBound>>> curves;
-  for (unsigned long k = 1; k < n; ++k) {
-    const Interval a(qi * b[k - 1]), c(pi * b[k]);
-    const Bounds with = bounds_of(Interval(a + c)), without = bounds_of(b[k]);
+  for (const CountedLabel& w : counted_labels(b, p)) {
+    const unsigned long k = w.k;
+    const Bounds with = bounds_of(Interval(w.a + w.c)), without = bounds_of(w.b);
     auto pair = replaced.upper_bound(k);
-    const bool light = with.hi < kNegligibleLabel && without.hi < kNegligibleLabel;
-    if (light || pair == replaced.begin()) {
+    if (w.light || pair == replaced.begin()) {
       light_with = add_up(light_with, with.hi);
       light_without = add_up(light_without, without.hi);
       continue;
@@ -91,7 +97,7 @@ UpperPair counted_remove_plds(const std::map<unsigned long, UpperPair>& replaced
     if (!curve.first)
       curve = {std::make_shared<const CurveBound>(pair->second.forward),
                std::make_shared<const CurveBound>(pair->second.backward)};
-    labels.push_back({k, bounds_of(a), bounds_of(c), without, &pair->second, curve.first, curve.second});
+    labels.push_back({k, bounds_of(w.a), bounds_of(w.c), without, &pair->second, curve.first, curve.second});
   }
   // The grids: the finest step of the pairs used; forward from ln p up to the largest label's
   // top loss mapped (ln p + ln(1 + (k/(n − k))e^y)), backward from the lowest label's bottom

@@ -32,6 +32,7 @@
 #include <map>
 #include <vector>
 
+#include "corbin/number/interval.hpp"
 #include "corbin/number/rational.hpp"
 #include "corbin/privacy/pld/pld.hpp"
 #include "corbin/privacy/run/accountant.hpp"
@@ -42,6 +43,18 @@ namespace corbin {
 struct UpperPair {
   UpperPld forward, backward;
 };
+
+/// A label N = k, 1 <= k <= n − 1, of the count told: with client 1, a = q·b_(k−1) (client 1 and
+/// k − 1 others survived) and c = p·b_k (k others, client 1 dropped); without it, b = b_k; `light`
+/// where both weights, a + c and b, are under 10^−30 (its whole weight goes to +∞).
+struct CountedLabel {
+  unsigned long k;
+  Interval a, c, b;
+  bool light;
+};
+/// Every label 1 <= k <= n − 1, enclosed, from b = others_surviving(n, p) (survivors.hpp) for
+/// n >= 2 and p in (0, 1), which its callers have checked.
+std::vector<CountedLabel> counted_labels(const std::vector<Interval>& b, const Rational& p);
 
 /// The populations k (1 <= k <= n − 1) whose replace-one pairs counted_remove_plds would use:
 /// every label whose weight passes 10^−30, or, past kMaxCountedPopulations of them, that many

@@ -379,13 +379,13 @@ Accountant lone_clients_round(const std::vector<ExtremeLaw>& extremes, unsigned 
     lowers.insert(lowers.end(), whole.begin(), whole.end());
   }
   // Else, up to kMaxSummedWork, the whole round as run with every input the same in all m
-  // coordinates, seen through the sum over its coordinates (a post-processing): the sum over the survivors of each one's m
-  // outputs added, whose law is its extreme's law convolved m times, the draw shared. Under remove
-  // one the only lower end that sees the round whole (one coordinate's drops the rest: at n = 6,
-  // m = 2, dropout 9/10, e^ε = 3, δ(2) was 1.8·10^−7 against the exact 6.4·10^−6).
-  // Also m − 1 of them (the last dropped), where m >= 3: the sum of an even number of ±a outputs
-  // hides the count's parity, which each coordinate's sum shows (e^ε = 3, n = 100, sampling 1/10,
-  // δ = 10^−5: 10.1 at m = 64 through all of them, 17.3 at m = 63).
+  // coordinates, seen through the sum over its coordinates (a post-processing): the sum over the
+  // survivors of each one's m outputs added, whose law is its extreme's law convolved m times, the
+  // draw shared. Under remove one the only lower end that sees the round whole (one coordinate's
+  // drops the rest: at n = 6, m = 2, dropout 9/10, e^ε = 3, δ(2) was 1.8·10^−7 against the exact
+  // 6.4·10^−6). Also m − 1 of them (the last dropped), where m >= 3: the sum of an even number of
+  // ±a outputs hides the count's parity, which each coordinate's sum shows (e^ε = 3, n = 100,
+  // sampling 1/10, δ = 10^−5: 10.1 at m = 64 through all of them, 17.3 at m = 63).
   for (const std::uint64_t summed_over : {m, m - 1}) {
     if (seen_whole || summed_over < 2 || summed_over > kMaxSummedCoordinates ||
         summed_over * n > kMaxSummedWork)

@@ -10,6 +10,7 @@
 
 #include "corbin/number/error.hpp"
 #include "corbin/privacy/pld/threads.hpp"
+#include "corbin/privacy/worst_case/counted_remove.hpp"
 #include "corbin/privacy/worst_case/dropout_mixture.hpp"
 #include "corbin/privacy/worst_case/survivors.hpp"
 
@@ -251,20 +252,16 @@ RemovePieces counted_remove_pieces(const std::function<PiecesOnGrid(unsigned lon
                                    const Rational& p, const PldLimits& limits) {
   if (p <= 0 || p >= 1) throw invalid_argument("dropout", to_string(p), "in (0, 1)");
   if (n < 2) throw invalid_argument("n", std::to_string(n), "at least 2");
-  // b_k, k others surviving, q = 1 − p; b_n = 0.
+  // b_k, k others surviving, q = 1 − p; the labels 1 <= k <= n − 1 (counted_remove.hpp), the
+  // shift pair cut for those not light.
   const Interval pi(interval_from(p)), qi(interval_from(Rational(1 - p)));
-  std::vector<Interval> b = others_surviving(n, p);
-  b.push_back(interval_from(Rational(0)));
-  const auto weight_of = [&](unsigned long k, bool with) {  // label k's weight with client 1 or without
-    return with ? Interval((k > 0 ? Interval(qi * b[k - 1]) : interval_from(Rational(0))) + pi * b[k]) : b[k];
-  };
-  std::vector<unsigned long> labels;  // 1 <= k <= n − 1 whose shift pair is cut
-  for (unsigned long k = 1; k < n; ++k)
-    if (!(upper_of(weight_of(k, true)) < kNegligibleTerm && upper_of(b[k]) < kNegligibleTerm)) labels.push_back(k);
-  std::vector<PiecesOnGrid> cut(labels.size());
+  const std::vector<Interval> b = others_surviving(n, p);
+  const std::vector<CountedLabel> labels = counted_labels(b, p);
+  std::vector<std::optional<PiecesOnGrid>> cut(labels.size());
   const unsigned threads = thread_count(labels.size(), limits.threads);
   run_on_threads(threads, [&](unsigned t) {
-    for (std::size_t i = t; i < labels.size(); i += threads) cut[i] = shift(labels[i]);
+    for (std::size_t i = t; i < labels.size(); i += threads)
+      if (!labels[i].light) cut[i] = shift(labels[i].k);
   });
   const Real infinity(std::numeric_limits<double>::infinity());
   const auto order = [&](bool forward) {
@@ -280,20 +277,18 @@ RemovePieces counted_remove_pieces(const std::function<PiecesOnGrid(unsigned lon
       pieces.push_back({lower_of(Interval(-log_p)), upper_of(Interval(-log_p)), b[0], Interval(pi * b[0])});
     // Everyone survived: with client 1 only (q·b_(n − 1)), +∞ one way, no mass the other.
     if (forward) pieces.push_back({infinity, infinity, Interval(qi * b[n - 1]), none});
-    // The labels left out: their whole weight at +∞ in the first law (only raises δ).
-    std::size_t next = 0;
-    for (unsigned long k = 1; k < n; ++k) {
-      if (next < labels.size() && labels[next] == k) {
-        const MappedPieces mapped =
-            weighted_mixture(cut[next], Interval(qi * b[k - 1]), Interval(pi * b[k]), b[k], forward);
+    // The light labels: their whole weight at +∞ in the first law (only raises δ).
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const CountedLabel& l = labels[i];
+      if (cut[i]) {
+        const MappedPieces mapped = weighted_mixture(*cut[i], l.a, l.c, l.b, forward);
         pieces.insert(pieces.end(), mapped.pieces.begin(), mapped.pieces.end());
         if (std::isfinite(mapped.lo)) lo = std::min(lo, mapped.lo);
         if (std::isfinite(mapped.hi)) hi = std::max(hi, mapped.hi);
-        ++next;
         continue;
       }
-      const Interval with = weight_of(k, true), without = b[k];
-      pieces.push_back({Real(-infinity), infinity, forward ? with : without, forward ? without : with});
+      const Interval with(l.a + l.c);
+      pieces.push_back({Real(-infinity), infinity, forward ? with : l.b, forward ? l.b : with});
     }
     return PiecesOnGrid{std::move(pieces), loss_span(lo, hi, 1e-12, limits.max_cells)};
   };
